@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CodeSweep",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "codesweep", targets: ["CodeSweepCLI"]),
+        .library(name: "CodeSweep", targets: ["CodeSweep"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
+
+        // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
+        // payload text, records and their JSON. No files, no C.
+        .target(name: "SweepCore"),
+        // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
+        .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
+        // MagickWand wrapper: image bytes in, upright luma frames out.
+        .target(name: "MagickBridge", dependencies: ["CMagickWand", "SweepCore"]),
+        // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
+        .target(name: "FileWalker", dependencies: ["SweepCore"]),
+        // Output sinks: jsonl, json, csv, text.
+        .target(name: "Reporting", dependencies: ["SweepCore"]),
+        // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
+        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .executableTarget(
+            name: "CodeSweepCLI",
+            dependencies: ["CodeSweep", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+    ]
+)

@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <zbar.h>

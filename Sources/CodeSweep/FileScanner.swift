@@ -1,0 +1,104 @@
+import SweepCore
+import MagickBridge
+import FileWalker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that decides how one file is scanned.
+public struct ScanSettings: Sendable {
+    public var reader = ReaderOptions()
+    public var limits = LoadLimits()
+    /// Files larger than this are not read (kind "too_large").
+    public var maxFileBytes = 1 << 30
+    public init() {}
+}
+
+/// Scans one file: read its bytes, check the magic, load upright luma frames, run the plan.
+public enum FileScanner {
+    /// Returns nil for a file found by walking that is not an image (skipped quietly).
+    public static func scan(_ entry: FileEntry, settings: ScanSettings) -> FileRecord? {
+        var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
+        record.size = entry.size
+        record.mtime = entry.mtime
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(entry.pathBytes, limit: settings.maxFileBytes)
+        } catch {
+            record.error = error
+            return record
+        }
+        let ext = fileExtension(entry.pathBytes)
+        let looksLikeImage = ImageFormat.knownExtensions.contains(ext)
+        guard let format = ImageFormat.sniff(bytes.prefix(32)) else {
+            if !entry.explicit && !looksLikeImage { return nil }
+            record.error = bytes.isEmpty ? RecordError(.empty, "file is empty")
+                : RecordError(.notImage, "not a supported raster image (unrecognised file signature\(describeHead(bytes)))")
+            return record
+        }
+        record.format = format
+        do {
+            let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits)
+            record.width = loaded.width
+            record.height = loaded.height
+            record.orientation = loaded.orientation
+            record.frames = loaded.frames.count
+            record.warnings = loaded.warnings
+            let back = AffineTransform.unscale(loaded.scale)
+            for (i, frame) in loaded.frames.enumerated() {
+                for var code in BarcodeReader.read(frame, options: settings.reader, frame: i) {
+                    if loaded.scale != 1 { code.corners = code.corners.transformed(by: back) }
+                    record.codes.append(code)
+                }
+            }
+        } catch {
+            record.error = error
+        }
+        return record
+    }
+
+    static func fileExtension(_ path: [UInt8]) -> String {
+        let name = path.split(separator: UInt8(ascii: "/")).last ?? []
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+    }
+
+    static func describeHead(_ bytes: [UInt8]) -> String {
+        let head = bytes.prefix(8).map { b -> String in
+            let h = String(b, radix: 16)
+            return h.count == 1 ? "0" + h : h
+        }.joined(separator: " ")
+        return head.isEmpty ? "" : ": \(head)"
+    }
+
+    /// Reads a whole regular file. Opens with O_NONBLOCK so that a file swapped for a FIFO
+    /// after the walk cannot block, and checks the type on the open descriptor.
+    static func readFile(_ path: [UInt8], limit: Int) throws(RecordError) -> [UInt8] {
+        let fd = (path + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
+        guard fd >= 0 else {
+            let err = errno
+            throw RecordError(err == ENOENT ? .notFound : .unreadable, "cannot open: \(String(cString: strerror(err)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw RecordError(.unreadable, "cannot stat: \(String(cString: strerror(errno)))") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw RecordError(.notRegularFile, "not a regular file; not read") }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw RecordError(.tooLarge, "file is \(size) bytes; the limit is \(limit) bytes") }
+        var buf = [UInt8](repeating: 0, count: size)
+        var off = 0
+        while off < size {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress! + off, size - off) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw RecordError(.unreadable, "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break } // file shrank while reading
+            off += n
+        }
+        if off < size { buf.removeSubrange(off...) }
+        return buf
+    }
+}

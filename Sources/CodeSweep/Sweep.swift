@@ -1,0 +1,61 @@
+import SweepCore
+import FileWalker
+import Reporting
+import MagickBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A sweep: walked items in, records out in walk order, decoded in parallel.
+public struct Sweep: Sendable {
+    public var settings: ScanSettings
+    /// Images decoded at once (default: the number of cores).
+    public var jobs: Int
+    public init(settings: ScanSettings, jobs: Int) {
+        self.settings = settings
+        self.jobs = max(1, jobs)
+    }
+
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Runs the sweep. `emit` is called on the caller's task, once per record, in the order of
+    /// `items`, as soon as the next record in order is ready. `shouldStop` is polled between files.
+    public func run(_ items: [WalkItem], emit: (FileRecord) -> Void,
+                    shouldStop: @Sendable () -> Bool = { false }) async {
+        MagickEnvironment.start()
+        let settings = self.settings
+        // Records finished out of order wait here; the window bounds how far ahead work runs.
+        var ready: [Int: FileRecord?] = [:]
+        var nextToEmit = 0
+        var nextToStart = 0
+        let window = jobs * 16
+        await withTaskGroup(of: (Int, FileRecord?).self) { group in
+            func startMore() {
+                while nextToStart < items.count && nextToStart - nextToEmit < window
+                        && nextToStart - nextToEmit - ready.count < jobs {
+                    if shouldStop() { return }
+                    let index = nextToStart
+                    let item = items[index]
+                    nextToStart += 1
+                    group.addTask {
+                        switch item {
+                        case .file(let entry):
+                            return (index, FileScanner.scan(entry, settings: settings))
+                        case .failure(let path, let bytes, let error):
+                            return (index, FileRecord.failure(path: path, pathBytes: bytes, error))
+                        }
+                    }
+                }
+            }
+            startMore()
+            while let (index, record) = await group.next() {
+                ready[index] = .some(record)
+                while let r = ready.removeValue(forKey: nextToEmit) {
+                    if let r { emit(r) }
+                    nextToEmit += 1
+                }
+                startMore()
+            }
+        }
+    }
+}

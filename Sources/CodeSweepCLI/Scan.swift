@@ -1,0 +1,117 @@
+import ArgumentParser
+import CodeSweep
+import FileWalker
+import Reporting
+import SweepCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Scan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Scan files and folders for barcodes and QR codes (the default command).",
+        discussion: """
+        Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
+        each as soon as it and every record before it are done. Files found by walking that \
+        are not images are skipped quietly; files named on the command line are always reported.
+        """
+    )
+
+    @Argument(help: "Files and folders to scan (folders are walked recursively).")
+    var paths: [String]
+
+    @Option(name: [.short, .long], help: "Write the report to this file instead of stdout.")
+    var output: String?
+
+    @Option(help: "Symbologies to look for: names and groups, comma-separated; '-name' removes one (see `codesweep symbologies`).")
+    var symbologies: String = "default"
+
+    @Option(help: "How hard to look: fast (one cheap pass), normal, thorough (every pass). See `codesweep plan`.")
+    var effort: Effort = .normal
+
+    @Option(help: "Region of interest 'x,y,w,h' as fractions of the upright image (e.g. 0.5,0,0.5,0.5 = top-right quarter). Corners stay in full-image pixels.")
+    var roi: String?
+
+    @Option(name: [.short, .long], help: "Images decoded in parallel (default: number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable.")
+    var include: [String] = []
+
+    @Option(help: "Skip files and folders matching this glob; repeatable.")
+    var exclude: [String] = []
+
+    @Flag(help: "Also walk hidden files and folders (names starting with '.').")
+    var hidden = false
+
+    @Flag(help: "Follow symbolic links found while walking (loops are detected).")
+    var followSymlinks = false
+
+    @Option(help: "Drop linear (1D) codes read on fewer scan lines than this (1 keeps everything).")
+    var minQuality: Int = 2
+
+    @Option(help: "Minimum length of an Interleaved 2 of 5 payload.")
+    var minItfLength: Int = 6
+
+    @Option(help: "Decode payload text with this charset instead of detecting it (utf-8, iso-8859-1, binary).")
+    var charset: String?
+
+    @Flag(name: [.short, .long], help: "No progress line on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let roi, FractionalRect(parsing: roi) == nil {
+            throw ValidationError("--roi takes x,y,w,h as fractions in 0...1 with x+w <= 1 and y+h <= 1, e.g. 0.25,0.25,0.5,0.5")
+        }
+        do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
+        if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
+    }
+
+    func run() async throws {
+        var settings = ScanSettings()
+        settings.reader = ReaderOptions(symbologies: try SymbologySet.parse(symbologies), effort: effort,
+                                        roi: roi.flatMap(FractionalRect.init(parsing:)),
+                                        minLinearQuality: minQuality, minITFLength: minItfLength)
+        var walk = WalkOptions()
+        walk.include = include
+        walk.exclude = exclude
+        walk.hidden = hidden
+        walk.followSymlinks = followSymlinks
+
+        let out: OutputFile
+        if let output {
+            do { out = try OutputFile.open(output) } catch {
+                throw CleanExit.message("codesweep: \(error.message)") // reported below with status 2
+            }
+        } else {
+            out = .standardOutput
+        }
+        defer { out.close() }
+
+        Interrupt.install()
+        let items = Walker(options: walk).walk(paths)
+        let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
+        var sink = JSONLinesSink(out: out, forcedCharset: charset)
+        var summary = SweepSummary()
+        let clock = ContinuousClock.now
+        let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount)
+        await sweep.run(items, emit: { record in
+            sink.write(record)
+            summary.add(record)
+            progress.update(summary, elapsed: clock.duration(to: .now).seconds)
+        }, shouldStop: { Interrupt.requested })
+        summary.elapsedSeconds = clock.duration(to: .now).seconds
+        summary.interrupted = Interrupt.requested
+        sink.finish(summary: summary)
+        progress.finish(summary)
+        if summary.interrupted { throw ExitCode(130) }
+        if summary.filesFailed > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Effort: ExpressibleByArgument {}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

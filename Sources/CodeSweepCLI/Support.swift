@@ -1,0 +1,45 @@
+import CodeSweep
+import Reporting
+import SweepCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum CodeSweepInfo {
+    static let version = "0.1.0"
+}
+
+/// SIGINT/SIGTERM: stop starting new files, write every finished record, exit cleanly.
+/// A second signal exits at once.
+enum Interrupt {
+    nonisolated(unsafe) static var flag: sig_atomic_t = 0
+    static var requested: Bool { flag != 0 }
+    static func install() {
+        let handler: @convention(c) (Int32) -> Void = { sig in
+            if Interrupt.flag != 0 { _exit(128 + sig) }
+            Interrupt.flag = 1
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+}
+
+/// The live progress line on a terminal's stderr.
+final class Progress {
+    let total: Int
+    let enabled: Bool
+    var lastDraw: Double = -1
+    init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
+
+    func update(_ s: SweepSummary, elapsed: Double) {
+        guard enabled, elapsed - lastDraw >= 0.1 else { return }
+        lastDraw = elapsed
+        let rate = elapsed > 0 ? Double(s.filesScanned) / elapsed : 0
+        OutputFile.standardError.write("\r\u{1B}[K\(s.filesScanned)/\(total) files, \(s.codes) codes, \(s.filesFailed) failed, \(Int(rate.rounded())) img/s")
+    }
+
+    func finish(_ s: SweepSummary) {
+        guard enabled else { return }
+        OutputFile.standardError.write("\r\u{1B}[K" + s.text + "\n")
+    }
+}

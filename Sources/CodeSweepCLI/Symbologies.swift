@@ -1,0 +1,32 @@
+import ArgumentParser
+import SweepCore
+
+struct Symbologies: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the symbologies and groups --symbologies accepts.")
+
+    func run() {
+        print("NAME          DIMENSION  ZBAR NAME     DESCRIPTION")
+        for s in Symbology.allCases {
+            let def = SymbologySet.standard.members.contains(s) ? "" : "  (not in 'default')"
+            print(pad(s.rawValue, 14) + pad(s.isTwoDimensional ? "2D" : "1D", 11) + pad(s.zbarName, 14) + s.displayName + def)
+        }
+        print("\nGROUPS")
+        for g in SymbologySet.groups {
+            print(pad(g.name, 14) + g.help)
+        }
+        print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39")
+    }
+
+    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
+
+struct Plan: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the scan plan (the passes run) for an effort level.")
+
+    @Option(help: "fast, normal or thorough.")
+    var effort: Effort = .normal
+
+    func run() {
+        print(ScanPlan.forEffort(effort).listing)
+    }
+}

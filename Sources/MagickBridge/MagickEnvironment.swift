@@ -1,0 +1,92 @@
+import CMagickWand
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Process-wide ImageMagick set-up, done once before the first wand is made:
+/// - a policy of our own (MAGICK_CONFIGURE_PATH, set before MagickWandGenesis) that allows
+///   only the raster coders CodeSweep reads, no delegates, no indirect reads, explicit limits;
+/// - a private temporary folder (MAGICK_TEMPORARY_PATH), removed at exit, so that failed large
+///   reads leave no /tmp/magick-* files behind;
+/// - one ImageMagick thread per image: the sweep's task group gives the parallelism.
+public enum MagickEnvironment {
+    public struct Limits: Sendable {
+        public var memoryMiB: Int = 1024
+        public var mapMiB: Int = 2048
+        public var diskMiB: Int = 4096
+        public var maxSide: Int = 32768
+        public var areaMegapixels: Int = 256
+        public init() {}
+    }
+
+    /// The private folder holding policy.xml and ImageMagick's temporary files.
+    public nonisolated(unsafe) private(set) static var privateDirectory: String?
+    private static let once: Void = setUp(Limits())
+
+    /// Idempotent; safe to call from any thread (Swift runs a static's initialiser once).
+    public static func start() { _ = once }
+
+    static let allowedCoders = "{JPEG,JPG,JPE,PNG,PNG8,PNG24,PNG32,PNG48,PNG64,GIF,GIF87,WEBP,HEIC,HEIF,AVIF,TIFF,TIF,TIFF64,BMP,BMP2,BMP3}"
+
+    static func policy(_ l: Limits) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <policymap>
+          <policy domain="resource" name="memory" value="\(l.memoryMiB)MiB"/>
+          <policy domain="resource" name="map" value="\(l.mapMiB)MiB"/>
+          <policy domain="resource" name="disk" value="\(l.diskMiB)MiB"/>
+          <policy domain="resource" name="width" value="\(l.maxSide)"/>
+          <policy domain="resource" name="height" value="\(l.maxSide)"/>
+          <policy domain="resource" name="area" value="\(l.areaMegapixels)MP"/>
+          <policy domain="resource" name="thread" value="1"/>
+          <policy domain="delegate" rights="none" pattern="*"/>
+          <policy domain="path" rights="none" pattern="@*"/>
+          <policy domain="coder" rights="none" pattern="*"/>
+          <policy domain="coder" rights="read" pattern="\(allowedCoders)"/>
+        </policymap>
+
+        """
+    }
+
+    static func setUp(_ limits: Limits) {
+        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        var template = Array("\(base)/codesweep-XXXXXX".utf8CString)
+        if let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) {
+            privateDirectory = dir
+            let path = dir + "/policy.xml"
+            if let f = fopen(path, "w") {
+                _ = policy(limits).withCString { fputs($0, f) }
+                fclose(f)
+            }
+            setenv("MAGICK_CONFIGURE_PATH", dir, 1)
+            setenv("MAGICK_TEMPORARY_PATH", dir, 1)
+            atexit { MagickEnvironment.cleanUp() }
+        }
+        setenv("MAGICK_THREAD_LIMIT", "1", 1)
+        setenv("OMP_NUM_THREADS", "1", 1)
+        MagickWandGenesis()
+        _ = SetMagickResourceLimit(ThreadResource, 1)
+    }
+
+    /// Removes the private folder and anything ImageMagick left in it.
+    public static func cleanUp() {
+        guard let dir = privateDirectory else { return }
+        if let d = opendir(dir) {
+            while let e = readdir(d) {
+                let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != "." && name != ".." { unlink(dir + "/" + name) }
+            }
+            closedir(d)
+        }
+        rmdir(dir)
+    }
+
+    /// ImageMagick's version string.
+    public static var version: String {
+        var n: Int = 0
+        guard let s = MagickGetVersion(&n) else { return "unknown" }
+        return String(cString: s)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SweepCore
+
+/// A printer in ripgrep's sense: it receives records in output order and writes them.
+public protocol RecordSink {
+    /// Called once per file, in output order.
+    mutating func write(_ record: FileRecord)
+    /// Called once at the end (also after an interruption) with the sweep's summary.
+    mutating func finish(summary: SweepSummary)
+}
+
+/// One JSON object per line, written and flushed as each record is ready.
+public struct JSONLinesSink: RecordSink {
+    let out: OutputFile
+    let forcedCharset: String?
+    public init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
+    public mutating func write(_ record: FileRecord) {
+        out.write(record.json(forcedCharset: forcedCharset).serialized() + "\n")
+    }
+    public mutating func finish(summary: SweepSummary) {}
+}
+
+/// Counts over a whole sweep.
+public struct SweepSummary: Sendable, Equatable {
+    public var filesScanned = 0
+    public var filesWithCodes = 0
+    public var filesWithoutCodes = 0
+    public var filesFailed = 0
+    public var codes = 0
+    public var codesBySymbology: [Symbology: Int] = [:]
+    public var errorsByKind: [ErrorKind: Int] = [:]
+    public var uniquePayloads: Set<[UInt8]> = []
+    public var elapsedSeconds: Double = 0
+    public var interrupted = false
+    public init() {}
+
+    public mutating func add(_ r: FileRecord) {
+        filesScanned += 1
+        if let e = r.error {
+            filesFailed += 1
+            errorsByKind[e.kind, default: 0] += 1
+        } else if r.codes.isEmpty {
+            filesWithoutCodes += 1
+        } else {
+            filesWithCodes += 1
+        }
+        for c in r.codes {
+            codes += 1
+            codesBySymbology[c.symbology, default: 0] += 1
+            uniquePayloads.insert(c.bytes)
+        }
+    }
+
+    public var imagesPerSecond: Double { elapsedSeconds > 0 ? Double(filesScanned) / elapsedSeconds : 0 }
+
+    public var json: JSONValue {
+        .object([
+            ("files_scanned", .int(filesScanned)),
+            ("files_with_codes", .int(filesWithCodes)),
+            ("files_without_codes", .int(filesWithoutCodes)),
+            ("files_failed", .int(filesFailed)),
+            ("codes", .int(codes)),
+            ("codes_by_symbology", .object(codesBySymbology.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .int($0.value)) })),
+            ("errors_by_kind", .object(errorsByKind.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
+            ("unique_payloads", .int(uniquePayloads.count)),
+            ("elapsed_seconds", .double((elapsedSeconds * 1000).rounded() / 1000)),
+            ("images_per_second", .double((imagesPerSecond * 100).rounded() / 100)),
+            ("interrupted", .bool(interrupted)),
+        ])
+    }
+
+    /// A few lines for people (stderr at the end of a terminal run).
+    public var text: String {
+        var s = "\(filesScanned) files: \(filesWithCodes) with codes, \(filesWithoutCodes) without, \(filesFailed) failed"
+        s += "; \(codes) codes (\(uniquePayloads.count) unique)"
+        if !codesBySymbology.isEmpty {
+            s += " — " + codesBySymbology.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        }
+        s += String(format: "; %.1f s, %.1f images/s", elapsedSeconds, imagesPerSecond)
+        if interrupted { s += " (interrupted)" }
+        return s
+    }
+}
+

@@ -1,0 +1,95 @@
+/// Why a file could not be scanned. Raw values are the stable `error.kind` names.
+public enum ErrorKind: String, Sendable, Codable, CaseIterable {
+    case notFound = "not_found"
+    case unreadable = "unreadable"
+    case empty = "empty"
+    case notImage = "not_image"
+    case corrupt = "corrupt"
+    case truncated = "truncated"
+    case tooLarge = "too_large"
+    case notRegularFile = "not_regular_file"
+    case timeout = "timeout"
+    case crash = "crash"
+    case internalError = "internal"
+}
+
+public struct RecordError: Sendable, Equatable, Error {
+    public var kind: ErrorKind
+    public var message: String
+    public init(_ kind: ErrorKind, _ message: String) { self.kind = kind; self.message = message }
+}
+
+/// The result for one file: the unit every reporter writes.
+public struct FileRecord: Sendable, Equatable {
+    /// As the user would write it (relative to the argument given). Lossy if the name is not UTF-8.
+    public var path: String
+    /// The exact bytes of the path, kept to find the file again when it is not valid UTF-8.
+    public var pathBytes: [UInt8]
+    public var format: ImageFormat?
+    /// Upright dimensions (after EXIF orientation) of the first frame.
+    public var width: Int?
+    public var height: Int?
+    /// EXIF orientation tag as stored (1...8); 1 when absent.
+    public var orientation: Int?
+    public var frames: Int?
+    public var codes: [DetectedCode]
+    public var error: RecordError?
+    public var warnings: [String]
+    public var size: Int?
+    /// Modification time, seconds since 1970 (fractional).
+    public var mtime: Double?
+
+    public var status: String { error == nil ? "ok" : "error" }
+    public var pathIsValidUTF8: Bool { String(validating: pathBytes, as: UTF8.self) != nil }
+
+    public init(path: String, pathBytes: [UInt8]? = nil) {
+        self.path = path
+        self.pathBytes = pathBytes ?? Array(path.utf8)
+        codes = []
+        warnings = []
+    }
+
+    public static func failure(path: String, pathBytes: [UInt8]? = nil, _ error: RecordError) -> FileRecord {
+        var r = FileRecord(path: path, pathBytes: pathBytes)
+        r.error = error
+        return r
+    }
+}
+
+extension DetectedCode {
+    public func json(forcedCharset: String? = nil) -> JSONValue {
+        let decoded = PayloadText.decode(bytes, forcedCharset: forcedCharset)
+        return .object([
+            ("symbology", .string(symbology.rawValue)),
+            ("text", decoded.text.map(JSONValue.string) ?? .null),
+            ("bytes_b64", .string(Base64.encode(bytes))),
+            ("encoding", .string(decoded.encoding)),
+            ("corners", .array(corners.points.map { .array([.double(($0.x * 10).rounded() / 10), .double(($0.y * 10).rounded() / 10)]) })),
+            ("frame", .int(frame)),
+            ("quality", .int(quality)),
+            ("pass", .string(pass)),
+        ])
+    }
+}
+
+extension FileRecord {
+    /// The record as documented in the README (field names are stable).
+    public func json(forcedCharset: String? = nil) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("path", .string(path))]
+        if !pathIsValidUTF8 { fields.append(("path_b64", .string(Base64.encode(pathBytes)))) }
+        fields.append(("status", .string(status)))
+        if let format { fields.append(("format", .string(format.rawValue))) }
+        if let width { fields.append(("width", .int(width))) }
+        if let height { fields.append(("height", .int(height))) }
+        if let orientation { fields.append(("orientation", .int(orientation))) }
+        if let frames { fields.append(("frames", .int(frames))) }
+        fields.append(("codes", .array(codes.map { $0.json(forcedCharset: forcedCharset) })))
+        if let error {
+            fields.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
+        }
+        if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
+        if let size { fields.append(("size", .int(size))) }
+        if let mtime { fields.append(("mtime", .double((mtime * 1000).rounded() / 1000))) }
+        return .object(fields)
+    }
+}

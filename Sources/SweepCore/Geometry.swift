@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A point in image pixel coordinates (x right, y down).
+public struct Point: Sendable, Equatable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// An integer pixel rectangle.
+public struct PixelRect: Sendable, Equatable, Hashable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public func clamped(width w: Int, height h: Int) -> PixelRect {
+        let x0 = max(0, min(x, w)), y0 = max(0, min(y, h))
+        let x1 = max(x0, min(x + width, w)), y1 = max(y0, min(y + height, h))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// A region of interest as fractions (0...1) of the upright image.
+public struct FractionalRect: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    /// Parses "x,y,w,h" with each value in 0...1 and x+w, y+h <= 1.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",").map { Double(trimSpaces($0)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+              x >= 0, y >= 0, w > 0, h > 0, x + w <= 1.000001, y + h <= 1.000001 else { return nil }
+        self.init(x: x, y: y, width: w, height: h)
+    }
+    public func pixels(width: Int, height: Int) -> PixelRect {
+        let x0 = Int((x * Double(width)).rounded(.down)), y0 = Int((y * Double(height)).rounded(.down))
+        let x1 = Int(((x + self.width) * Double(width)).rounded(.up)), y1 = Int(((y + self.height) * Double(height)).rounded(.up))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: width, height: height)
+    }
+}
+
+/// The text without leading and trailing spaces.
+func trimSpaces<S: StringProtocol>(_ text: S) -> String {
+    var s = Substring(text)
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return String(s)
+}
+
+/// x' = a*x + c*y + tx ; y' = b*x + d*y + ty
+public struct AffineTransform: Sendable, Equatable {
+    public var a, b, c, d, tx, ty: Double
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static func translation(_ dx: Double, _ dy: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
+    }
+    /// Maps pixel centres of an image scaled by `s` back to the original: x = (x' + 0.5)/s - 0.5.
+    public static func unscale(_ s: Double) -> AffineTransform {
+        AffineTransform(a: 1 / s, b: 0, c: 0, d: 1 / s, tx: 0.5 / s - 0.5, ty: 0.5 / s - 0.5)
+    }
+    public func apply(_ p: Point) -> Point {
+        Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
+    }
+    /// self after other: p -> self(other(p)).
+    public func concatenating(_ other: AffineTransform) -> AffineTransform {
+        AffineTransform(a: a * other.a + c * other.b, b: b * other.a + d * other.b,
+                        c: a * other.c + c * other.d, d: b * other.c + d * other.d,
+                        tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
+    }
+}
+
+/// Four corners, clockwise (in y-down image coordinates) from the code's own top-left.
+public struct Quad: Sendable, Equatable {
+    public var points: [Point]
+    public init(_ points: [Point]) {
+        precondition(points.count == 4)
+        self.points = points
+    }
+    public var boundingBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        (points.map(\.x).min()!, points.map(\.y).min()!, points.map(\.x).max()!, points.map(\.y).max()!)
+    }
+    public var center: Point {
+        Point(x: points.map(\.x).reduce(0, +) / 4, y: points.map(\.y).reduce(0, +) / 4)
+    }
+    public func transformed(by t: AffineTransform) -> Quad { Quad(points.map(t.apply)) }
+
+    /// Whether two quads overlap: their bounding boxes intersect, or one holds the other's centre.
+    public func overlaps(_ other: Quad, slack: Double = 2) -> Bool {
+        let a = boundingBox, b = other.boundingBox
+        return a.minX - slack <= b.maxX && b.minX - slack <= a.maxX && a.minY - slack <= b.maxY && b.minY - slack <= a.maxY
+    }
+
+    /// Axis-aligned box around points, ordered clockwise from the code's own top-left given
+    /// ZBar's orientation (0 up, 1 right, 2 down, 3 left).
+    public static func bounding(_ pts: [Point], orientation: Int) -> Quad {
+        let xs = pts.map(\.x), ys = pts.map(\.y)
+        let minX = xs.min() ?? 0, maxX = xs.max() ?? 0, minY = ys.min() ?? 0, maxY = ys.max() ?? 0
+        let box = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
+        let k = ((orientation % 4) + 4) % 4
+        return Quad((0..<4).map { box[($0 + k) % 4] })
+    }
+}

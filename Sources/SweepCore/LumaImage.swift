@@ -1,0 +1,235 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An 8-bit grayscale image, row-major, one byte per pixel, no padding.
+/// This is the only image type the engine works on: the loader produces it upright,
+/// scan passes transform it, and the ZBar bridge scans it.
+public struct LumaImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height, "pixel count must be width*height")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A uniform image.
+    public init(width: Int, height: Int, fill: UInt8) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: fill, count: width * height))
+    }
+
+    @inlinable public subscript(x: Int, y: Int) -> UInt8 {
+        get { pixels[y * width + x] }
+        set { pixels[y * width + x] = newValue }
+    }
+
+    public var pixelCount: Int { width * height }
+    public var megapixels: Double { Double(width * height) / 1_000_000 }
+}
+
+// MARK: - Transforms used by scan passes. Each returns a new image; none mutates self.
+
+extension LumaImage {
+    /// Box-filter (area-averaging) downscale by an integer factor. Edge pixels that do not
+    /// fill a whole box are dropped (at most factor-1 pixels per side).
+    public func downscaled(by factor: Int) -> LumaImage {
+        precondition(factor >= 1)
+        if factor == 1 { return self }
+        let w = width / factor, h = height / factor
+        guard w > 0, h > 0 else { return LumaImage(width: 0, height: 0, pixels: []) }
+        var out = [UInt8](repeating: 0, count: w * h)
+        let area = UInt32(factor * factor)
+        let half = area / 2
+        var rowSums = [UInt32](repeating: 0, count: w)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for oy in 0..<h {
+                    for i in 0..<w { rowSums[i] = 0 }
+                    for dy in 0..<factor {
+                        let rowStart = (oy * factor + dy) * width
+                        var sx = rowStart
+                        for ox in 0..<w {
+                            var s: UInt32 = 0
+                            for _ in 0..<factor { s &+= UInt32(src[sx]); sx += 1 }
+                            rowSums[ox] &+= s
+                        }
+                    }
+                    let base = oy * w
+                    for ox in 0..<w { dst[base + ox] = UInt8((rowSums[ox] + half) / area) }
+                }
+            }
+        }
+        return LumaImage(width: w, height: h, pixels: out)
+    }
+
+    /// Bilinear upscale by an integer factor (for codes whose modules are 1-2 px wide).
+    public func upscaled(by factor: Int) -> LumaImage {
+        precondition(factor >= 1)
+        if factor == 1 || width == 0 || height == 0 { return self }
+        let w = width * factor, h = height * factor
+        var out = [UInt8](repeating: 0, count: w * h)
+        let f = Double(factor)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let sy = max(0, min(Double(height - 1), (Double(y) + 0.5) / f - 0.5))
+                    let y0 = Int(sy), y1 = min(y0 + 1, height - 1)
+                    let fy = sy - Double(y0)
+                    for x in 0..<w {
+                        let sx = max(0, min(Double(width - 1), (Double(x) + 0.5) / f - 0.5))
+                        let x0 = Int(sx), x1 = min(x0 + 1, width - 1)
+                        let fx = sx - Double(x0)
+                        let a = Double(src[y0 * width + x0]), b = Double(src[y0 * width + x1])
+                        let c = Double(src[y1 * width + x0]), d = Double(src[y1 * width + x1])
+                        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+                        dst[y * w + x] = UInt8(max(0, min(255, (top + (bottom - top) * fy).rounded())))
+                    }
+                }
+            }
+        }
+        return LumaImage(width: w, height: h, pixels: out)
+    }
+
+    /// Photographic negative (light codes on dark backgrounds become dark on light).
+    public func inverted() -> LumaImage {
+        LumaImage(width: width, height: height, pixels: pixels.map { 255 &- $0 })
+    }
+
+    /// The sub-image in the given pixel rectangle, clamped to the image.
+    public func cropped(_ rect: PixelRect) -> LumaImage {
+        let r = rect.clamped(width: width, height: height)
+        guard r.width > 0, r.height > 0 else { return LumaImage(width: 0, height: 0, pixels: []) }
+        var out = [UInt8]()
+        out.reserveCapacity(r.width * r.height)
+        pixels.withUnsafeBufferPointer { src in
+            for y in r.y..<(r.y + r.height) {
+                let start = y * width + r.x
+                out.append(contentsOf: src[start..<(start + r.width)])
+            }
+        }
+        return LumaImage(width: r.width, height: r.height, pixels: out)
+    }
+
+    /// Integral image (summed-area table) with a zero row and column, as UInt32 sums.
+    func integral() -> [UInt32] {
+        let iw = width + 1
+        var table = [UInt32](repeating: 0, count: iw * (height + 1))
+        pixels.withUnsafeBufferPointer { src in
+            table.withUnsafeMutableBufferPointer { t in
+                for y in 0..<height {
+                    var rowSum: UInt32 = 0
+                    for x in 0..<width {
+                        rowSum &+= UInt32(src[y * width + x])
+                        t[(y + 1) * iw + x + 1] = t[y * iw + x + 1] &+ rowSum
+                    }
+                }
+            }
+        }
+        return table
+    }
+
+    /// Adaptive (local mean) binarisation: a pixel is black when darker than the mean of its
+    /// (2*radius+1)^2 neighbourhood minus `offset`. Evens out glare gradients and low contrast.
+    public func adaptiveThresholded(radius: Int, offset: Int = 4) -> LumaImage {
+        guard width > 0, height > 0 else { return self }
+        let table = integral()
+        let iw = width + 1
+        var out = [UInt8](repeating: 255, count: width * height)
+        pixels.withUnsafeBufferPointer { src in
+            table.withUnsafeBufferPointer { t in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<height {
+                        let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                        for x in 0..<width {
+                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                            let sum = Int(t[y1 * iw + x1]) - Int(t[y0 * iw + x1]) - Int(t[y1 * iw + x0]) + Int(t[y0 * iw + x0])
+                            let count = (y1 - y0) * (x1 - x0)
+                            let p = Int(src[y * width + x])
+                            if p * count < sum - offset * count { dst[y * width + x] = 0 }
+                        }
+                    }
+                }
+            }
+        }
+        return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    /// Global contrast stretch: maps the 1st..99th percentile to 0...255.
+    public func contrastStretched() -> LumaImage {
+        guard !pixels.isEmpty else { return self }
+        var hist = [Int](repeating: 0, count: 256)
+        for p in pixels { hist[Int(p)] += 1 }
+        let cut = max(1, pixels.count / 100)
+        var lo = 0, acc = 0
+        while lo < 255 { acc += hist[lo]; if acc >= cut { break }; lo += 1 }
+        var hi = 255; acc = 0
+        while hi > 0 { acc += hist[hi]; if acc >= cut { break }; hi -= 1 }
+        guard hi > lo else { return self }
+        var lut = [UInt8](repeating: 0, count: 256)
+        for i in 0..<256 {
+            let v = (i - lo) * 255 / (hi - lo)
+            lut[i] = UInt8(max(0, min(255, v)))
+        }
+        return LumaImage(width: width, height: height, pixels: pixels.map { lut[Int($0)] })
+    }
+
+    /// Unsharp mask with a 3x3 box blur: out = p + amount * (p - blur).
+    public func sharpened(amount: Double = 1.0) -> LumaImage {
+        guard width > 2, height > 2 else { return self }
+        let table = integral()
+        let iw = width + 1
+        var out = pixels
+        let k = Int(amount * 256)
+        for y in 0..<height {
+            let y0 = max(0, y - 1), y1 = min(height, y + 2)
+            for x in 0..<width {
+                let x0 = max(0, x - 1), x1 = min(width, x + 2)
+                let sum = Int(table[y1 * iw + x1]) - Int(table[y0 * iw + x1]) - Int(table[y1 * iw + x0]) + Int(table[y0 * iw + x0])
+                let mean = sum / ((y1 - y0) * (x1 - x0))
+                let p = Int(pixels[y * width + x])
+                out[y * width + x] = UInt8(max(0, min(255, p + ((p - mean) * k) >> 8)))
+            }
+        }
+        return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    /// Rotation about the centre by `degrees` (counter-clockwise as seen on screen), bilinear,
+    /// into a canvas large enough to hold the whole rotated image; uncovered pixels are white.
+    /// Returns the image and the transform mapping rotated coordinates back to this image.
+    public func rotated(degrees: Double) -> (image: LumaImage, toSource: AffineTransform) {
+        let a = degrees * .pi / 180
+        let c = cos(a), s = sin(a)
+        let w = Double(width), h = Double(height)
+        let nw = Int((abs(w * c) + abs(h * s)).rounded(.up)), nh = Int((abs(w * s) + abs(h * c)).rounded(.up))
+        let cx = w / 2, cy = h / 2, ncx = Double(nw) / 2, ncy = Double(nh) / 2
+        // Destination (u,v) -> source: rotate by +a in image coordinates (y down): screen CCW.
+        // src = R(a) * (dst - nc) + c, with R(a) = [[c, -s],[s, c]] applied as y-down CCW => use [[c, s],[-s, c]].
+        let toSource = AffineTransform(a: c, b: s, c: -s, d: c,
+                                       tx: cx - c * ncx + s * ncy, ty: cy - s * ncx - c * ncy)
+        var out = [UInt8](repeating: 255, count: nw * nh)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for v in 0..<nh {
+                    for u in 0..<nw {
+                        let p = toSource.apply(Point(x: Double(u), y: Double(v)))
+                        if p.x < 0 || p.y < 0 || p.x > w - 1 || p.y > h - 1 { continue }
+                        let x0 = Int(p.x), y0 = Int(p.y)
+                        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                        let fx = p.x - Double(x0), fy = p.y - Double(y0)
+                        let q00 = Double(src[y0 * width + x0]), q10 = Double(src[y0 * width + x1])
+                        let q01 = Double(src[y1 * width + x0]), q11 = Double(src[y1 * width + x1])
+                        let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
+                        dst[v * nw + u] = UInt8(max(0, min(255, (top + (bottom - top) * fy).rounded())))
+                    }
+                }
+            }
+        }
+        return (LumaImage(width: nw, height: nh, pixels: out), toSource)
+    }
+}

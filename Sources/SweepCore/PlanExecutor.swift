@@ -1,0 +1,212 @@
+/// Options that shape what a scan reports (a plain value, like zxing-cpp's ReaderOptions).
+public struct ReaderOptions: Sendable, Equatable {
+    public var symbologies: SymbologySet
+    public var plan: ScanPlan
+    /// Region of interest as fractions of the upright image; nil = whole image.
+    public var roi: FractionalRect?
+    /// Linear codes read on fewer scan lines than this are dropped (ZBar's quality 1 reads on
+    /// photo noise are false).
+    public var minLinearQuality: Int
+    /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
+    public var minITFLength: Int
+
+    public init(symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
+                minLinearQuality: Int = 2, minITFLength: Int = 6) {
+        self.symbologies = symbologies
+        self.plan = ScanPlan.forEffort(effort)
+        self.roi = roi
+        self.minLinearQuality = minLinearQuality
+        self.minITFLength = minITFLength
+    }
+}
+
+/// A decode function: scans one luma image for the given symbologies. The engine passes ZBar's.
+public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
+
+/// Runs a scan plan over one upright frame and merges what the passes find.
+public struct PlanExecutor {
+    public let options: ReaderOptions
+    public let decode: SymbolDecoder
+
+    public init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
+        self.options = options
+        self.decode = decode
+    }
+
+    /// Views of the image a list of steps produces, each with the transform back to the input.
+    struct View { var image: LumaImage; var toBase: AffineTransform }
+
+    public func scan(_ frame: LumaImage, frameIndex: Int = 0) -> [DetectedCode] {
+        var base = frame
+        var baseToFull = AffineTransform.identity
+        if let roi = options.roi {
+            let r = roi.pixels(width: frame.width, height: frame.height)
+            base = frame.cropped(r)
+            baseToFull = .translation(Double(r.x), Double(r.y))
+        }
+        guard base.width >= 8, base.height >= 8 else { return [] }
+        var merged = CodeMerger()
+        var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
+        var candidates: Bool? = nil
+        func hasCandidates() -> Bool {
+            if let c = candidates { return c }
+            let c = TextureProbe.looksCodeLike(base)
+            candidates = c
+            return c
+        }
+        for pass in options.plan.passes {
+            switch pass.when {
+            case .always: break
+            case .nothingFound: if !merged.codes.isEmpty { continue }
+            case .candidates: if !hasCandidates() { continue }
+            case .candidatesNothingFound: if !merged.codes.isEmpty || !hasCandidates() { continue }
+            case .large: if base.pixelCount < 4_000_000 { continue }
+            }
+            let symbols = pass.symbols.filter(options.symbologies)
+            if symbols.isEmpty { continue }
+            let views = materialize(pass.steps, cache: &cache)
+            for view in views where view.image.width >= 8 && view.image.height >= 8 {
+                let toFull = baseToFull.concatenating(view.toBase)
+                for raw in decode(view.image, symbols) where accept(raw) {
+                    merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
+                                            corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                                            orientation: raw.orientation, frame: frameIndex, pass: pass.name))
+                }
+            }
+        }
+        return merged.codes
+    }
+
+    func accept(_ raw: RawSymbol) -> Bool {
+        guard options.symbologies.members.contains(raw.symbology) else { return false }
+        if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
+        if raw.symbology == .itf && raw.bytes.count < options.minITFLength { return false }
+        return true
+    }
+
+    func materialize(_ steps: [PassStep], cache: inout [[PassStep]: [View]]) -> [View] {
+        if let hit = cache[steps] { return hit }
+        let parent = materialize(Array(steps.dropLast()), cache: &cache)
+        let step = steps.last!
+        var out: [View] = []
+        for v in parent {
+            for child in apply(step, to: v.image) {
+                out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
+            }
+        }
+        cache[steps] = out
+        return out
+    }
+
+    func apply(_ step: PassStep, to img: LumaImage) -> [View] {
+        switch step {
+        case .fit(let mp):
+            let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
+            return f <= 1 ? [View(image: img, toBase: .identity)]
+                : [View(image: img.downscaled(by: f), toBase: .unscale(1 / Double(f)))]
+        case .downscale(let f):
+            return [View(image: img.downscaled(by: f), toBase: .unscale(1 / Double(f)))]
+        case .upscale(let f):
+            // Never blow an image up past 16 MP: upscaling is for small images and crops.
+            guard img.pixelCount * f * f <= 16_000_000 else { return [] }
+            return [View(image: img.upscaled(by: f), toBase: .unscale(Double(f)))]
+        case .invert:
+            return [View(image: img.inverted(), toBase: .identity)]
+        case .contrastStretch:
+            return [View(image: img.contrastStretched(), toBase: .identity)]
+        case .adaptiveThreshold(let r):
+            return [View(image: img.adaptiveThresholded(radius: r), toBase: .identity)]
+        case .sharpen:
+            return [View(image: img.sharpened(), toBase: .identity)]
+        case .rotate(let deg):
+            let (rot, back) = img.rotated(degrees: deg)
+            return [View(image: rot, toBase: back)]
+        case .tiles(let grid, let overlap):
+            guard grid > 1 else { return [View(image: img, toBase: .identity)] }
+            var views: [View] = []
+            let tw = Double(img.width) / Double(grid), th = Double(img.height) / Double(grid)
+            for ty in 0..<grid {
+                for tx in 0..<grid {
+                    let x0 = Int((Double(tx) * tw - overlap * tw).rounded(.down))
+                    let y0 = Int((Double(ty) * th - overlap * th).rounded(.down))
+                    let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
+                    let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
+                    let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
+                    views.append(View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y))))
+                }
+            }
+            return views
+        }
+    }
+}
+
+/// Keeps one entry per code: the same symbology and payload at an overlapping place is the
+/// same code, whichever pass (or tile) found it; the first pass to find it is kept.
+public struct CodeMerger: Sendable {
+    public private(set) var codes: [DetectedCode] = []
+    public init() {}
+
+    public mutating func add(_ code: DetectedCode) {
+        for (i, existing) in codes.enumerated()
+        where existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes {
+            let slack = max(4, diagonal(existing.corners) * 0.25)
+            if existing.corners.overlaps(code.corners, slack: slack) {
+                // A later pass at higher resolution may have better corners for a linear code
+                // (more scan lines): keep the first pass's name, take the better quality.
+                if !code.symbology.isTwoDimensional && code.quality > existing.quality {
+                    codes[i].quality = code.quality
+                }
+                return
+            }
+        }
+        codes.append(code)
+    }
+
+    func diagonal(_ q: Quad) -> Double {
+        let b = q.boundingBox
+        return ((b.maxX - b.minX) * (b.maxX - b.minX) + (b.maxY - b.minY) * (b.maxY - b.minY)).squareRoot()
+    }
+}
+
+/// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
+/// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
+public enum TextureProbe {
+    public static func looksCodeLike(_ image: LumaImage) -> Bool {
+        let f = max(1, Int((image.megapixels / 0.5).squareRoot().rounded(.up)))
+        let small = image.downscaled(by: f)
+        return busyBlockCount(small) >= 2
+    }
+
+    /// Number of 8x8 blocks whose horizontal and vertical transition counts both exceed a
+    /// threshold relative to the image's own contrast.
+    public static func busyBlockCount(_ img: LumaImage) -> Int {
+        let w = img.width, h = img.height
+        guard w >= 16, h >= 16 else { return 0 }
+        var busy = 0
+        img.pixels.withUnsafeBufferPointer { p in
+            var by = 0
+            while by + 8 < h {
+                var bx = 0
+                while bx + 8 < w {
+                    var lo: Int32 = 255, hi: Int32 = 0
+                    for y in by..<(by + 8) { for x in bx..<(bx + 8) { let v = Int32(p[y * w + x]); lo = min(lo, v); hi = max(hi, v) } }
+                    let t = (hi - lo) / 3
+                    if hi - lo >= 48 {
+                        var hx = 0, vy = 0
+                        for y in by..<(by + 8) {
+                            for x in bx..<(bx + 8) {
+                                let v = Int32(p[y * w + x])
+                                if abs(v - Int32(p[y * w + x + 1])) > t { hx += 1 }
+                                if abs(v - Int32(p[(y + 1) * w + x])) > t { vy += 1 }
+                            }
+                        }
+                        if hx + vy >= 20 && (hx >= 6 || vy >= 6) { busy += 1 }
+                    }
+                    bx += 8
+                }
+                by += 8
+            }
+        }
+        return busy
+    }
+}

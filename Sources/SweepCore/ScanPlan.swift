@@ -1,0 +1,139 @@
+/// One image transformation applied before a ZBar pass.
+public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Area-averaging downscale so the image holds at most this many megapixels (no-op if it already does).
+    case fit(megapixels: Double)
+    /// Area-averaging downscale by an integer factor.
+    case downscale(Int)
+    /// Bilinear upscale by an integer factor (tiny modules).
+    case upscale(Int)
+    case invert
+    case contrastStretch
+    /// Local-mean binarisation with the given radius (in pixels of the image at that point).
+    case adaptiveThreshold(radius: Int)
+    case sharpen
+    /// Rotation by degrees (counter-clockwise), for linear codes lying off-axis.
+    case rotate(Double)
+    /// Overlapping tiles: the image is cut into grid x grid tiles, each grown by `overlap` (a
+    /// fraction of the tile size) on every side; each tile is scanned on its own.
+    case tiles(grid: Int, overlap: Double)
+
+    public var description: String {
+        switch self {
+        case .fit(let mp): "fit(\(format(mp))MP)"
+        case .downscale(let f): "downscale(1/\(f))"
+        case .upscale(let f): "upscale(x\(f))"
+        case .invert: "invert"
+        case .contrastStretch: "contrast-stretch"
+        case .adaptiveThreshold(let r): "adaptive-threshold(r=\(r))"
+        case .sharpen: "sharpen"
+        case .rotate(let d): "rotate(\(format(d))°)"
+        case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
+        }
+    }
+}
+
+func format(_ d: Double) -> String {
+    d == d.rounded() ? String(Int(d)) : String(d)
+}
+
+/// When a pass runs, given what earlier passes found and what the cheap look saw.
+public enum PassCondition: String, Sendable, Equatable {
+    /// Every time.
+    case always
+    /// Only if no code has been found in this frame so far.
+    case nothingFound = "nothing-found"
+    /// Only if the cheap look saw code-like texture, whatever was found so far (crowded sheets).
+    case candidates = "code-like-texture"
+    /// Only if the cheap look saw code-like texture and no code has been found so far.
+    case candidatesNothingFound = "code-like-texture-and-nothing-found"
+    /// Only if the image (after the ROI) holds at least 4 MP.
+    case large = "image-at-least-4MP"
+}
+
+/// Which symbologies a pass looks for (intersected with the user's choice).
+public enum PassSymbols: String, Sendable, Equatable {
+    case all
+    case linear = "1d"
+    case twoDimensional = "2d"
+
+    public func filter(_ set: SymbologySet) -> Set<Symbology> {
+        switch self {
+        case .all: set.members
+        case .linear: set.members.filter { !$0.isTwoDimensional }
+        case .twoDimensional: set.members.filter { $0.isTwoDimensional }
+        }
+    }
+}
+
+public struct ScanPass: Sendable, Equatable {
+    public var name: String
+    public var steps: [PassStep]
+    public var when: PassCondition
+    public var symbols: PassSymbols
+    public init(_ name: String, _ steps: [PassStep], when: PassCondition = .always, symbols: PassSymbols = .all) {
+        self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
+    }
+}
+
+public enum Effort: String, Sendable, CaseIterable, Codable {
+    case fast, normal, thorough
+}
+
+/// An ordered list of passes. The plan is data: printed by `codesweep plan`, tuned from the
+/// recall and speed benchmarks.
+public struct ScanPlan: Sendable, Equatable {
+    public var effort: Effort
+    public var passes: [ScanPass]
+    public init(effort: Effort, passes: [ScanPass]) { self.effort = effort; self.passes = passes }
+
+    public static func forEffort(_ effort: Effort) -> ScanPlan {
+        switch effort {
+        case .fast:
+            return ScanPlan(effort: .fast, passes: [
+                ScanPass("fit3", [.fit(megapixels: 3)]),
+            ])
+        case .normal:
+            return ScanPlan(effort: .normal, passes: [
+                ScanPass("fit3", [.fit(megapixels: 3)]),
+                ScanPass("full", [], when: .large),
+                ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: .nothingFound),
+                ScanPass("invert", [.fit(megapixels: 3), .invert], when: .candidatesNothingFound, symbols: .twoDimensional),
+                ScanPass("threshold", [.fit(megapixels: 3), .adaptiveThreshold(radius: 12)], when: .candidatesNothingFound),
+                ScanPass("upscale2", [.upscale(2)], when: .candidatesNothingFound),
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: .candidates),
+                ScanPass("rotate30", [.fit(megapixels: 3), .rotate(30)], when: .candidatesNothingFound, symbols: .linear),
+                ScanPass("rotate-30", [.fit(megapixels: 3), .rotate(-30)], when: .candidatesNothingFound, symbols: .linear),
+            ])
+        case .thorough:
+            return ScanPlan(effort: .thorough, passes: [
+                ScanPass("full", []),
+                ScanPass("half", [.downscale(2)]),
+                ScanPass("quarter", [.downscale(4)]),
+                ScanPass("eighth", [.downscale(8)]),
+                ScanPass("upscale2", [.upscale(2)]),
+                ScanPass("invert", [.invert], symbols: .twoDimensional),
+                ScanPass("invert-half", [.downscale(2), .invert], symbols: .twoDimensional),
+                ScanPass("stretch", [.contrastStretch]),
+                ScanPass("threshold", [.adaptiveThreshold(radius: 16)]),
+                ScanPass("threshold-half", [.downscale(2), .adaptiveThreshold(radius: 10)]),
+                ScanPass("sharpen", [.sharpen]),
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)]),
+                ScanPass("tiles5", [.tiles(grid: 5, overlap: 0.2)]),
+                ScanPass("rotate30", [.downscale(2), .rotate(30)], symbols: .linear),
+                ScanPass("rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
+                ScanPass("rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
+                ScanPass("rotate-45", [.downscale(2), .rotate(-45)], symbols: .linear),
+            ])
+        }
+    }
+
+    /// A readable listing, one pass per line.
+    public var listing: String {
+        var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
+        for (i, p) in passes.enumerated() {
+            let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
+            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.rawValue)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

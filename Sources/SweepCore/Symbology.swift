@@ -1,0 +1,164 @@
+/// The symbologies CodeSweep reports. Raw values are the stable names used in every output.
+/// `zbarType` is ZBar's `zbar_symbol_type_t` value (kept here so the core needs no C).
+public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
+    case qr = "qr"
+    case sq = "sq"
+    case ean13 = "ean13"
+    case ean8 = "ean8"
+    case upca = "upca"
+    case upce = "upce"
+    case isbn10 = "isbn10"
+    case isbn13 = "isbn13"
+    case ean2 = "ean2"
+    case ean5 = "ean5"
+    case itf = "itf"
+    case code39 = "code39"
+    case code93 = "code93"
+    case code128 = "code128"
+    case codabar = "codabar"
+    case databar = "databar"
+    case databarExpanded = "databar-exp"
+
+    public var zbarType: Int32 {
+        switch self {
+        case .qr: 64
+        case .sq: 80
+        case .ean13: 13
+        case .ean8: 8
+        case .upca: 12
+        case .upce: 9
+        case .isbn10: 10
+        case .isbn13: 14
+        case .ean2: 2
+        case .ean5: 5
+        case .itf: 25
+        case .code39: 39
+        case .code93: 93
+        case .code128: 128
+        case .codabar: 38
+        case .databar: 34
+        case .databarExpanded: 35
+        }
+    }
+
+    public init?(zbarType: Int32) {
+        guard let s = Symbology.allCases.first(where: { $0.zbarType == zbarType }) else { return nil }
+        self = s
+    }
+
+    /// Human name, as ZBar and most readers print it.
+    public var displayName: String {
+        switch self {
+        case .qr: "QR Code"
+        case .sq: "SQ Code"
+        case .ean13: "EAN-13"
+        case .ean8: "EAN-8"
+        case .upca: "UPC-A"
+        case .upce: "UPC-E"
+        case .isbn10: "ISBN-10"
+        case .isbn13: "ISBN-13"
+        case .ean2: "EAN-2 add-on"
+        case .ean5: "EAN-5 add-on"
+        case .itf: "Interleaved 2 of 5"
+        case .code39: "Code 39"
+        case .code93: "Code 93"
+        case .code128: "Code 128"
+        case .codabar: "Codabar"
+        case .databar: "GS1 DataBar"
+        case .databarExpanded: "GS1 DataBar Expanded"
+        }
+    }
+
+    /// ZBar's own name for the type (zbar_get_symbol_name), for the README's mapping table.
+    public var zbarName: String {
+        switch self {
+        case .qr: "QR-Code"
+        case .sq: "SQ-Code"
+        case .ean13: "EAN-13"
+        case .ean8: "EAN-8"
+        case .upca: "UPC-A"
+        case .upce: "UPC-E"
+        case .isbn10: "ISBN-10"
+        case .isbn13: "ISBN-13"
+        case .ean2: "EAN-2"
+        case .ean5: "EAN-5"
+        case .itf: "I2/5"
+        case .code39: "CODE-39"
+        case .code93: "CODE-93"
+        case .code128: "CODE-128"
+        case .codabar: "Codabar"
+        case .databar: "DataBar"
+        case .databarExpanded: "DataBar-Exp"
+        }
+    }
+
+    public var isTwoDimensional: Bool { self == .qr || self == .sq }
+
+    public static func < (l: Symbology, r: Symbology) -> Bool {
+        allCases.firstIndex(of: l)! < allCases.firstIndex(of: r)!
+    }
+}
+
+/// A set of symbologies to look for, parsed from names and groups.
+public struct SymbologySet: Sendable, Equatable {
+    public var members: Set<Symbology>
+    public init(_ members: Set<Symbology>) { self.members = members }
+
+    /// Everything a user normally wants: all but the EAN add-ons (false reads on noise) and
+    /// the ISBN re-labellings of EAN-13 (which would hide the EAN-13 reading).
+    public static let standard = SymbologySet(Set(Symbology.allCases).subtracting([.ean2, .ean5, .isbn10, .isbn13]))
+
+    public static let groups: [(name: String, help: String, members: Set<Symbology>)] = [
+        ("all", "every symbology ZBar reads, add-ons and ISBN included", Set(Symbology.allCases)),
+        ("default", "all except EAN-2/EAN-5 add-ons and ISBN re-labelling", standard.members),
+        ("2d", "QR Code and SQ Code", [.qr, .sq]),
+        ("1d", "every linear symbology except the add-ons and ISBN", standard.members.subtracting([.qr, .sq])),
+        ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
+        ("addons", "EAN-2 and EAN-5 add-ons", [.ean2, .ean5]),
+    ]
+
+    /// Parses a comma-separated list of names and groups; `-name` removes. Unknown names throw.
+    public static func parse(_ text: String) throws(SymbologyParseError) -> SymbologySet {
+        var set = Set<Symbology>()
+        let items = text.split(separator: ",").map { trimSpaces($0).lowercased() }.filter { !$0.isEmpty }
+        guard !items.isEmpty else { throw SymbologyParseError(name: text) }
+        for (i, raw) in items.enumerated() {
+            let remove = raw.hasPrefix("-")
+            let name = remove ? String(raw.dropFirst()) : raw
+            let found: Set<Symbology>
+            if let g = groups.first(where: { $0.name == name }) {
+                found = g.members
+            } else if let s = Symbology(rawValue: name) ?? aliases[name] {
+                found = [s]
+            } else {
+                throw SymbologyParseError(name: name)
+            }
+            if remove {
+                if i == 0 { set = standard.members }
+                set.subtract(found)
+            } else {
+                set.formUnion(found)
+            }
+        }
+        guard !set.isEmpty else { throw SymbologyParseError(name: text) }
+        return SymbologySet(set)
+    }
+
+    static let aliases: [String: Symbology] = [
+        "qrcode": .qr, "qr-code": .qr, "ean-13": .ean13, "ean-8": .ean8, "upc-a": .upca, "upc-e": .upce,
+        "i25": .itf, "i2/5": .itf, "interleaved2of5": .itf, "code-39": .code39, "code-93": .code93,
+        "code-128": .code128, "rss14": .databar, "rss-expanded": .databarExpanded, "databar-expanded": .databarExpanded,
+        "ean-2": .ean2, "ean-5": .ean5, "isbn-10": .isbn10, "isbn-13": .isbn13,
+    ]
+
+    public var linear: Set<Symbology> { members.filter { !$0.isTwoDimensional } }
+    public var hasLinear: Bool { !linear.isEmpty }
+    public var hasTwoDimensional: Bool { members.contains(.qr) || members.contains(.sq) }
+}
+
+public struct SymbologyParseError: Error, Sendable, CustomStringConvertible {
+    public let name: String
+    public var description: String {
+        "unknown symbology '\(name)' (see `codesweep symbologies`)"
+    }
+}
