@@ -11,9 +11,11 @@ public struct Sweep: Sendable {
     public var settings: ScanSettings
     /// Images decoded at once (default: the number of cores).
     public var jobs: Int
-    public init(settings: ScanSettings, jobs: Int) {
+    public var isolation: Isolation
+    public init(settings: ScanSettings, jobs: Int, isolation: Isolation = .none) {
         self.settings = settings
         self.jobs = max(1, jobs)
+        self.isolation = isolation
     }
 
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -29,6 +31,12 @@ public struct Sweep: Sendable {
         var nextToEmit = 0
         var nextToStart = 0
         let window = jobs * 16
+        let pool: WorkerPool?
+        if case .processes(let exe, let timeout) = isolation {
+            pool = WorkerPool(count: jobs, executable: exe, settings: settings, timeout: timeout)
+        } else {
+            pool = nil
+        }
         await withTaskGroup(of: (Int, FileRecord?).self) { group in
             func startMore() {
                 while nextToStart < items.count && nextToStart - nextToEmit < window
@@ -40,7 +48,11 @@ public struct Sweep: Sendable {
                     group.addTask {
                         switch item {
                         case .file(let entry):
-                            return (index, FileScanner.scan(entry, settings: settings))
+                            guard let pool else { return (index, FileScanner.scan(entry, settings: settings)) }
+                            let worker = await pool.acquire()
+                            let record = await worker.scan(entry)
+                            await pool.release(worker)
+                            return (index, record)
                         case .failure(let path, let bytes, let error):
                             return (index, FileRecord.failure(path: path, pathBytes: bytes, error))
                         }
@@ -57,5 +69,6 @@ public struct Sweep: Sendable {
                 startMore()
             }
         }
+        await pool?.shutdown()
     }
 }

@@ -59,6 +59,15 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "No progress line on stderr.")
     var quiet = false
 
+    @Option(help: "Where images are decoded: 'process' (worker processes: a crash or hang costs one file, recorded as error kind crash/timeout) or 'none' (in this process).")
+    var isolation: IsolationMode = .process
+
+    @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
+    var timeout: Double = 60
+
+    @Option(help: "Continue an interrupted jsonl sweep: skip files already recorded in FILE (same path, size and mtime) and append the rest to it.")
+    var resume: String?
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let roi, FractionalRect(parsing: roi) == nil {
@@ -66,6 +75,10 @@ struct Scan: AsyncParsableCommand {
         }
         do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let resume, let output, output != resume {
+            throw ValidationError("--resume appends to its own file; leave out --output or give the same file")
+        }
     }
 
     func run() async throws {
@@ -79,23 +92,34 @@ struct Scan: AsyncParsableCommand {
         walk.hidden = hidden
         walk.followSymlinks = followSymlinks
 
+        Interrupt.install()
+        var items = Walker(options: walk).walk(paths)
         let out: OutputFile
-        if let output {
-            do { out = try OutputFile.open(output) } catch {
-                throw CleanExit.message("codesweep: \(error.message)") // reported below with status 2
+        do {
+            if let resume {
+                let previous = try ResumeLog.load(resume)
+                items = previous.remaining(items)
+                out = try OutputFile.open(resume, append: true)
+            } else if let output {
+                out = try OutputFile.open(output)
+            } else {
+                out = .standardOutput
             }
-        } else {
-            out = .standardOutput
+        } catch {
+            OutputFile.standardError.write("codesweep: \(error)\n")
+            throw ExitCode(2)
         }
         defer { out.close() }
-
-        Interrupt.install()
-        let items = Walker(options: walk).walk(paths)
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
         var sink = JSONLinesSink(out: out, forcedCharset: charset)
         var summary = SweepSummary()
         let clock = ContinuousClock.now
-        let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount)
+        let isolationSetting: Isolation
+        switch isolation {
+        case .none: isolationSetting = .none
+        case .process: isolationSetting = .processes(executable: CodeSweepInfo.executablePath, timeoutSeconds: timeout)
+        }
+        let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         await sweep.run(items, emit: { record in
             sink.write(record)
             summary.add(record)
@@ -111,6 +135,10 @@ struct Scan: AsyncParsableCommand {
 }
 
 extension Effort: ExpressibleByArgument {}
+
+enum IsolationMode: String, ExpressibleByArgument, CaseIterable {
+    case process, none
+}
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }

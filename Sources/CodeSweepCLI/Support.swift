@@ -1,3 +1,4 @@
+import ArgumentParser
 import CodeSweep
 import Reporting
 import SweepCore
@@ -7,6 +8,23 @@ import Glibc
 
 enum CodeSweepInfo {
     static let version = "0.1.0"
+
+    /// This program's own file, for starting worker processes.
+    static var executablePath: String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        if n > 0 { return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return CommandLine.arguments[0]
+    }
+}
+
+/// `codesweep __worker SETTINGS`: the decoding side of --isolation process (not for people).
+struct Worker: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "__worker", shouldDisplay: false)
+    @Argument var settings: String
+    func run() throws {
+        Glibc.exit(WorkerServer.run(settingsJSON: settings))
+    }
 }
 
 /// SIGINT/SIGTERM: stop starting new files, write every finished record, exit cleanly.
@@ -21,6 +39,8 @@ enum Interrupt {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A dead worker's pipe must not kill the sweep; a closed stdout is handled on write.
+        signal(SIGPIPE, SIG_IGN)
     }
 }
 

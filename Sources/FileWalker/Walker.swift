@@ -29,6 +29,11 @@ public struct FileEntry: Sendable, Equatable {
     public var mtime: Double
     public var device: UInt64
     public var inode: UInt64
+
+    public init(path: String, pathBytes: [UInt8], explicit: Bool, size: Int, mtime: Double, device: UInt64 = 0, inode: UInt64 = 0) {
+        self.path = path; self.pathBytes = pathBytes; self.explicit = explicit
+        self.size = size; self.mtime = mtime; self.device = device; self.inode = inode
+    }
 }
 
 public enum WalkItem: Sendable, Equatable {

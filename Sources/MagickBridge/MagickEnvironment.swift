@@ -68,19 +68,31 @@ public enum MagickEnvironment {
         _ = SetMagickResourceLimit(ThreadResource, 1)
     }
 
-    /// Removes the private folder and anything ImageMagick left in it.
+    /// Removes the private folder and anything ImageMagick (or a worker process) left in it.
     public static func cleanUp() {
         guard let dir = privateDirectory else { return }
-        if let d = opendir(dir) {
-            while let e = readdir(d) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        removeTree(dir)
+    }
+
+    static func removeTree(_ path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            if let d = opendir(path) {
+                var names: [String] = []
+                while let e = readdir(d) {
+                    let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                    }
+                    if name != "." && name != ".." { names.append(name) }
                 }
-                if name != "." && name != ".." { unlink(dir + "/" + name) }
+                closedir(d)
+                for n in names { removeTree(path + "/" + n) }
             }
-            closedir(d)
+            rmdir(path)
+        } else {
+            unlink(path)
         }
-        rmdir(dir)
     }
 
     /// ImageMagick's version string.

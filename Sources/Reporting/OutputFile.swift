@@ -34,7 +34,11 @@ public final class OutputFile: @unchecked Sendable {
             var off = 0
             while off < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EPIPE && !ownsDescriptor { exit(0) } // `codesweep ... | head`: stop quietly
+                    return
+                }
                 off += n
             }
         }
@@ -49,5 +53,6 @@ public final class OutputFile: @unchecked Sendable {
 
 public struct OutputError: Error, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

@@ -1,0 +1,245 @@
+import Dispatch
+import SweepCore
+import FileWalker
+import MagickBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How decoding is isolated from the sweep.
+public enum Isolation: Sendable, Equatable {
+    /// Decode in this process (fastest to start; a crash in a C library ends the sweep).
+    case none
+    /// Decode in worker processes running `executable __worker`; a crash or a hang costs one
+    /// file (recorded as "crash" or "timeout") and the worker is replaced.
+    case processes(executable: String, timeoutSeconds: Double)
+}
+
+/// One worker process and the pipes to it. Driven only from its own serial queue, so its
+/// blocking reads never occupy the Swift concurrency pool and its state is never shared.
+final class WorkerSlot: @unchecked Sendable {
+    let executable: String
+    let settingsJSON: String
+    let timeout: Double
+    let tmpdir: String?
+    let queue: DispatchQueue
+    private var pid: pid_t = 0
+    private var toWorker: Int32 = -1
+    private var fromWorker: Int32 = -1
+    private var pending: [UInt8] = []
+
+    init(index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?) {
+        self.executable = executable
+        self.settingsJSON = settingsJSON
+        self.timeout = timeout
+        self.tmpdir = tmpdir
+        queue = DispatchQueue(label: "codesweep.worker.\(index)")
+    }
+
+    func scan(_ entry: FileEntry) async -> FileRecord? {
+        await withCheckedContinuation { (c: CheckedContinuation<FileRecord?, Never>) in
+            queue.async { c.resume(returning: self.blockingScan(entry)) }
+        }
+    }
+
+    func shutdown() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            queue.async { self.stop(graceful: true); c.resume() }
+        }
+    }
+
+    private func failure(_ e: FileEntry, _ kind: ErrorKind, _ message: String) -> FileRecord {
+        var r = FileRecord.failure(path: e.path, pathBytes: e.pathBytes, RecordError(kind, message))
+        r.size = e.size
+        r.mtime = e.mtime
+        return r
+    }
+
+    private func blockingScan(_ entry: FileEntry) -> FileRecord? {
+        let request = Array(WorkerProtocol.request(entry).utf8)
+        var sent = false
+        for _ in 0..<2 where !sent {
+            if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(executable))") }
+            sent = writeAll(toWorker, request)
+            if !sent { stop(graceful: false) } // died between files: replace it and send again
+        }
+        guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
+        let deadline = now() + timeout
+        while true {
+            if let nl = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[..<nl])
+                pending.removeSubrange(...nl)
+                switch WorkerProtocol.parseReply(line) {
+                case .record(var r):
+                    r.pathBytes = entry.pathBytes // exact bytes from our side of the pipe
+                    return r
+                case .skipped: return nil
+                case .invalid:
+                    stop(graceful: false)
+                    return failure(entry, .internalError, "worker sent an unreadable reply")
+                }
+            }
+            let left = deadline - now()
+            if left <= 0 {
+                stop(graceful: false)
+                return failure(entry, .timeout, "decoding took longer than \(formatSeconds(timeout)) s; the worker was stopped (see --timeout)")
+            }
+            var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32(min(left, 3600) * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fromWorker, $0.baseAddress!, $0.count) }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if n <= 0 {
+                let status = stop(graceful: false)
+                return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
+            }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    private func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// Spawns are serialised: between pipe() and FD_CLOEXEC another spawn could inherit the
+    /// new pipe ends, and a worker's crash would then never show as end of file.
+    private static let spawnLock = DispatchQueue(label: "codesweep.worker.spawn")
+
+    private func spawn() -> Bool {
+        WorkerSlot.spawnLock.sync { spawnLocked() }
+    }
+
+    private func spawnLocked() -> Bool {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0 else { return false }
+        guard pipe(&outPipe) == 0 else { close(inPipe[0]); close(inPipe[1]); return false }
+        // Close-on-exec, so other workers spawned later do not inherit these ends.
+        for fd in inPipe + outPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        // ZBar prints assertion noise on stderr; a worker's stderr is not the user's business.
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        // Own process group: a Ctrl-C at the terminal reaches the sweep, which stops cleanly,
+        // not the workers in the middle of a file.
+        posix_spawnattr_setpgroup(&attr, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let args = [executable, "__worker", settingsJSON]
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var envStrings: [String] = []
+        var e = environ
+        while let p = e.pointee {
+            let s = String(cString: p)
+            if !s.hasPrefix("TMPDIR=") { envStrings.append(s) }
+            e += 1
+        }
+        if let tmpdir { envStrings.append("TMPDIR=\(tmpdir)") }
+        var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
+        defer { for a in envp { free(a) } }
+
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attr, &argv, &envp)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return false }
+        pid = child
+        toWorker = inPipe[1]
+        fromWorker = outPipe[0]
+        pending.removeAll()
+        return true
+    }
+
+    /// Ends the worker: gracefully (close its input, wait) or at once (SIGKILL). Returns how it ended.
+    @discardableResult
+    private func stop(graceful: Bool) -> String {
+        guard pid != 0 else { return "not running" }
+        if toWorker >= 0 { close(toWorker); toWorker = -1 }
+        if !graceful { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        if graceful {
+            // Give it a moment to exit on end of input, then make sure.
+            var exited = false
+            for _ in 0..<200 {
+                if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
+                usleep(10_000)
+            }
+            if !exited { kill(pid, SIGKILL); waitpid(pid, &status, 0) }
+        } else {
+            waitpid(pid, &status, 0)
+        }
+        if fromWorker >= 0 { close(fromWorker); fromWorker = -1 }
+        pid = 0
+        pending.removeAll()
+        let sig = status & 0x7F
+        if sig != 0 && sig != 0x7F {
+            let name = strsignal(sig).map { String(cString: $0) } ?? "signal"
+            return "killed by signal \(sig), \(name)"
+        }
+        return "exited with status \((status >> 8) & 0xFF)"
+    }
+}
+
+func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() ? String(Int(s)) : String(s)
+}
+
+/// A fixed set of workers handed out to the sweep's tasks one at a time.
+actor WorkerPool {
+    private var free: [WorkerSlot]
+    private var all: [WorkerSlot]
+    private var waiters: [CheckedContinuation<WorkerSlot, Never>] = []
+
+    init(count: Int, executable: String, settings: ScanSettings, timeout: Double) {
+        MagickEnvironment.start()
+        let json = WorkerProtocol.encode(settings)
+        let slots = (0..<count).map {
+            WorkerSlot(index: $0, executable: executable, settingsJSON: json, timeout: timeout,
+                       tmpdir: MagickEnvironment.privateDirectory)
+        }
+        free = slots
+        all = slots
+    }
+
+    func acquire() async -> WorkerSlot {
+        if let s = free.popLast() { return s }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release(_ s: WorkerSlot) {
+        if waiters.isEmpty { free.append(s) } else { waiters.removeFirst().resume(returning: s) }
+    }
+
+    func shutdown() async {
+        for s in all { await s.shutdown() }
+    }
+}

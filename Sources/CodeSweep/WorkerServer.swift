@@ -1,0 +1,74 @@
+import SweepCore
+import FileWalker
+import MagickBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker side: reads requests on stdin, scans each file, answers on stdout, until stdin
+/// closes. A crash or hang here costs one file; the sweep replaces the worker.
+public enum WorkerServer {
+    public static func run(settingsJSON: String) -> Int32 {
+        guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
+        signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
+        signal(SIGPIPE, SIG_IGN)
+        MagickEnvironment.start()
+        let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
+        var reader = LineReader(fd: 0)
+        while let line = reader.next() {
+            guard let entry = WorkerProtocol.parseRequest(line) else {
+                write(WorkerProtocol.reply(FileRecord.failure(path: "?", RecordError(.internalError, "bad worker request"))))
+                continue
+            }
+            if hooks { testHook(entry) }
+            write(WorkerProtocol.reply(FileScanner.scan(entry, settings: settings)))
+        }
+        return 0
+    }
+
+    /// Test-only (CODESWEEP_TEST_HOOKS=1): a file whose content starts with
+    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it.
+    static func testHook(_ e: FileEntry) {
+        guard let head = try? FileScanner.readFile(e.pathBytes, limit: 1 << 20).prefix(32) else { return }
+        let s = String(decoding: head, as: UTF8.self)
+        if s.hasPrefix("CODESWEEP-TEST-HANG") { while true { sleep(1000) } }
+        if s.hasPrefix("CODESWEEP-TEST-CRASH") { abort() }
+    }
+
+    static func write(_ s: String) {
+        var bytes = Array(s.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = Glibc.write(1, raw.baseAddress! + off, raw.count - off)
+                if n < 0 { if errno == EINTR { continue }; exit(0) }
+                off += n
+            }
+        }
+    }
+}
+
+/// Buffered reading of newline-terminated lines from a descriptor.
+struct LineReader {
+    let fd: Int32
+    var buffer: [UInt8] = []
+    var start = 0
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line without its newline; nil at end of input.
+    mutating func next() -> [UInt8]? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[start..<nl])
+                start = nl + 1
+                if start > 65536 { buffer.removeFirst(start); start = 0 }
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
