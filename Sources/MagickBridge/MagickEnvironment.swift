@@ -49,8 +49,10 @@ public enum MagickEnvironment {
     }
 
     static func setUp(_ limits: Limits) {
-        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
-        var template = Array("\(base)/codesweep-XXXXXX".utf8CString)
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        removeStale(in: base)
+        // The owner's pid is in the name, so a later run can remove what a killed run left.
+        var template = Array("\(base)/codesweep-\(getpid())-XXXXXX".utf8CString)
         if let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) {
             privateDirectory = dir
             let path = dir + "/policy.xml"
@@ -72,6 +74,23 @@ public enum MagickEnvironment {
     public static func cleanUp() {
         guard let dir = privateDirectory else { return }
         removeTree(dir)
+    }
+
+    /// Removes codesweep-PID-* folders whose process no longer exists (left by a SIGKILL).
+    static func removeStale(in base: String) {
+        guard let d = opendir(base) else { return }
+        var stale: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "codesweep", let pid = Int32(parts[1]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(base + "/" + name) }
+        }
+        closedir(d)
+        var st = stat()
+        for path in stale where lstat(path, &st) == 0 && st.st_uid == getuid() { removeTree(path) }
     }
 
     static func removeTree(_ path: String) {
