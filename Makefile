@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-recall clean
+.PHONY: deps build release demo test bench bench-recall bench-hostile clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -23,3 +23,9 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# Throughput and memory against zbarimg on a generated photo-library-like set (prints figures).
+BENCH_COUNT ?= 60
+bench: release
+	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT)
+	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --out bench-out/throughput
