@@ -29,3 +29,7 @@ BENCH_COUNT ?= 60
 bench: release
 	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT)
 	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --out bench-out/throughput
+
+# Hostile corpus + 2,000 mutated images: no crash or hang of the sweep, a record for every file.
+bench-hostile: release
+	python3 bench/hostile/run.py $(BIN) bench-out/hostile --mutations 2000

@@ -23,6 +23,8 @@ public struct LoadLimits: Sendable {
     public var maxPixels: Int = 120_000_000
     /// Frames or pages read from one file at most (the rest are ignored with a warning).
     public var maxFrames: Int = 64
+    /// Longest side accepted (ImageMagick's own policy allows 32768).
+    public var maxSide: Int = 32768
     public init() {}
 }
 
@@ -36,19 +38,29 @@ public enum ImageLoader {
         defer { DestroyMagickWand(wand) }
         _ = MagickSetFormat(wand, format.magickCoder)
 
+        // 0. Our own header parse (PNG, JPEG, GIF, BMP, WebP): a bomb never reaches a decoder.
+        if let (w, h) = ImageHeader.declaredSize(bytes, format: format) {
+            if w == 0 || h == 0 { throw RecordError(.corrupt, "\(format.rawValue) header declares \(w)x\(h) pixels") }
+            if w * h > limits.maxPixels || max(w, h) > limits.maxSide {
+                throw RecordError(.tooLarge, "\(format.rawValue) header declares \(w)x\(h) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels and \(limits.maxSide) pixels a side")
+            }
+        }
+
         // 1. Header only: refuse decompression bombs before any pixel is decoded.
         let pinged = bytes.withUnsafeBytes { MagickPingImageBlob(wand, $0.baseAddress, $0.count) }
         if pinged == MagickFalse {
             throw classify(exception(wand), format: format, fallback: "cannot read image header")
         }
         let frameCount = Int(MagickGetNumberImages(wand))
-        var biggest = 0
+        var biggest = 0, maxSide = 0
         MagickResetIterator(wand)
         for i in 0..<frameCount {
             _ = MagickSetIteratorIndex(wand, i)
-            biggest = max(biggest, Int(MagickGetImageWidth(wand)) * Int(MagickGetImageHeight(wand)))
+            let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
+            biggest = max(biggest, w * h)
+            maxSide = max(maxSide, w, h)
         }
-        if biggest > limits.maxPixels {
+        if biggest > limits.maxPixels || maxSide > limits.maxSide {
             _ = MagickSetIteratorIndex(wand, 0)
             throw RecordError(.tooLarge, "image is \(MagickGetImageWidth(wand))x\(MagickGetImageHeight(wand)) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels")
         }
@@ -61,12 +73,24 @@ public enum ImageLoader {
         var warnings: [String] = []
         let ex = exception(wand)
         if ok == MagickFalse {
+            if ImageHeader.looksTruncated(bytes, format: format) {
+                throw RecordError(.truncated, "file ends early (\(ex?.message.isEmpty == false ? ex!.message : "no end marker")); nothing could be decoded")
+            }
             throw classify(ex, format: format, fallback: "cannot decode image")
         }
         if let ex, ex.severity != UndefinedException {
             warnings.append(ex.message.isEmpty ? "decoder warning" : ex.message)
         }
         MagickClearException(wand)
+        // Decoders leave warnings such as "Premature end of JPEG file" on the image itself.
+        for i in 0..<Int(MagickGetNumberImages(wand)) {
+            _ = MagickSetIteratorIndex(wand, i)
+            if let image = GetImageFromMagickWand(wand), image.pointee.exception.severity != UndefinedException {
+                let e = image.pointee.exception
+                let text = cleanMagickMessage(e.reason.map { String(cString: $0) } ?? "decoder warning")
+                if !warnings.contains(text) { warnings.append(text) }
+            }
+        }
 
         var work: OpaquePointer = wand
         var coalesced: OpaquePointer? = nil
@@ -133,7 +157,7 @@ public enum ImageLoader {
         guard let text = MagickGetException(wand, &severity) else { return nil }
         defer { MagickRelinquishMemory(text) }
         if severity == UndefinedException { return nil }
-        return MagickException(severity: severity, message: String(cString: text).trimmingCharactersWhitespace())
+        return MagickException(severity: severity, message: cleanMagickMessage(String(cString: text).trimmingCharactersWhitespace()))
     }
 
     static func classify(_ ex: MagickException?, format: ImageFormat, fallback: String) -> RecordError {
