@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import CodeSweep
+import FileWalker
+import SweepCore
+
+/// Isolation, hostile inputs, interruption and resume: the sweep never crashes, never hangs,
+/// never loses a finished record. Everything runs the real `codesweep` binary on files made here.
+@Suite("Robustness", .serialized)
+struct RobustnessTests {
+    /// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
+    static var binary: String {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = runner.deletingLastPathComponent()
+        if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+        return dir.appendingPathComponent("codesweep").path
+    }
+
+    static func tempDir(_ name: String) throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-robust-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    @discardableResult
+    static func sh(_ args: [String], env: [String: String] = [:], stdout: URL? = nil) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        let outPipe = Pipe(), errPipe = Pipe()
+        if let stdout {
+            FileManager.default.createFile(atPath: stdout.path, contents: nil)
+            p.standardOutput = try FileHandle(forWritingTo: stdout)
+        } else {
+            p.standardOutput = outPipe
+        }
+        p.standardError = errPipe
+        try p.run()
+        let out = stdout == nil ? String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
+        let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, out, err)
+    }
+
+    static func makeQR(_ text: String, at url: URL, scale: Int = 4) throws {
+        let r = try sh(["qrencode", "-s", String(scale), "-o", url.path, text])
+        #expect(r.status == 0)
+    }
+
+    static func records(_ text: String) throws -> [JSONValue] {
+        try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    }
+
+    static func kind(_ r: JSONValue) -> String? { r["error"]?["kind"]?.stringValue }
+
+    @Test("A worker that hangs or crashes costs one file; the sweep goes on and exits 1")
+    func hangAndCrashAreIsolated() throws {
+        let dir = try Self.tempDir("hooks")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: dir.appendingPathComponent("a-hang.png"))
+        try Data("CODESWEEP-TEST-CRASH".utf8).write(to: dir.appendingPathComponent("b-crash.png"))
+        try Self.makeQR("after-the-crash", at: dir.appendingPathComponent("c-good.png"))
+        let start = Date()
+        let r = try Self.sh([Self.binary, "scan", "-q", "--jobs", "1", "--timeout", "2", dir.path], env: ["CODESWEEP_TEST_HOOKS": "1"])
+        #expect(r.status == 1)
+        #expect(Date().timeIntervalSince(start) < 30)
+        let recs = try Self.records(r.out)
+        #expect(recs.count == 3)
+        #expect(Self.kind(recs[0]) == "timeout")
+        #expect(Self.kind(recs[1]) == "crash")
+        #expect(recs[2]["status"]?.stringValue == "ok")
+        #expect(recs[2]["codes"]?.arrayValue?.first?["text"]?.stringValue == "after-the-crash")
+    }
+
+    @Test("Hostile files get clear error records by kind; nothing hangs on a FIFO or a link loop")
+    func hostileCorpus() throws {
+        let dir = try Self.tempDir("hostile")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.png")
+        try Self.makeQR("good", at: good)
+        let png = try Data(contentsOf: good)
+        try png.prefix(png.count / 2).write(to: dir.appendingPathComponent("truncated.png"))
+        try Data().write(to: dir.appendingPathComponent("empty.jpg"))
+        try Data("push graphic-context\nviewbox 0 0 10 10\npop graphic-context\n".utf8).write(to: dir.appendingPathComponent("mvg.jpg"))
+        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: dir.appendingPathComponent("svg.jpg"))
+        // A PNG whose header declares 100000x100000 pixels (valid CRC), refused before decoding.
+        var ihdr = Data("IHDR".utf8)
+        for v in [UInt32(100_000), UInt32(100_000)] { withUnsafeBytes(of: v.bigEndian) { ihdr.append(contentsOf: $0) } }
+        ihdr.append(contentsOf: [8, 0, 0, 0, 0])
+        var bomb = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        bomb.append(ihdr)
+        withUnsafeBytes(of: Self.crc32(Array(ihdr)).bigEndian) { bomb.append(contentsOf: $0) }
+        try bomb.write(to: dir.appendingPathComponent("bomb.png"))
+        #expect(mkfifo(dir.appendingPathComponent("fifo.png").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: ".")
+        // A file name that is not UTF-8: kept exactly in path_b64 and found again from it.
+        let badName: [UInt8] = Array(dir.path.utf8) + Array("/name-".utf8) + [0xFF, 0xFE] + Array(".png".utf8)
+        let fd = open(String(decoding: badName, as: UTF8.self), O_WRONLY) // must not exist under the lossy name
+        #expect(fd < 0)
+        let cpath = badName.map { CChar(bitPattern: $0) } + [0]
+        let wfd = creat(cpath, 0o644)
+        #expect(wfd >= 0)
+        png.withUnsafeBytes { _ = write(wfd, $0.baseAddress, $0.count) }
+        close(wfd)
+
+        let r = try Self.sh([Self.binary, "scan", "-q", "--follow-symlinks", "--timeout", "20", dir.path])
+        #expect(r.status == 1)
+        let recs = try Self.records(r.out)
+        var byName: [String: JSONValue] = [:]
+        for rec in recs { byName[URL(fileURLWithPath: rec["path"]!.stringValue!).lastPathComponent] = rec }
+        #expect(Self.kind(byName["truncated.png"]!) == "truncated")
+        #expect(Self.kind(byName["empty.jpg"]!) == "empty")
+        #expect(Self.kind(byName["mvg.jpg"]!) == "not_image")
+        #expect(Self.kind(byName["svg.jpg"]!) == "not_image")
+        #expect(Self.kind(byName["bomb.png"]!) == "too_large")
+        #expect(byName["fifo.png"] == nil) // found by walking: skipped, never opened
+        #expect(byName["good.png"]?["codes"]?.arrayValue?.count == 1)
+        #expect(recs.count == 7) // the loop is walked once, the FIFO skipped
+        let odd = try #require(recs.first { $0["path_b64"] != nil })
+        let exact = try #require(Base64.decode(odd["path_b64"]!.stringValue!))
+        #expect(exact == badName)
+        #expect(odd["codes"]?.arrayValue?.first?["text"]?.stringValue == "good")
+
+        // Named explicitly, a FIFO is reported, still without being opened (this would block).
+        let fifo = try Self.sh([Self.binary, "scan", "-q", dir.appendingPathComponent("fifo.png").path])
+        #expect(fifo.status == 1)
+        #expect(Self.kind(try Self.records(fifo.out)[0]) == "not_regular_file")
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+        }
+        return ~c
+    }
+
+    static func makeTree(_ dir: URL, count: Int) throws {
+        for i in 0..<count {
+            try makeQR("resume-\(i)", at: dir.appendingPathComponent(String(format: "img%03d.png", i)), scale: 3)
+        }
+    }
+
+    @Test("SIGKILL midway, then --resume, gives exactly the records of an uninterrupted run")
+    func killAndResume() throws {
+        let dir = try Self.tempDir("resume")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let images = dir.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try Self.makeTree(images, count: 40)
+        let full = dir.appendingPathComponent("full.jsonl")
+        let partial = dir.appendingPathComponent("partial.jsonl")
+        // The same settings for all three runs: thorough (slow enough to be killed midway).
+        #expect(try Self.sh([Self.binary, "scan", "-q", "--effort", "thorough", "-o", full.path, images.path]).status == 0)
+
+        // --jobs 1 with the slowest plan, killed as soon as some records are on disk.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["scan", "-q", "--jobs", "1", "--effort", "thorough", "-o", partial.path, images.path]
+        try p.run()
+        var lines = 0
+        for _ in 0..<600 {
+            usleep(20_000)
+            lines = (try? String(contentsOf: partial, encoding: .utf8))?.split(separator: "\n").count ?? 0
+            if lines >= 3 { break }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let before = try String(contentsOf: partial, encoding: .utf8).split(separator: "\n")
+        #expect(before.count >= 3)
+        #expect(before.count < 40) // really interrupted midway
+        let resumed = try Self.sh([Self.binary, "scan", "-q", "--effort", "thorough", "--resume", partial.path, images.path])
+        #expect(resumed.status == 0)
+        let a = try String(contentsOf: full, encoding: .utf8).split(separator: "\n").sorted()
+        let b = try String(contentsOf: partial, encoding: .utf8).split(separator: "\n").sorted()
+        #expect(a.count == 40)
+        let identical = a == b
+        #expect(identical, "resumed: \(b.count) records; differing: \(Set(a).symmetricDifference(Set(b)).count)")
+    }
+
+    @Test("SIGINT stops cleanly: exit 130 and every line of the output is a complete record")
+    func sigintLeavesValidOutput() throws {
+        let dir = try Self.tempDir("sigint")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeTree(dir, count: 30)
+        let out = dir.appendingPathComponent("out.jsonl")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["scan", "-q", "--jobs", "1", "--effort", "thorough", "-o", out.path, dir.path]
+        try p.run()
+        for _ in 0..<600 {
+            usleep(20_000)
+            if ((try? String(contentsOf: out, encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 2 { break }
+        }
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        let text = try String(contentsOf: out, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let recs = try Self.records(text)
+        #expect(recs.count >= 2 && recs.count < 30)
+        for r in recs { #expect(FileRecord(json: r) != nil) }
+    }
+
+    @Test("Declared sizes are read from headers without decoding")
+    func headerSizes() throws {
+        let dir = try Self.tempDir("headers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (ext, format) in [("png", ImageFormat.png), ("jpg", .jpeg), ("gif", .gif), ("bmp", .bmp), ("webp", .webp)] {
+            let f = dir.appendingPathComponent("x.\(ext)")
+            #expect(try Self.sh(["/usr/bin/convert", "-size", "123x45", "xc:gray", f.path]).status == 0)
+            let bytes = Array(try Data(contentsOf: f))
+            #expect(ImageFormat.sniff(bytes) == format)
+            let size = try #require(ImageHeader.declaredSize(bytes, format: format))
+            #expect(size.width == 123 && size.height == 45, "\(ext)")
+            #expect(!ImageHeader.looksTruncated(bytes, format: format))
+        }
+    }
+}
