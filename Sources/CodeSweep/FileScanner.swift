@@ -11,6 +11,8 @@ public struct ScanSettings: Sendable {
     public var limits = LoadLimits()
     /// Files larger than this are not read (kind "too_large").
     public var maxFileBytes = 1 << 30
+    /// Add per-stage timings to each record.
+    public var timings = false
     public init() {}
 }
 
@@ -21,9 +23,19 @@ public enum FileScanner {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime
+        let clock = ContinuousClock()
+        var mark = clock.now
+        func lap(_ name: String) {
+            guard settings.timings else { return }
+            let now = clock.now
+            let d = mark.duration(to: now).components
+            record.timings = (record.timings ?? []) + [(name, Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15)]
+            mark = now
+        }
         let bytes: [UInt8]
         do {
             bytes = try readFile(entry.pathBytes, limit: settings.maxFileBytes)
+            lap("read")
         } catch {
             record.error = error
             return record
@@ -38,7 +50,9 @@ public enum FileScanner {
         }
         record.format = format
         do {
-            let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits)
+            let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
+                                              minMegapixels: settings.reader.roi == nil ? settings.reader.plan.megapixelsNeeded : nil)
+            lap("decode")
             record.width = loaded.width
             record.height = loaded.height
             record.orientation = loaded.orientation
@@ -51,6 +65,7 @@ public enum FileScanner {
                     record.codes.append(code)
                 }
             }
+            lap("scan")
         } catch {
             record.error = error
         }

@@ -47,6 +47,7 @@ enum WorkerProtocol {
             ("max_pixels", .int(s.limits.maxPixels)),
             ("max_frames", .int(s.limits.maxFrames)),
             ("max_file_bytes", .int(s.maxFileBytes)),
+            ("timings", .bool(s.timings)),
         ]
         if let r = s.reader.roi {
             fields.append(("roi", .array([.double(r.x), .double(r.y), .double(r.width), .double(r.height)])))
@@ -69,6 +70,7 @@ enum WorkerProtocol {
         if let p = v["max_pixels"]?.intValue { s.limits.maxPixels = p }
         if let f = v["max_frames"]?.intValue { s.limits.maxFrames = f }
         if let b = v["max_file_bytes"]?.intValue { s.maxFileBytes = b }
+        s.timings = v["timings"]?.boolValue ?? false
         return s
     }
 }

@@ -56,6 +56,9 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Decode payload text with this charset instead of detecting it (utf-8, iso-8859-1, binary).")
     var charset: String?
 
+    @Flag(help: "Add \"timings_ms\" (read, decode, scan) to each record.")
+    var timings = false
+
     @Flag(name: [.short, .long], help: "No progress line on stderr.")
     var quiet = false
 
@@ -86,6 +89,7 @@ struct Scan: AsyncParsableCommand {
         settings.reader = ReaderOptions(symbologies: try SymbologySet.parse(symbologies), effort: effort,
                                         roi: roi.flatMap(FractionalRect.init(parsing:)),
                                         minLinearQuality: minQuality, minITFLength: minItfLength)
+        settings.timings = timings
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude

@@ -31,7 +31,11 @@ public struct LoadLimits: Sendable {
 /// Thin wrapper over MagickWand: bytes of a sniffed raster format in, upright luma out.
 /// The wand is created and destroyed inside `load`, in the calling task.
 public enum ImageLoader {
-    public static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LoadedImage {
+    /// - Parameter minMegapixels: when set, a JPEG may be decoded reduced (libjpeg's DCT scaling
+    ///   by 1/2, 1/4 or 1/8) as long as the result still holds at least this many megapixels;
+    ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
+    public static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
+                            minMegapixels: Double? = nil) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
@@ -65,8 +69,18 @@ public enum ImageLoader {
             throw RecordError(.tooLarge, "image is \(MagickGetImageWidth(wand))x\(MagickGetImageHeight(wand)) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels")
         }
         if frameCount == 0 || biggest == 0 { throw RecordError(.corrupt, "no image data (\(format.rawValue) header declares 0x0 pixels)") }
+        _ = MagickSetIteratorIndex(wand, 0)
+        let storedWidth = Int(MagickGetImageWidth(wand)), storedHeight = Int(MagickGetImageHeight(wand))
         ClearMagickWand(wand)
         _ = MagickSetFormat(wand, format.magickCoder)
+        if format == .jpeg, let minMP = minMegapixels {
+            var d = 8
+            while d > 1 && Double((storedWidth / d) * (storedHeight / d)) < minMP * 1_000_000 { d /= 2 }
+            if d > 1 {
+                // libjpeg decodes at the smallest DCT scale that is at least this size.
+                _ = MagickSetOption(wand, "jpeg:size", "\((storedWidth + d - 1) / d)x\((storedHeight + d - 1) / d)")
+            }
+        }
 
         // 2. Decode.
         let ok = bytes.withUnsafeBytes { MagickReadImageBlob(wand, $0.baseAddress, $0.count) }
@@ -106,13 +120,13 @@ public enum ImageLoader {
         if n > limits.maxFrames { warnings.append("only the first \(limits.maxFrames) of \(n) frames were scanned") }
         var frames: [LumaImage] = []
         var firstOrientation = 1, width = 0, height = 0
+        var scale = 1.0
         let white = NewPixelWand()
         defer { if let white { DestroyPixelWand(white) } }
         _ = PixelSetColor(white, "white")
         for i in 0..<min(n, limits.maxFrames) {
             _ = MagickSetIteratorIndex(work, i)
             let orientation = Int(MagickGetImageOrientation(work).rawValue)
-            _ = MagickAutoOrientImage(work)
             if MagickGetImageColorspace(work) == CMYKColorspace {
                 _ = MagickTransformImageColorspace(work, sRGBColorspace)
             }
@@ -127,11 +141,18 @@ public enum ImageLoader {
                 MagickExportImagePixels(work, 0, 0, w, h, "RGB", CharPixel, $0.baseAddress)
             }
             if exported == MagickFalse { throw classify(exception(work), format: format, fallback: "cannot read pixels") }
-            frames.append(luma(fromRGB: rgb, width: w, height: h))
-            if i == 0 { firstOrientation = (1...8).contains(orientation) ? orientation : 1; width = w; height = h }
+            let o = (1...8).contains(orientation) ? orientation : 1
+            let frame = ExifOrientation.upright(luma(fromRGB: rgb, width: w, height: h), orientation: o)
+            frames.append(frame)
+            if i == 0 {
+                firstOrientation = o
+                scale = storedWidth > 0 ? Double(w) / Double(storedWidth) : 1
+                (width, height) = ExifOrientation.uprightSize(width: storedWidth, height: storedHeight, orientation: o)
+                if scale > 0.999 { scale = 1; width = frame.width; height = frame.height }
+            }
         }
         return LoadedImage(format: format, width: width, height: height, orientation: firstOrientation,
-                           frames: frames, scale: 1, warnings: warnings)
+                           frames: frames, scale: scale, warnings: warnings)
     }
 
     /// Rec. 601 luma from packed RGB, in integer arithmetic.

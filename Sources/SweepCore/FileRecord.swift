@@ -20,7 +20,7 @@ public struct RecordError: Sendable, Equatable, Error {
 }
 
 /// The result for one file: the unit every reporter writes.
-public struct FileRecord: Sendable, Equatable {
+public struct FileRecord: Sendable {
     /// As the user would write it (relative to the argument given). Lossy if the name is not UTF-8.
     public var path: String
     /// The exact bytes of the path, kept to find the file again when it is not valid UTF-8.
@@ -38,6 +38,8 @@ public struct FileRecord: Sendable, Equatable {
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional).
     public var mtime: Double?
+    /// Where the time went, in milliseconds (only with --timings): read, decode, scan.
+    public var timings: [(String, Double)]?
 
     public var status: String { error == nil ? "ok" : "error" }
     public var pathIsValidUTF8: Bool { String(validating: pathBytes, as: UTF8.self) != nil }
@@ -90,6 +92,15 @@ extension FileRecord {
         if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         if let size { fields.append(("size", .int(size))) }
         if let mtime { fields.append(("mtime", .double((mtime * 1000).rounded() / 1000))) }
+        if let timings { fields.append(("timings_ms", .object(timings.map { ($0.0, .double(($0.1 * 10).rounded() / 10)) }))) }
         return .object(fields)
+    }
+}
+
+extension FileRecord: Equatable {
+    public static func == (l: FileRecord, r: FileRecord) -> Bool {
+        l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
+            && l.orientation == r.orientation && l.frames == r.frames && l.codes == r.codes && l.error == r.error
+            && l.warnings == r.warnings && l.size == r.size && l.mtime == r.mtime
     }
 }

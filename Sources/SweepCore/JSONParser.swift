@@ -200,6 +200,7 @@ extension FileRecord {
         size = v["size"]?.intValue
         mtime = v["mtime"]?.doubleValue
         warnings = v["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if case .object(let t)? = v["timings_ms"] { timings = t.compactMap { k, x in x.doubleValue.map { (k, $0) } } }
         if let e = v["error"], let k = e["kind"]?.stringValue {
             error = RecordError(ErrorKind(rawValue: k) ?? .internalError, e["message"]?.stringValue ?? "")
         }
