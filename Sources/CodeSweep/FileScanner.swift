@@ -50,21 +50,22 @@ public enum FileScanner {
         }
         record.format = format
         do {
+            let plan = settings.reader.plan
             let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
-                                              minMegapixels: settings.reader.roi == nil ? settings.reader.plan.megapixelsNeeded : nil)
+                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil)
             lap("decode")
+            // Full resolution is decoded again only if a pass asks for it (at most once per file).
+            let full = LazyFullDecode(bytes: bytes, format: format, limits: settings.limits)
             record.width = loaded.width
             record.height = loaded.height
             record.orientation = loaded.orientation
             record.frames = loaded.frames.count
             record.warnings = loaded.warnings
-            let back = AffineTransform.unscale(loaded.scale)
             for (i, frame) in loaded.frames.enumerated() {
-                for var code in BarcodeReader.read(frame, options: settings.reader, frame: i) {
-                    if loaded.scale != 1 { code.corners = code.corners.transformed(by: back) }
-                    record.codes.append(code)
-                }
+                record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
+                                                   fullResolution: { full.frame(i) })
             }
+            if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
             lap("scan")
         } catch {
             record.error = error
@@ -115,5 +116,31 @@ public enum FileScanner {
         }
         if off < size { buf.removeSubrange(off...) }
         return buf
+    }
+}
+
+/// The second, full-resolution decode of a file, done on first use inside the scanning task.
+final class LazyFullDecode {
+    let bytes: [UInt8]
+    let format: ImageFormat
+    let limits: LoadLimits
+    private var loaded: LoadedImage?
+    private(set) var used = false
+    private(set) var milliseconds = 0.0
+
+    init(bytes: [UInt8], format: ImageFormat, limits: LoadLimits) {
+        self.bytes = bytes; self.format = format; self.limits = limits
+    }
+
+    func frame(_ i: Int) -> LumaImage? {
+        if !used {
+            used = true
+            let start = ContinuousClock.now
+            loaded = try? ImageLoader.load(bytes, format: format, limits: limits)
+            let d = start.duration(to: .now).components
+            milliseconds = Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
+        }
+        guard let l = loaded, i < l.frames.count else { return nil }
+        return l.frames[i]
     }
 }

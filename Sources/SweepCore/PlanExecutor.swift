@@ -36,13 +36,23 @@ public struct PlanExecutor {
     /// Views of the image a list of steps produces, each with the transform back to the input.
     struct View { var image: LumaImage; var toBase: AffineTransform }
 
-    public func scan(_ frame: LumaImage, frameIndex: Int = 0) -> [DetectedCode] {
+    /// Scans one upright frame.
+    /// - Parameters:
+    ///   - frame: the frame as decoded, possibly reduced: `scale` is its size relative to full
+    ///     resolution (JPEGs are decoded DCT-scaled when the cheap passes need no more).
+    ///   - fullResolution: decodes the frame at full resolution; called at most once, and only
+    ///     when a pass needs more resolution than `frame` has. Corners are always reported in
+    ///     full-resolution pixels.
+    public func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
+                     fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
         var base = frame
-        var baseToFull = AffineTransform.identity
+        var baseScale = scale
+        var baseToFull = AffineTransform.unscale(scale)
+        var upgrade = scale < 0.999 ? fullResolution : nil
         if let roi = options.roi {
             let r = roi.pixels(width: frame.width, height: frame.height)
             base = frame.cropped(r)
-            baseToFull = .translation(Double(r.x), Double(r.y))
+            baseToFull = baseToFull.concatenating(.translation(Double(r.x), Double(r.y)))
         }
         guard base.width >= 8, base.height >= 8 else { return [] }
         var merged = CodeMerger()
@@ -54,6 +64,13 @@ public struct PlanExecutor {
             candidates = c
             return c
         }
+        let fullMegapixels = base.megapixels / (baseScale * baseScale)
+        /// The scale of full resolution a pass needs from its input.
+        func neededScale(_ pass: ScanPass) -> Double {
+            if case .fit(let mp)? = pass.steps.first { return min(1, (mp / fullMegapixels).squareRoot()) }
+            if case .downscale(let f)? = pass.steps.first { return 1 / Double(f) }
+            return 1
+        }
         for pass in options.plan.passes {
             switch pass.when {
             case .always: break
@@ -64,6 +81,21 @@ public struct PlanExecutor {
             }
             let symbols = pass.symbols.filter(options.symbologies)
             if symbols.isEmpty { continue }
+            if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
+                upgrade = nil
+                if let full = decodeFull(), full.width > 0 {
+                    // Everything below now works on the full-resolution frame.
+                    base = full
+                    baseScale = 1
+                    baseToFull = .identity
+                    if let roi = options.roi {
+                        let r = roi.pixels(width: full.width, height: full.height)
+                        base = full.cropped(r)
+                        baseToFull = .translation(Double(r.x), Double(r.y))
+                    }
+                    cache = [[]: [View(image: base, toBase: .identity)]]
+                }
+            }
             let views = materialize(pass.steps, cache: &cache)
             for view in views where view.image.width >= 8 && view.image.height >= 8 {
                 let toFull = baseToFull.concatenating(view.toBase)
