@@ -82,7 +82,8 @@ struct Scan: AsyncParsableCommand {
         let out: OutputFile
         if let output {
             do { out = try OutputFile.open(output) } catch {
-                throw CleanExit.message("codesweep: \(error.message)") // reported below with status 2
+                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                throw ExitCode(2) // fatal: nothing can be reported
             }
         } else {
             out = .standardOutput
