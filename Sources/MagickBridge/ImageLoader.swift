@@ -66,6 +66,12 @@ public enum ImageLoader {
         if let ex, ex.severity != UndefinedException {
             warnings.append(ex.message.isEmpty ? "decoder warning" : ex.message)
         }
+        // Decoders' warnings (libjpeg's "Premature end of JPEG file" for a truncated file) are
+        // left in each image's own exception, not the wand's: without this a truncated file
+        // reads as a clean image whose missing part is grey.
+        for message in imageWarnings(wand) where !warnings.contains(message) {
+            warnings.append(message)
+        }
         MagickClearException(wand)
 
         var work: OpaquePointer = wand
@@ -127,6 +133,20 @@ public enum ImageLoader {
     }
 
     struct MagickException { var severity: ExceptionType; var message: String }
+
+    /// Warnings recorded in the images' own exceptions (all frames) after a successful read.
+    static func imageWarnings(_ wand: OpaquePointer) -> [String] {
+        MagickResetIterator(wand)
+        guard let image = GetImageFromMagickWand(wand), let info = AcquireExceptionInfo() else { return [] }
+        defer { DestroyExceptionInfo(info) }
+        GetImageException(image, info)
+        guard info.pointee.severity != UndefinedException else { return [] }
+        var parts: [String] = []
+        if let reason = info.pointee.reason { parts.append(String(cString: reason)) }
+        if let description = info.pointee.description { parts.append("(" + String(cString: description) + ")") }
+        let message = parts.joined(separator: " ").trimmingCharactersWhitespace()
+        return [message.isEmpty ? "decoder warning" : message]
+    }
 
     static func exception(_ wand: OpaquePointer) -> MagickException? {
         var severity = UndefinedException
