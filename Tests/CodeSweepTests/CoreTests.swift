@@ -91,15 +91,16 @@ struct CoreTests {
         #expect(AffineTransform.identity.concatenating(shift) == shift)
     }
 
-    @Test func unscaleMapsPixelCentres() {
-        // Pixel 0 of a half-size image covers source pixels 0 and 1: its centre is at 0.5.
+    @Test func unscaleMapsPixelEdgeCoordinates() {
+        // Pixel j of a half-size image covers source pixels 2j and 2j+1, i.e. [2j, 2j+2):
+        // its edges map to edges and its centre (j + 0.5) to the centre of the pair.
         let back = AffineTransform.unscale(0.5)
-        #expect(back.apply(Point(x: 0, y: 0)) == Point(x: 0.5, y: 0.5))
-        #expect(back.apply(Point(x: 3, y: 1)) == Point(x: 6.5, y: 2.5))
-        // Edges (pixel boundaries) map to edges.
-        #expect(back.apply(Point(x: -0.5, y: -0.5)) == Point(x: -0.5, y: -0.5))
+        #expect(back.apply(Point(x: 0, y: 0)) == Point(x: 0, y: 0))
+        #expect(back.apply(Point(x: 3, y: 1)) == Point(x: 6, y: 2))
+        #expect(back.apply(Point(x: 0.5, y: 0.5)) == Point(x: 1, y: 1))
         let up = AffineTransform.unscale(2)
-        #expect(up.apply(Point(x: 1.5, y: 1.5)) == Point(x: 0.5, y: 0.5))
+        #expect(up.apply(Point(x: 4, y: 6)) == Point(x: 2, y: 3))
+        #expect(up.concatenating(AffineTransform.unscale(0.5)) == .identity)
     }
 
     // MARK: Quad ordering
