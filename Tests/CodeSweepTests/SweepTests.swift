@@ -122,6 +122,28 @@ struct SweepTests {
         #expect(names(o) == ["a.png", "b.jpg", "keep/k.png", "keep/skip-me/s.png", "keep/t.txt", "link.png"])
     }
 
+    @Test func fileNamesThatAreNotUTF8AreFoundAndReportedExactly() async throws {
+        let dir = try TempDir()
+        let tree = try dir.mkdir("latin1")
+        _ = try Make.qrOnCanvas("latin-1 name", in: dir, name: "latin1/plain.png", width: 160, height: 160, at: 5, 5)
+        // "café.png" in Latin-1: the byte 0xE9 alone is not valid UTF-8.
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let target = Array(tree.utf8) + [UInt8(ascii: "/")] + name
+        let renamed = (target + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { rename(dir.file("latin1/plain.png"), $0.baseAddress!) }
+        }
+        #expect(renamed == 0)
+        let records = await Library.sweep([tree], jobs: 1)
+        #expect(records.count == 1)
+        let r = try #require(records.first)
+        #expect(r.pathBytes == target)
+        #expect(!r.pathIsValidUTF8)
+        #expect(r.path.hasSuffix("caf\u{FFFD}.png"))
+        #expect(r.codes.map(\.text) == ["latin-1 name"])
+        let line = r.json().serialized()
+        #expect(line.contains("\"path_b64\":\"\(Base64.encode(target))\""), "\(line)")
+    }
+
     /// The bundled demo: a real sweep of Samples/ matches Samples/expected.jsonl.
     @Test func samplesMatchExpectedJSONL() async throws {
         let samples = PackageRoot.samples
