@@ -107,6 +107,18 @@ struct CLITests {
         #expect(!r.stderr.isEmpty)
     }
 
+    @Test func helpAndVersionExitZero() throws {
+        let help = try Self.codesweep(["--help"])
+        #expect(help.status == 0)
+        // Help is wrapped to the terminal's width: compare with runs of white space collapsed.
+        let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(flat.contains("Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error."))
+        let scanHelp = try Self.codesweep(["scan", "--help"])
+        #expect(scanHelp.status == 0 && scanHelp.stdout.contains("--follow-symlinks"))
+        let version = try Self.codesweep(["--version"])
+        #expect(version.status == 0 && !version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
     @Test func unwritableOutputIsAFatalErrorWithExitTwo() throws {
         let dir = try TempDir()
         let root = try Self.goodTree(dir)
