@@ -1,6 +1,10 @@
 import ArgumentParser
 import CodeSweep
+import Reporting
 import SweepCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct CodeSweepCommand: AsyncParsableCommand {
@@ -18,4 +22,22 @@ struct CodeSweepCommand: AsyncParsableCommand {
         subcommands: [Scan.self, Symbologies.self, Plan.self, Worker.self],
         defaultSubcommand: Scan.self
     )
+
+    /// ArgumentParser exits 64 (EX_USAGE) on usage errors; CodeSweep documents 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                OutputFile.standardError.write(fullMessage(for: error) + "\n")
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -62,9 +62,11 @@ public struct AffineTransform: Sendable, Equatable {
     public static func translation(_ dx: Double, _ dy: Double) -> AffineTransform {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
     }
-    /// Maps pixel centres of an image scaled by `s` back to the original: x = (x' + 0.5)/s - 0.5.
+    /// Maps coordinates in an image scaled by `s` back to the original: x = x'/s. Coordinates
+    /// are pixel-edge based (pixel i spans [i, i+1)), as ZBar reports corners and as the box
+    /// downscale and centre-aligned upscale sample: scaled pixel j covers [j/s, (j+1)/s).
     public static func unscale(_ s: Double) -> AffineTransform {
-        AffineTransform(a: 1 / s, b: 0, c: 0, d: 1 / s, tx: 0.5 / s - 0.5, ty: 0.5 / s - 0.5)
+        AffineTransform(a: 1 / s, b: 0, c: 0, d: 1 / s, tx: 0, ty: 0)
     }
     public func apply(_ p: Point) -> Point {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)

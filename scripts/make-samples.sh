@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Regenerates Samples/ (the demo images) and Samples/expected.jsonl, deterministically:
+# fixed seeds, no timestamps in PNG/TIFF/JPEG metadata. Needs qrencode, zint, exiftool and the
+# real ImageMagick 6 CLI at /usr/bin/convert (never a `convert` found on PATH).
+#
+#   bash scripts/make-samples.sh            # writes into Samples/ at the package root
+#
+# Geometry is chosen here and written to expected.jsonl: a QR drawn by `qrencode -s S -m M` at
+# offset (X,Y) has its symbol (without the quiet zone) at X+M*S .. X+M*S+N*S, where N is the
+# number of modules; the script measures N from the generated PNG.
+set -euo pipefail
+
+CONVERT=/usr/bin/convert
+IDENTIFY=/usr/bin/identify
+for tool in qrencode zint exiftool "$CONVERT" "$IDENTIFY"; do
+  command -v "$tool" >/dev/null || { echo "make-samples: missing $tool" >&2; exit 2; }
+done
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+OUT="$ROOT/Samples"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$OUT"
+rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/expected.jsonl
+
+# Common options: strip dates and other volatile metadata from everything ImageMagick writes.
+NODATE=(+set date:create +set date:modify +set date:timestamp -define png:exclude-chunks=date,time)
+
+# qr NAME TEXT SCALE MARGIN -> $TMP/NAME.png; echoes the symbol's side in pixels (no margin).
+qr() {
+  qrencode -l M -s "$3" -m "$4" -o "$TMP/$1.png" "$2"
+  local side
+  side=$("$IDENTIFY" -format '%w' "$TMP/$1.png")
+  echo $(( side - 2 * $4 * $3 ))
+}
+
+# corners X Y SIDE: the four corners of an upright square symbol, clockwise from top-left.
+corners() { echo "[[$1,$2],[$(( $1 + $3 )),$2],[$(( $1 + $3 )),$(( $2 + $3 ))],[$1,$(( $2 + $3 ))]]"; }
+# box X0 Y0 X1 Y1: an axis-aligned box clockwise from top-left.
+box() { echo "[[$1,$2],[$3,$2],[$3,$4],[$1,$4]]"; }
+# bars FILE: "X0 X1" of the dark bars on row 2 of a zint drawing (the digits below may stick out).
+bars() { "$CONVERT" "$1" -crop "$("$IDENTIFY" -format '%w' "$1")x1+0+2" +repage -format "%@" info: 2>/dev/null \
+  | sed -E 's/^([0-9]+)x[0-9]+\+([0-9]+)\+[0-9]+$/\2 \1/' | awk '{print $1, $1 + $2}'; }
+
+EXPECTED="$OUT/expected.jsonl"
+: > "$EXPECTED"
+# expect PATH STATUS CODES_JSON [ERROR_KIND]
+expect() {
+  if [ -n "${4:-}" ]; then
+    echo "{\"path\":\"$1\",\"status\":\"$2\",\"codes\":$3,\"error_kind\":\"$4\"}" >> "$EXPECTED"
+  else
+    echo "{\"path\":\"$1\",\"status\":\"$2\",\"codes\":$3}" >> "$EXPECTED"
+  fi
+}
+# code SYMBOLOGY TEXT CORNERS TOLERANCE_PX FRAME
+code() { echo "{\"symbology\":\"$1\",\"text\":\"$2\",\"corners\":$3,\"tolerance\":$4,\"frame\":$5}"; }
+
+# A photo-like background: seeded plasma, blurred so it reads as soft light, not noise.
+photo() { "$CONVERT" -size "$1" -seed "$2" plasma:"$3" -blur 0x6 "$TMP/$4.png"; }
+
+# 1. qr-photo.jpg: a QR pasted onto a 1600x1200 photo-like scene.
+photo 1600x1200 11 wheat-slategray scene
+S=$(qr qr-photo "https://example.com/codesweep/photo" 8 4)
+X=980; Y=360
+"$CONVERT" "$TMP/scene.png" "$TMP/qr-photo.png" -geometry +$X+$Y -composite -strip "${NODATE[@]}" -quality 85 "$OUT/qr-photo.jpg"
+expect qr-photo.jpg ok "[$(code qr "https://example.com/codesweep/photo" "$(corners $((X + 32)) $((Y + 32)) "$S")" 4 0)]"
+
+# 2. screenshot.png: a flat "app window" holding a QR and a Code 128.
+S=$(qr shot-qr "WIFI:T:WPA;S:codesweep;P:correct-horse;;" 6 4)
+# zint --scale=1 draws 2 px per module; --height=40 gives bars 80 px tall, digits below.
+zint -b 20 --scale=1 --height=40 -d "INV-2024-000172" -o "$TMP/shot-128.png" >/dev/null
+read -r B0 B1 < <(bars "$TMP/shot-128.png")
+"$CONVERT" -size 1280x800 xc:'#eef1f5' \
+  -fill '#2d3e50' -draw 'rectangle 0,0 1279,56' \
+  -fill '#ffffff' -draw 'rectangle 40,96 600,760' -draw 'rectangle 660,96 1240,760' \
+  -fill '#c9d2dc' -draw 'rectangle 80,140 560,160' -draw 'rectangle 80,190 480,210' -draw 'rectangle 700,140 1180,160' \
+  "$TMP/shot-qr.png" -geometry +120+300 -composite \
+  "$TMP/shot-128.png" -geometry +740+380 -composite \
+  -strip "${NODATE[@]}" "$OUT/screenshot.png"
+expect screenshot.png ok "[$(code qr "WIFI:T:WPA;S:codesweep;P:correct-horse;;" "$(corners $((120 + 24)) $((300 + 24)) "$S")" 4 0),$(code code128 "INV-2024-000172" "$(box $((740 + B0)) 380 $((740 + B1)) $((380 + 80)))" 12 0)]"
+
+# 3-4. EXIF-rotated JPEGs: the upright picture (800x600, QR off-centre) is stored rotated,
+# and the Orientation tag says how to turn it back.
+photo 800x600 23 lightyellow-peru upright-bg
+S=$(qr rot "orientation test" 6 4)
+"$CONVERT" "$TMP/upright-bg.png" "$TMP/rot.png" -geometry +90+70 -composite "$TMP/upright.png"
+# Orientation 6: the viewer turns the stored image 90° clockwise, so store it turned 90° anticlockwise.
+"$CONVERT" "$TMP/upright.png" -rotate 270 -strip "${NODATE[@]}" -quality 88 "$OUT/exif-orientation-6.jpg"
+# Orientation 8: the viewer turns it 90° anticlockwise, so store it turned 90° clockwise.
+"$CONVERT" "$TMP/upright.png" -rotate 90 -strip "${NODATE[@]}" -quality 88 "$OUT/exif-orientation-8.jpg"
+exiftool -q -overwrite_original -n -Orientation=6 "$OUT/exif-orientation-6.jpg"
+exiftool -q -overwrite_original -n -Orientation=8 "$OUT/exif-orientation-8.jpg"
+UP="$(corners $((90 + 24)) $((70 + 24)) "$S")"
+expect exif-orientation-6.jpg ok "[$(code qr "orientation test" "$UP" 4 0)]"
+expect exif-orientation-8.jpg ok "[$(code qr "orientation test" "$UP" 4 0)]"
+
+# 5. ean13-product.jpg: an EAN-13 label on a "product box".
+# 3 px per module, bars 150 px tall (the guard bars a little longer).
+zint -b 13 --scale=1.5 --height=50 -d "590123412345" -o "$TMP/ean.png" >/dev/null
+# The leading digit sits left of the bars; the bars are 95 modules wide from the first guard.
+read -r B0 B1 < <(bars "$TMP/ean.png"); B1=$((B0 + 95 * 3))
+photo 1200x900 37 lightsteelblue-dimgray ean-bg
+"$CONVERT" "$TMP/ean-bg.png" -fill '#d9472b' -draw 'roundrectangle 260,140 940,780 30,30' \
+  -fill white -draw 'rectangle 340,420 860,720' \
+  "$TMP/ean.png" -geometry +430+480 -composite -strip "${NODATE[@]}" -quality 88 "$OUT/ean13-product.jpg"
+expect ean13-product.jpg ok "[$(code ean13 "5901234123457" "$(box $((430 + B0)) 480 $((430 + B1)) $((480 + 150)))" 20 0)]"
+
+# 6-7. The same QR card as WebP and HEIC.
+S=$(qr card "CodeSweep reads WebP and HEIC" 6 4)
+"$CONVERT" -size 640x480 gradient:'#fdfdfd-#b8c4d0' "$TMP/card.png" -geometry +200+110 -composite "$TMP/card-full.png"
+"$CONVERT" "$TMP/card-full.png" -strip -quality 90 "$OUT/qr-card.webp"
+"$CONVERT" "$TMP/card-full.png" -strip -quality 90 "$OUT/qr-card.heic"
+CARD="$(corners $((200 + 24)) $((110 + 24)) "$S")"
+expect qr-card.heic ok "[$(code qr "CodeSweep reads WebP and HEIC" "$CARD" 4 0)]"
+expect qr-card.webp ok "[$(code qr "CodeSweep reads WebP and HEIC" "$CARD" 4 0)]"
+
+# 8. two-page.tif: a QR on page 1, a Code 128 on page 2.
+S=$(qr page1 "page one" 6 4)
+zint -b 20 --scale=1 --height=40 -d "PAGE-TWO" -o "$TMP/page2-code.png" >/dev/null
+read -r B0 B1 < <(bars "$TMP/page2-code.png")
+"$CONVERT" -size 600x400 xc:white "$TMP/page1.png" -geometry +60+50 -composite -type Grayscale "$TMP/p1.png"
+"$CONVERT" -size 600x400 xc:white "$TMP/page2-code.png" -geometry +100+120 -composite -type Grayscale "$TMP/p2.png"
+"$CONVERT" "$TMP/p1.png" "$TMP/p2.png" -strip "${NODATE[@]}" -compress zip "$OUT/two-page.tif"
+# ImageMagick stamps TIFF DateTime regardless; blank it so the file is reproducible.
+exiftool -q -overwrite_original -ifd0:DateTime= -ifd1:DateTime= "$OUT/two-page.tif" 2>/dev/null || true
+expect two-page.tif ok "[$(code qr "page one" "$(corners $((60 + 24)) $((50 + 24)) "$S")" 4 0),$(code code128 "PAGE-TWO" "$(box $((100 + B0)) 120 $((100 + B1)) $((120 + 80)))" 12 1)]"
+
+# 9. no-code.jpg: a photo-like scene with no code at all.
+photo 1024x768 53 skyblue-darkolivegreen nocode
+"$CONVERT" "$TMP/nocode.png" -strip "${NODATE[@]}" -quality 85 "$OUT/no-code.jpg"
+expect no-code.jpg ok "[]"
+
+# 10. corrupt.jpg: a JPEG signature followed by garbage (no decodable image data).
+{ printf '\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00'; \
+  for i in $(seq 1 64); do printf 'this is not image data %02d\n' "$i"; done; } > "$OUT/corrupt.jpg"
+expect corrupt.jpg error "[]" corrupt
+
+# Records are expected in the walk's order: names sorted by bytes.
+LC_ALL=C sort -o "$EXPECTED" "$EXPECTED"
+echo "make-samples: wrote $(ls "$OUT" | wc -l) files, $(du -sk "$OUT" | cut -f1) KiB, into $OUT" >&2
