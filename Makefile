@@ -21,6 +21,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
+# and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables.
+bench-recall: release
+	python3 bench/recall.py --jobs 2
+
 clean:
 	rm -rf .build
 

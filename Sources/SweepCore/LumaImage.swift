@@ -96,6 +96,25 @@ extension LumaImage {
         return LumaImage(width: w, height: h, pixels: out)
     }
 
+    /// For strips under `minSide` pixels high or wide (one scanned line of a bar code): each
+    /// line repeated so the short side reaches `minSide`, then a white border of `minSide`/2 all
+    /// round (ZBar needs several lines and a quiet zone). Returns the transform back to self.
+    public func paddedThin(minSide: Int) -> (image: LumaImage, toSource: AffineTransform) {
+        let ry = height < minSide ? (minSide + height - 1) / max(1, height) : 1
+        let rx = width < minSide ? (minSide + width - 1) / max(1, width) : 1
+        let border = minSide / 2
+        let w = width * rx + 2 * border, h = height * ry + 2 * border
+        var out = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<(height * ry) {
+            let sy = y / ry
+            for x in 0..<(width * rx) { out[(y + border) * w + x + border] = pixels[sy * width + x / rx] }
+        }
+        // Output pixel (u, v) shows source pixel ((u - border) / rx, (v - border) / ry).
+        let back = AffineTransform(a: 1 / Double(rx), b: 0, c: 0, d: 1 / Double(ry),
+                                   tx: -Double(border) / Double(rx), ty: -Double(border) / Double(ry))
+        return (LumaImage(width: w, height: h, pixels: out), back)
+    }
+
     /// Photographic negative (light codes on dark backgrounds become dark on light).
     public func inverted() -> LumaImage {
         LumaImage(width: width, height: height, pixels: pixels.map { 255 &- $0 })

@@ -27,6 +27,9 @@ public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
 public struct PlanExecutor {
     public let options: ReaderOptions
     public let decode: SymbolDecoder
+    /// Called after each pass that ran (and once for the cheap look) with a one-line summary:
+    /// pass name, milliseconds, symbols accepted. For tuning the plan (`CODESWEEP_TRACE=1`).
+    public var trace: (@Sendable (String) -> Void)?
 
     public init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
         self.options = options
@@ -54,14 +57,31 @@ public struct PlanExecutor {
             base = frame.cropped(r)
             baseToFull = baseToFull.concatenating(.translation(Double(r.x), Double(r.y)))
         }
-        guard base.width >= 8, base.height >= 8 else { return [] }
+        guard base.width >= 1, base.height >= 1 else { return [] }
+        // A strip a few pixels high (a scan of one bar code line) or narrow: ZBar needs some
+        // rows (columns) and a quiet zone, so repeat the lines and pad with white.
+        if base.width < 16 || base.height < 16 {
+            let (padded, back) = base.paddedThin(minSide: 32)
+            base = padded
+            baseToFull = baseToFull.concatenating(back)
+        }
         var merged = CodeMerger()
         var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
         var candidates: Bool? = nil
         func hasCandidates() -> Bool {
             if let c = candidates { return c }
-            let c = TextureProbe.looksCodeLike(base)
+            let start = ContinuousClock.now
+            // The look is taken on the views the cheap passes use (cached), coarse to fine, and
+            // on the full image: big modules show as transitions only when shrunk, 2 px modules
+            // only at full size. It stops at the first scale that looks code-like.
+            var busy = 0, c = false
+            for mp in TextureProbe.scales where !c {
+                let view = mp.map { materialize([.fit(megapixels: $0)], cache: &cache)[0].image } ?? base
+                busy = TextureProbe.busyBlockCount(view)
+                c = busy >= TextureProbe.minBusyBlocks
+            }
             candidates = c
+            trace?("probe ms=\(ms(since: start)) busy=\(busy) code-like=\(c)")
             return c
         }
         let fullMegapixels = base.megapixels / (baseScale * baseScale)
@@ -71,14 +91,16 @@ public struct PlanExecutor {
             if case .downscale(let f)? = pass.steps.first { return 1 / Double(f) }
             return 1
         }
-        for pass in options.plan.passes {
-            switch pass.when {
-            case .always: break
-            case .nothingFound: if !merged.codes.isEmpty { continue }
-            case .candidates: if !hasCandidates() { continue }
-            case .candidatesNothingFound: if !merged.codes.isEmpty || !hasCandidates() { continue }
-            case .large: if base.pixelCount < 4_000_000 { continue }
+        func holds(_ c: PassCondition) -> Bool {
+            switch c {
+            case .nothingFound: merged.codes.isEmpty
+            case .codeLike: hasCandidates()
+            case .atLeast(let mp): fullMegapixels >= mp
+            case .atMost(let mp): fullMegapixels <= mp
             }
+        }
+        for pass in options.plan.passes {
+            if !pass.when.allSatisfy({ holds($0) }) { continue }
             let symbols = pass.symbols.filter(options.symbologies)
             if symbols.isEmpty { continue }
             if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
@@ -96,17 +118,27 @@ public struct PlanExecutor {
                     cache = [[]: [View(image: base, toBase: .identity)]]
                 }
             }
+            let start = ContinuousClock.now
+            let before = merged.codes.count
+            var accepted = 0
             let views = materialize(pass.steps, cache: &cache)
             for view in views where view.image.width >= 8 && view.image.height >= 8 {
                 let toFull = baseToFull.concatenating(view.toBase)
                 for raw in decode(view.image, symbols) where accept(raw) {
+                    accepted += 1
                     merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
                                             corners: raw.corners.transformed(by: toFull), quality: raw.quality,
                                             orientation: raw.orientation, frame: frameIndex, pass: pass.name))
                 }
             }
+            trace?("pass \(pass.name) ms=\(ms(since: start)) read=\(accepted) new=\(merged.codes.count - before) size=\(base.width)x\(base.height)")
         }
         return merged.codes
+    }
+
+    func ms(since start: ContinuousClock.Instant) -> Int {
+        let d = start.duration(to: .now).components
+        return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
 
     func accept(_ raw: RawSymbol) -> Bool {
@@ -203,18 +235,27 @@ public struct CodeMerger: Sendable {
 /// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
 /// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
 public enum TextureProbe {
+    /// The scales looked at (megapixels; nil = the image as is), coarse to fine.
+    public static let scales: [Double?] = [0.75, 3, nil]
+    /// Busy blocks (each with a busy neighbour) needed to call an image code-like.
+    public static let minBusyBlocks = 4
+
     public static func looksCodeLike(_ image: LumaImage) -> Bool {
-        let f = max(1, Int((image.megapixels / 0.5).squareRoot().rounded(.up)))
-        let small = image.downscaled(by: f)
-        return busyBlockCount(small) >= 2
+        scales.contains { mp in
+            let f = mp.map { max(1, Int((image.megapixels / $0).squareRoot().rounded(.up))) } ?? 1
+            return busyBlockCount(image.downscaled(by: f)) >= minBusyBlocks
+        }
     }
 
-    /// Number of 8x8 blocks whose horizontal and vertical transition counts both exceed a
-    /// threshold relative to the image's own contrast.
-    public static func busyBlockCount(_ img: LumaImage) -> Int {
+    /// Number of 8x8 blocks that look like part of a code: enough contrast (at least
+    /// `minContrast` levels, low-contrast prints included), many sharp transitions in both
+    /// directions relative to the block's own range, and two-tone (most pixels far from the
+    /// middle of the range; sensor noise and smooth gradients are not).
+    public static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
         let w = img.width, h = img.height
         guard w >= 16, h >= 16 else { return 0 }
-        var busy = 0
+        let bw = (w - 1) / 8, bh = (h - 1) / 8
+        var mask = [Bool](repeating: false, count: bw * bh)
         img.pixels.withUnsafeBufferPointer { p in
             var by = 0
             while by + 8 < h {
@@ -222,21 +263,31 @@ public enum TextureProbe {
                 while bx + 8 < w {
                     var lo: Int32 = 255, hi: Int32 = 0
                     for y in by..<(by + 8) { for x in bx..<(bx + 8) { let v = Int32(p[y * w + x]); lo = min(lo, v); hi = max(hi, v) } }
-                    let t = (hi - lo) / 3
-                    if hi - lo >= 48 {
-                        var hx = 0, vy = 0
+                    let t = (hi - lo) / 4
+                    if hi - lo >= minContrast {
+                        var hx = 0, vy = 0, far = 0
+                        let mid = (hi + lo) / 2, band = (hi - lo) / 4
                         for y in by..<(by + 8) {
                             for x in bx..<(bx + 8) {
                                 let v = Int32(p[y * w + x])
                                 if abs(v - Int32(p[y * w + x + 1])) > t { hx += 1 }
                                 if abs(v - Int32(p[(y + 1) * w + x])) > t { vy += 1 }
+                                if abs(v - mid) > band { far += 1 }
                             }
                         }
-                        if hx + vy >= 20 && (hx >= 6 || vy >= 6) { busy += 1 }
+                        if hx + vy >= 20 && (hx >= 6 || vy >= 6) && far >= 40 { mask[(by / 8) * bw + bx / 8] = true }
                     }
                     bx += 8
                 }
                 by += 8
+            }
+        }
+        // Codes cover neighbouring blocks; a lone busy block is noise or a speck.
+        var busy = 0
+        for y in 0..<bh {
+            for x in 0..<bw where mask[y * bw + x] {
+                if (x > 0 && mask[y * bw + x - 1]) || (x + 1 < bw && mask[y * bw + x + 1])
+                    || (y > 0 && mask[(y - 1) * bw + x]) || (y + 1 < bh && mask[(y + 1) * bw + x]) { busy += 1 }
             }
         }
         return busy

@@ -36,18 +36,26 @@ func format(_ d: Double) -> String {
     d == d.rounded() ? String(Int(d)) : String(d)
 }
 
-/// When a pass runs, given what earlier passes found and what the cheap look saw.
-public enum PassCondition: String, Sendable, Equatable {
-    /// Every time.
-    case always
-    /// Only if no code has been found in this frame so far.
-    case nothingFound = "nothing-found"
-    /// Only if the cheap look saw code-like texture, whatever was found so far (crowded sheets).
-    case candidates = "code-like-texture"
-    /// Only if the cheap look saw code-like texture and no code has been found so far.
-    case candidatesNothingFound = "code-like-texture-and-nothing-found"
-    /// Only if the image (after the ROI) holds at least 4 MP.
-    case large = "image-at-least-4MP"
+/// One test deciding whether a pass runs, given what earlier passes found, what the cheap look
+/// saw and the size of the image (after the ROI). A pass runs when all its conditions hold.
+public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// No code has been found in this frame so far.
+    case nothingFound
+    /// The cheap look (TextureProbe) saw code-like texture.
+    case codeLike
+    /// The image holds at least this many megapixels.
+    case atLeast(megapixels: Double)
+    /// The image holds at most this many megapixels.
+    case atMost(megapixels: Double)
+
+    public var description: String {
+        switch self {
+        case .nothingFound: "nothing-found"
+        case .codeLike: "code-like-texture"
+        case .atLeast(let mp): ">=\(format(mp))MP"
+        case .atMost(let mp): "<=\(format(mp))MP"
+        }
+    }
 }
 
 /// Which symbologies a pass looks for (intersected with the user's choice).
@@ -68,9 +76,10 @@ public enum PassSymbols: String, Sendable, Equatable {
 public struct ScanPass: Sendable, Equatable {
     public var name: String
     public var steps: [PassStep]
-    public var when: PassCondition
+    /// All must hold for the pass to run; empty = always.
+    public var when: [PassCondition]
     public var symbols: PassSymbols
-    public init(_ name: String, _ steps: [PassStep], when: PassCondition = .always, symbols: PassSymbols = .all) {
+    public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
     }
 }
@@ -86,6 +95,10 @@ public struct ScanPlan: Sendable, Equatable {
     public var passes: [ScanPass]
     public init(effort: Effort, passes: [ScanPass]) { self.effort = effort; self.passes = passes }
 
+    /// The plans, tuned with `make bench-recall` (hard set + zxing-cpp corpus, see bench/).
+    /// Costs on a 12 MP photo (one core): fit3 ~0.2 s, full ~1-2 s, tiles3 ~1.5-2.5 s; the
+    /// cheap look ~10 ms. Most photos hold no code, so the full-resolution and retry passes run
+    /// only where the cheap look saw code-like texture.
     public static func forEffort(_ effort: Effort) -> ScanPlan {
         switch effort {
         case .fast:
@@ -95,14 +108,19 @@ public struct ScanPlan: Sendable, Equatable {
         case .normal:
             return ScanPlan(effort: .normal, passes: [
                 ScanPass("fit3", [.fit(megapixels: 3)]),
-                ScanPass("full", [], when: .large),
-                ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: .nothingFound),
-                ScanPass("invert", [.fit(megapixels: 3), .invert], when: .candidatesNothingFound, symbols: .twoDimensional),
-                ScanPass("threshold", [.fit(megapixels: 3), .adaptiveThreshold(radius: 12)], when: .candidatesNothingFound),
-                ScanPass("upscale2", [.upscale(2)], when: .candidatesNothingFound),
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: .candidates),
-                ScanPass("rotate30", [.fit(megapixels: 3), .rotate(30)], when: .candidatesNothingFound, symbols: .linear),
-                ScanPass("rotate-30", [.fit(megapixels: 3), .rotate(-30)], when: .candidatesNothingFound, symbols: .linear),
+                // Small modules (2-3 px in a 12 MP photo) need full resolution.
+                ScanPass("full", [], when: [.atLeast(megapixels: 4), .codeLike]),
+                // Huge modules (a code filling the frame) need a smaller image.
+                ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
+                // Small images (thumbnails, crops): tiny modules and missing quiet zones.
+                ScanPass("upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound]),
+                ScanPass("invert", [.fit(megapixels: 3), .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
+                ScanPass("invert-full", [.invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
+                ScanPass("threshold", [.fit(megapixels: 3), .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
+                // Crowded sheets: whatever was found, look again tile by tile.
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .codeLike]),
+                ScanPass("rotate30", [.fit(megapixels: 3), .rotate(30)], when: [.codeLike, .nothingFound], symbols: .linear),
+                ScanPass("rotate-30", [.fit(megapixels: 3), .rotate(-30)], when: [.codeLike, .nothingFound], symbols: .linear),
             ])
         case .thorough:
             return ScanPlan(effort: .thorough, passes: [
@@ -111,6 +129,7 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("quarter", [.downscale(4)]),
                 ScanPass("eighth", [.downscale(8)]),
                 ScanPass("upscale2", [.upscale(2)]),
+                ScanPass("upscale3", [.upscale(3)]),
                 ScanPass("invert", [.invert], symbols: .twoDimensional),
                 ScanPass("invert-half", [.downscale(2), .invert], symbols: .twoDimensional),
                 ScanPass("stretch", [.contrastStretch]),
@@ -119,6 +138,8 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("sharpen", [.sharpen]),
                 ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)]),
                 ScanPass("tiles5", [.tiles(grid: 5, overlap: 0.2)]),
+                ScanPass("rotate15", [.downscale(2), .rotate(15)], symbols: .linear),
+                ScanPass("rotate-15", [.downscale(2), .rotate(-15)], symbols: .linear),
                 ScanPass("rotate30", [.downscale(2), .rotate(30)], symbols: .linear),
                 ScanPass("rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
                 ScanPass("rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
@@ -132,7 +153,7 @@ public struct ScanPlan: Sendable, Equatable {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.rawValue)")
+            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))")
         }
         return lines.joined(separator: "\n")
     }

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import CodeSweep
+import MagickBridge
+import SweepCore
+
+/// Scan-plan behaviour on real images: each image is generated at test time with qrencode and
+/// ImageMagick (/usr/bin/convert), loaded through the library's ImageLoader and decoded by ZBar.
+/// "Only found after X" is shown by a plan without X missing the code and the plan with X finding it.
+@Suite("Scan plan", .serialized)
+struct ScanPlanTests {
+    // MARK: helpers
+
+    static let convert = "/usr/bin/convert"
+
+    final class Scratch {
+        let dir: URL
+        init() throws {
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("scanplan-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    }
+
+    @discardableResult
+    static func run(_ tool: String, _ args: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
+        p.arguments = args
+        // Not the test process's environment: loading an image sets MAGICK_CONFIGURE_PATH to the
+        // library's own policy, which would also govern (and refuse) these tool runs.
+        p.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(tool) \(args.joined(separator: " ")) failed")
+        return p.terminationStatus
+    }
+
+    static func qr(_ path: String, _ text: String, module: Int, margin: Int = 4, inverted: Bool = false) throws {
+        var a = ["-o", path, "-s", "\(module)", "-m", "\(margin)", "-l", "M"]
+        if inverted { a += ["--foreground=FFFFFF", "--background=000000"] }
+        try run("qrencode", a + ["--", text])
+    }
+
+    static func load(_ path: String) throws -> LumaImage {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
+        let loaded = try ImageLoader.load(bytes, format: format)
+        return try #require(loaded.frames.first)
+    }
+
+    static func read(_ image: LumaImage, _ passes: [ScanPass], roi: FractionalRect? = nil) -> [DetectedCode] {
+        var options = ReaderOptions(symbologies: .standard, effort: .normal, roi: roi)
+        options.plan = ScanPlan(effort: .normal, passes: passes)
+        return BarcodeReader.read(image, options: options)
+    }
+
+    static func texts(_ codes: [DetectedCode]) -> [String] {
+        codes.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    static func near(_ p: Point, _ x: Double, _ y: Double, tolerance: Double) -> Bool {
+        abs(p.x - x) <= tolerance && abs(p.y - y) <= tolerance
+    }
+
+    // MARK: tests
+
+    @Test("a code with huge modules filling the frame is found only after downscaling")
+    func downscaling() throws {
+        let s = try Scratch()
+        let code = s.path("big.png"), img = s.path("big.jpg")
+        // 60 px modules with a thin margin, softened and with sensor noise like a close-up photo:
+        // at full size ZBar's edge detector sees the noise, at 1/4 the noise is averaged away.
+        try Self.run("qrencode", ["-o", code, "-s", "60", "-m", "1", "-l", "L", "--", "FILL-THE-FRAME-42"])
+        try Self.run(Self.convert, ["-seed", "7", code, "-blur", "0x3", "-attenuate", "0.4", "+noise", "Gaussian", "-quality", "90", img])
+        let image = try Self.load(img)
+        let full = Self.read(image, [ScanPass("full", [])])
+        #expect(!Self.texts(full).contains("FILL-THE-FRAME-42"), "full-resolution pass alone should miss it")
+        let codes = Self.read(image, [ScanPass("full", []), ScanPass("quarter", [.downscale(4)])])
+        #expect(Self.texts(codes) == ["FILL-THE-FRAME-42"])
+        #expect(codes.first?.pass == "quarter")
+    }
+
+    @Test("a light-on-dark QR code is found only after inversion")
+    func inversion() throws {
+        let s = try Scratch()
+        let code = s.path("inv.png")
+        try Self.qr(code, "INVERTED-QR-7", module: 8, margin: 4, inverted: true)
+        let image = try Self.load(code)
+        #expect(Self.read(image, [ScanPass("full", [])]).isEmpty, "a plain pass should not read a negative QR")
+        let codes = Self.read(image, [ScanPass("full", []), ScanPass("invert", [.invert], symbols: .twoDimensional)])
+        #expect(Self.texts(codes) == ["INVERTED-QR-7"])
+        #expect(codes.first?.pass == "invert")
+        // Corners map back to the image as is: the code spans 4..(4+21) modules of 8 px.
+        let box = try #require(codes.first).corners.boundingBox
+        #expect(abs(box.minX - 32) <= 4 && abs(box.maxX - 200) <= 4 && abs(box.minY - 32) <= 4 && abs(box.maxY - 200) <= 4)
+    }
+
+    @Test("a crowded sheet of small QR codes needs tiling")
+    func tiling() throws {
+        let s = try Scratch()
+        // 60 QR codes with 3 px modules on a 12 MP sheet, 10 columns x 6 rows.
+        // Photo-like: a sheet with sensor noise, the codes printed on it, all slightly soft.
+        let paper = s.path("paper.png")
+        try Self.run(Self.convert, ["-seed", "11", "-size", "4000x3000", "xc:white", "-attenuate", "0.5", "+noise", "Gaussian", paper])
+        var args = [paper]
+        var expected: [String] = []
+        for k in 0..<60 {
+            let text = "SHEET-\(k < 10 ? "0" : "")\(k)-CODE"
+            let png = s.path("c\(k).png")
+            try Self.qr(png, text, module: 3, margin: 2)
+            args += [png, "-geometry", "+\(150 + (k % 10) * 370)+\(150 + (k / 10) * 450)", "-composite"]
+            expected.append(text)
+        }
+        let sheet = s.path("sheet.jpg")
+        try Self.run(Self.convert, args + ["-blur", "0x0.7", "-quality", "90", sheet])
+        let image = try Self.load(sheet)
+        let whole = Set(Self.texts(Self.read(image, [ScanPass("full", [])])))
+        let tiled = Self.read(image, [ScanPass("full", []), ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)])])
+        let tiledTexts = Self.texts(tiled)
+        let onlyTiled = Set(tiledTexts).subtracting(whole)
+        #expect(onlyTiled.count >= 10, "tiling should find codes the whole-image pass misses (whole \(whole.count), tiled \(tiledTexts.count))")
+        #expect(tiled.contains { $0.pass == "tiles3" })
+        // Each code once, although overlapping tiles read many of them twice.
+        #expect(tiledTexts.count == Set(tiledTexts).count)
+        #expect(Set(tiledTexts).isSubset(of: Set(expected)))
+        // Corners of a tile read are in sheet pixels: each code sits in its own grid cell.
+        for c in tiled where c.pass == "tiles3" {
+            let k = Int(String(decoding: c.bytes, as: UTF8.self).dropFirst(6).prefix(2))!
+            let x0 = Double(150 + (k % 10) * 370), y0 = Double(150 + (k / 10) * 450)
+            let b = c.corners.boundingBox
+            #expect(b.minX >= x0 && b.maxX <= x0 + 200 && b.minY >= y0 && b.maxY <= y0 + 200,
+                    "code \(k) at \(b) outside its cell at \(x0),\(y0)")
+        }
+    }
+
+    @Test("a code found by two passes is reported once, by the first pass, with full-image corners")
+    func mergeTwoPasses() throws {
+        let s = try Scratch()
+        let code = s.path("m.png"), img = s.path("m.png.jpg")
+        try Self.qr(code, "MERGE-ME-ONCE", module: 10, margin: 4) // 21 modules: code at 40...250
+        try Self.run(Self.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img]) // at 140...350
+        let image = try Self.load(img)
+        let half = [ScanPass("half", [.downscale(2)])]
+        #expect(Self.texts(Self.read(image, half)) == ["MERGE-ME-ONCE"], "the second pass alone finds it too")
+        let codes = Self.read(image, [ScanPass("full", [])] + half + [ScanPass("up", [.upscale(2)])])
+        #expect(codes.count == 1)
+        let c = try #require(codes.first)
+        #expect(c.pass == "full")
+        // Clockwise from the code's top-left: (140,140) (350,140) (350,350) (140,350).
+        let want = [(140.0, 140.0), (350.0, 140.0), (350.0, 350.0), (140.0, 350.0)]
+        for (p, w) in zip(c.corners.points, want) {
+            #expect(Self.near(p, w.0, w.1, tolerance: 4), "corner \(p) expected near \(w)")
+        }
+        // The downscaled pass's corners, mapped back, agree with the full pass's.
+        let h = try #require(Self.read(image, half).first)
+        for (p, q) in zip(c.corners.points, h.corners.points) {
+            #expect(Self.near(p, q.x, q.y, tolerance: 4))
+        }
+    }
+
+    @Test("--roi: corners stay in full-image pixels and codes outside the region are not reported")
+    func roi() throws {
+        let s = try Scratch()
+        let left = s.path("l.png"), right = s.path("r.png"), img = s.path("two.png")
+        try Self.qr(left, "LEFT-CODE", module: 8, margin: 2)    // 25 modules = 200 px
+        try Self.qr(right, "RIGHT-CODE", module: 8, margin: 2)
+        try Self.run(Self.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
+                                    right, "-geometry", "+800+150", "-composite", img])
+        let image = try Self.load(img)
+        let all = Self.read(image, [ScanPass("full", [])])
+        #expect(Set(Self.texts(all)) == ["LEFT-CODE", "RIGHT-CODE"])
+        let codes = Self.read(image, [ScanPass("full", [])], roi: FractionalRect(x: 0.5, y: 0, width: 0.5, height: 1))
+        #expect(Self.texts(codes) == ["RIGHT-CODE"])
+        // The right code's modules span 816...984 x 166...334 in the full image.
+        let b = try #require(codes.first).corners.boundingBox
+        #expect(abs(b.minX - 816) <= 4 && abs(b.maxX - 984) <= 4 && abs(b.minY - 166) <= 4 && abs(b.maxY - 334) <= 4,
+                "corners \(b) not in full-image pixels")
+        // And the same through the roi cut at a scale: a fit pass inside the ROI maps back too.
+        let fitted = Self.read(image, [ScanPass("half", [.downscale(2)])], roi: FractionalRect(x: 0.5, y: 0, width: 0.5, height: 1))
+        let fb = try #require(fitted.first).corners.boundingBox
+        #expect(abs(fb.minX - 816) <= 5 && abs(fb.maxY - 334) <= 5)
+    }
+
+    @Test("plans are data: every effort level lists its passes")
+    func listing() {
+        #expect(ScanPlan.forEffort(.fast).passes.count == 1)
+        let normal = ScanPlan.forEffort(.normal)
+        #expect(normal.listing.contains("tiles3"))
+        #expect(normal.passes.first?.when.isEmpty == true)
+        #expect(ScanPlan.forEffort(.thorough).passes.allSatisfy { $0.when.isEmpty })
+    }
+}
