@@ -12,7 +12,8 @@ struct Scan: AsyncParsableCommand {
         abstract: "Scan files and folders for barcodes and QR codes (the default command).",
         discussion: """
         Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
-        each as soon as it and every record before it are done. Files found by walking that \
+        each as soon as it and every record before it are done; --format picks json, csv or \
+        text instead (see docs/output.md). Files found by walking that \
         are not images are skipped quietly; files named on the command line are always reported.
         """
     )
@@ -22,6 +23,15 @@ struct Scan: AsyncParsableCommand {
 
     @Option(name: [.short, .long], help: "Write the report to this file instead of stdout.")
     var output: String?
+
+    @Option(help: "Output format: jsonl (default), json, csv or text (see docs/output.md).")
+    var format: ReportFormat = .jsonl
+
+    @Flag(help: "CSV: also write a row for each file with no code or an error (adds status and error columns).")
+    var csvAllFiles = false
+
+    @Flag(help: "CSV: leave cells starting with = + - @ as they are (by default a ' is put before them so spreadsheets do not run them as formulas).")
+    var csvRawFormulas = false
 
     @Option(help: "Symbologies to look for: names and groups, comma-separated; '-name' removes one (see `codesweep symbologies`).")
     var symbologies: String = "default"
@@ -53,7 +63,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Minimum length of an Interleaved 2 of 5 payload.")
     var minItfLength: Int = 6
 
-    @Option(help: "Decode payload text with this charset instead of detecting it (utf-8, iso-8859-1, binary).")
+    @Option(help: "Read payload text in this charset instead of detecting it: utf-8, gb18030, shift_jis, big5, euc-kr, iso-8859-1, any other name iconv knows, or binary.")
     var charset: String?
 
     @Flag(name: [.short, .long], help: "No progress line on stderr.")
@@ -66,6 +76,8 @@ struct Scan: AsyncParsableCommand {
         }
         do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
+        if let charset, !PayloadText.isSupportedCharset(charset) { throw ValidationError("unknown charset '\(charset)' for --charset") }
+        if (csvAllFiles || csvRawFormulas) && format != .csv { throw ValidationError("--csv-all-files and --csv-raw-formulas need --format csv") }
     }
 
     func run() async throws {
@@ -80,7 +92,9 @@ struct Scan: AsyncParsableCommand {
         walk.followSymlinks = followSymlinks
 
         let out: OutputFile
-        if let output {
+        if output != nil, format == .json {
+            out = .standardOutput // unused: the json sink writes a temporary file and renames it
+        } else if let output {
             do { out = try OutputFile.open(output) } catch {
                 throw CleanExit.message("codesweep: \(error.message)") // reported below with status 2
             }
@@ -92,7 +106,19 @@ struct Scan: AsyncParsableCommand {
         Interrupt.install()
         let items = Walker(options: walk).walk(paths)
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
-        var sink = JSONLinesSink(out: out, forcedCharset: charset)
+        var sink: any RecordSink
+        switch format {
+        case .jsonl: sink = JSONLinesSink(out: out, forcedCharset: charset)
+        case .csv: sink = CSVSink(out: out, forcedCharset: charset,
+                                  options: CSVSink.Options(allFiles: csvAllFiles, neutraliseFormulas: !csvRawFormulas))
+        case .text: sink = TextSink(out: out, forcedCharset: charset)
+        case .json:
+            do {
+                sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
+            } catch {
+                throw CleanExit.message("codesweep: \(error.message)")
+            }
+        }
         var summary = SweepSummary()
         let clock = ContinuousClock.now
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount)
@@ -105,12 +131,17 @@ struct Scan: AsyncParsableCommand {
         summary.interrupted = Interrupt.requested
         sink.finish(summary: summary)
         progress.finish(summary)
+        if let failure = (sink as? JSONDocumentSink)?.failure {
+            OutputFile.standardError.write("codesweep: \(failure)\n")
+            throw ExitCode(2)
+        }
         if summary.interrupted { throw ExitCode(130) }
         if summary.filesFailed > 0 { throw ExitCode(1) }
     }
 }
 
 extension Effort: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
