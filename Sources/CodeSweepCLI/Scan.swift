@@ -96,7 +96,8 @@ struct Scan: AsyncParsableCommand {
             out = .standardOutput // unused: the json sink writes a temporary file and renames it
         } else if let output {
             do { out = try OutputFile.open(output) } catch {
-                throw CleanExit.message("codesweep: \(error.message)") // reported below with status 2
+                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                throw ExitCode(2)
             }
         } else {
             out = .standardOutput
@@ -116,7 +117,8 @@ struct Scan: AsyncParsableCommand {
             do {
                 sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
             } catch {
-                throw CleanExit.message("codesweep: \(error.message)")
+                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                throw ExitCode(2)
             }
         }
         var summary = SweepSummary()

@@ -18,6 +18,9 @@ struct HostileFixture {
         ("tab.png", Array("\tTAB-led".utf8)),
         // Few enough controls to count as text (more than 1 in 10 makes it binary).
         ("escape.png", Array("Note: \u{1B}[31mred\u{1B}[0m alert \u{1B}]0;title\u{07} then \u{202E}gnp.exe and \u{9B}2J; the rest is ordinary text".utf8)),
+        // A quote and a comma followed by combining marks: one Swift Character each, but a CSV
+        // reader still sees the quote and the comma (Foundation's contains/replacingOccurrences miss them).
+        ("combining.png", Array("x\"\u{301}y,\u{301}z".utf8)),
         ("url.png", Array("https://example.com/?a=1&b=2".utf8)),
         ("sjis.png", [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x82, 0xCC, 0x83, 0x65, 0x83, 0x4C, 0x83, 0x58, 0x83, 0x67]), // 日本語のテキスト
         ("binary.png", [0x00, 0xFF, 0x1B, 0x80, 0x01, 0x02, 0xFE, 0x9B, 0x0A, 0x0D, 0x00, 0x7F, 0x10, 0x11, 0x12, 0x13]),
@@ -234,5 +237,11 @@ struct ReportFormatTests {
         #expect(r.err.contains("--format csv"))
         let f = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--format", "xml", "/nonexistent"])
         #expect(f.status != 0 && f.status != 1)
+        // An output that cannot be written is fatal (2), in every format.
+        for format in ["jsonl", "json", "csv", "text"] {
+            let o = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--format", format, "-o", "/nonexistent-dir/out", "/nonexistent"])
+            #expect(o.status == 2, "\(format): \(o.status)")
+            #expect(o.err.contains("/nonexistent-dir/"))
+        }
     }
 }
