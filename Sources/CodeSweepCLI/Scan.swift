@@ -122,12 +122,15 @@ struct Scan: AsyncParsableCommand {
             }
         }
         var summary = SweepSummary()
+        // A live line on stderr would tangle with records printed to the same terminal; the
+        // summary still comes at the end.
+        let liveProgress = output != nil || !OutputFile.standardOutput.isTerminal
         let clock = ContinuousClock.now
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount)
         await sweep.run(items, emit: { record in
             sink.write(record)
             summary.add(record)
-            progress.update(summary, elapsed: clock.duration(to: .now).seconds)
+            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
         }, shouldStop: { Interrupt.requested })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested

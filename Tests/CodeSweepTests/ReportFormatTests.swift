@@ -231,6 +231,33 @@ struct ReportFormatTests {
         #expect(formats == ImageFormat.allCases.map(\.rawValue))
     }
 
+    /// Run under a pseudo-terminal (util-linux `script`) with stdout sent to a file: stderr is
+    /// a terminal, so the run ends with the summary there.
+    @Test func terminalRunEndsWithSummaryOnStderr() throws {
+        let fx = try HostileFixture()
+        defer { fx.remove() }
+        let out = fx.dir + ".txt"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let command = "'\(ReportTestSupport.cliPath)' scan --format text '\(fx.dir)' > '\(out)'"
+        let r = try ReportTestSupport.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let n = HostileFixture.payloads.count
+        #expect(r.out.contains("\(n + 2) files: \(n) with codes, 1 without, 1 failed; \(n) codes (\(n) unique) — qr \(n); "), "\(r.out)")
+        #expect(r.out.contains(" images/s"))
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains(": QR Code https://example.com/?a=1&b=2\n"))
+        #expect(!text.contains("files:"), "the summary goes to stderr only")
+    }
+
+    @Test func docsNameEverySymbology() throws {
+        let doc = try String(contentsOfFile: ReportTestSupport.packageRoot.appendingPathComponent("docs/output.md").path, encoding: .utf8)
+        for s in Symbology.allCases {
+            #expect(doc.contains("| `\(s.rawValue)`"), "\(s.rawValue)")
+            #expect(doc.contains("| `\(s.zbarName)`"), "\(s.zbarName)")
+            #expect(doc.contains("| \(s.displayName) "), "\(s.displayName)")
+        }
+        for k in ErrorKind.allCases { #expect(doc.contains("| `\(k.rawValue)`"), "\(k.rawValue)") }
+    }
+
     @Test func usageErrors() throws {
         let r = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--csv-all-files", "/nonexistent"])
         #expect(r.status != 0 && r.status != 1)
