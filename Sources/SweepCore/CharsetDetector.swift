@@ -93,7 +93,13 @@ public enum CharsetDetector {
         while i < b.count {
             let c = b[i]
             if c < 0x80 { i += 1; continue }
-            if (0xA1...0xDF).contains(c) { score += 0.6; i += 1; continue }
+            if (0xA1...0xDF).contains(c) {
+                // Half-width katakana come in words; a lone one is more likely a Latin-1 sign.
+                let inRun = (i > 0 && (0xA1...0xDF).contains(b[i - 1])) || (i + 1 < b.count && (0xA1...0xDF).contains(b[i + 1]))
+                score += inRun ? 0.6 : 0.4
+                i += 1
+                continue
+            }
             guard (0x81...0x9F).contains(c) || (0xE0...0xFC).contains(c), i + 1 < b.count else { return nil }
             let t = b[i + 1]
             guard (0x40...0x7E).contains(t) || (0x80...0xFC).contains(t) else { return nil }
@@ -155,7 +161,7 @@ public enum CharsetDetector {
             case 0xA3: score += 0.8                    // full-width ASCII
             case 0xA5...0xAC: score += 0.3             // Roman numerals, Greek, box, kana, Cyrillic
             case 0xAD...0xAF: return nil               // unassigned
-            case 0xB0...0xC8: score += 2.0             // Hangul syllables
+            case 0xB0...0xC8: score += 2.1             // Hangul syllables (a hair above Big5 level 1, which overlaps)
             default: score += 0.5                      // CA-FD hanja: rare in modern Korean
             }
             i += 2
@@ -181,7 +187,7 @@ public enum CharsetDetector {
                 switch (letter, run) {
                 case (true, 1): score += touchesLetter ? 1.2 : 0.8
                 case (true, 2): score += 0.6
-                case (true, _): score += 0.2
+                case (true, _): score += 0.5
                 case (false, 1...2): score += 0.5     // ° £ © « » etc.
                 default: score += 0.1
                 }
@@ -196,7 +202,7 @@ public enum CharsetDetector {
     static let frequent: [Charset: Set<Unicode.Scalar>] = [
         .gb18030: Set(("的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服" as String).unicodeScalars),
         .big5: Set(("的一是不了人我在有他這中大來上國個到說們為子和你地出道也時年得就那要下以生會自著去之過家學對可她裡後小麼心多天而能好都然沒日於起還發成事只作當想看文無開手十用主行方又如前所本見經頭面公同三已老從動兩長知民樣現分將外但身些與高意進把法此實回二理美點月明其種聲全工己話兒者向情部正名定女問力機給等幾很業最間新什打便位因重被走電四第門相次東政海口使教西再平真聽世氣信北少關並內加化由卻代軍產入先山五太水萬市眼體別處總才場師書比住員九笑性通目華報立馬命張活難神數件安表原車白應路期叫死常提感金何更反合放做系計或司利受光王果親界及今京務制解各任至清物台象記邊共風戰乾接它許八特覺望直服" as String).unicodeScalars),
-        .eucKR: Set(("이다는의에하고을가한서지로기사나도있어리국대자요니를은수들인게시정적해주으아보과습그했일것라전만상구위부성동와학생제세면우내되며연장소할무여문거같화회경비계방원신러까저마없오모히중실때분말선두든치업개발관터진민법력명목운물공통재결단현금토약강표데산체당행간영교양품" as String).unicodeScalars),
+        .eucKR: Set(("이다는의에하고을가한서지로기사나도있어리국대자요니를은수들인게시정적해주으아보과습그했일것라전만상구위부성동와학생제세면우내되며연장소할무여문거같화회경비계방원신러까저마없오모히중실때분말선두든치업개발관터진민법력명목운물공통재결단현금토약강표데산체당행간영교양품안녕감합님씨께드릴입까네요" as String).unicodeScalars),
         .shiftJIS: Set(("日一国人年大十二本中長出三時行見月分後前生五間上東四今金九入学高円子外八六下来気小七山話女北午百書先名川千水半男西電校語土木聞食車何南万毎白天母火右読友左休父雨会社者事自新私思" as String).unicodeScalars),
     ]
 }

@@ -34,6 +34,22 @@ struct CharsetDetectionTests {
         #expect(decoded.text == sample.text)
     }
 
+    /// Short payloads, where validity alone cannot decide (two hanzi are also two Hangul
+    /// syllables and two Big5 characters), and typical structured payloads.
+    @Test(arguments: [
+        ("北京", "GB18030", "gb18030"), ("你好", "GB18030", "gb18030"), ("你好", "BIG5", "big5"), ("電話", "BIG5", "big5"),
+        ("안녕", "EUC-KR", "euc-kr"), ("한국", "EUC-KR", "euc-kr"), ("東京", "CP932", "shift_jis"), ("ﾃｽﾄ", "CP932", "shift_jis"),
+        ("BEGIN:VCARD\nVERSION:3.0\nN:山田;太郎\nORG:株式会社サンプル\nTEL:03-1234-5678\nEND:VCARD", "CP932", "shift_jis"),
+        ("MECARD:N:鈴木,一郎;TEL:09012345678;;", "CP932", "shift_jis"),
+        ("WIFI:S:Café Zoë;T:WPA;P:façade;;", "ISO-8859-1", "iso-8859-1"), ("£5", "ISO-8859-1", "iso-8859-1"),
+        ("Größe", "ISO-8859-1", "iso-8859-1"), ("àéèùâêîôûç", "ISO-8859-1", "iso-8859-1"),
+    ])
+    func shortAndStructuredPayloads(_ text: String, _ iconv: String, _ encoding: String) throws {
+        let bytes = try ReportTestSupport.iconvEncode(text, to: iconv)
+        let decoded = PayloadText.decode(bytes)
+        #expect(decoded == PayloadText(text: text, encoding: encoding), "candidates: \(CharsetDetector.candidates(bytes).map { ($0.charset.rawValue, $0.score) })")
+    }
+
     @Test func utf8WithAndWithoutBOM() {
         let text = "Grüße, 世界 😀"
         #expect(PayloadText.decode(Array(text.utf8)) == PayloadText(text: text, encoding: "utf-8"))
