@@ -20,6 +20,9 @@ struct ReportKillTests {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ReportTestSupport.cliPath)
         p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        for key in ["MAGICK_CONFIGURE_PATH", "MAGICK_TEMPORARY_PATH", "MAGICK_THREAD_LIMIT"] { env.removeValue(forKey: key) }
+        p.environment = env
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -33,6 +33,11 @@ enum ReportTestSupport {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
+        // In-process scans (FileScanner) point MAGICK_CONFIGURE_PATH at CodeSweep's own, strict
+        // ImageMagick policy; child programs (convert, the CLI) must not inherit it.
+        var env = ProcessInfo.processInfo.environment
+        for key in ["MAGICK_CONFIGURE_PATH", "MAGICK_TEMPORARY_PATH", "MAGICK_THREAD_LIMIT"] { env.removeValue(forKey: key) }
+        p.environment = env
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         p.standardOutput = outPipe
