@@ -32,8 +32,19 @@ public struct JSONDocumentSink: RecordSink {
     public init(path: String?, toolName: String, toolVersion: String, forcedCharset: String? = nil) throws(OutputError) {
         self.forcedCharset = forcedCharset
         if let path {
-            let temp = try OutputFile.createNew(Self.temporaryPath(for: path))
-            destination = .file(target: path, temp: temp)
+            // A file left by a killed run whose pid is now ours: take the next name.
+            var attempt = 0
+            var temp: OutputFile?
+            while temp == nil {
+                let name = Self.temporaryPath(for: path, attempt: attempt)
+                do {
+                    temp = try OutputFile.createNew(name)
+                } catch {
+                    attempt += 1
+                    if access(name, F_OK) != 0 || attempt >= 20 { throw error } // not a name clash
+                }
+            }
+            destination = .file(target: path, temp: temp!)
         } else {
             destination = .memory(.standardOutput)
         }
@@ -48,11 +59,11 @@ public struct JSONDocumentSink: RecordSink {
     }
 
     /// ".NAME.codesweep-PID.tmp" beside the target, so the rename stays in one file system.
-    static func temporaryPath(for target: String) -> String {
+    static func temporaryPath(for target: String, attempt: Int = 0) -> String {
         let slash = target.lastIndex(of: "/")
         let dir = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        return "\(dir).\(name).codesweep-\(getpid()).tmp"
+        return "\(dir).\(name).codesweep-\(getpid())\(attempt == 0 ? "" : "-\(attempt)").tmp"
     }
 
     mutating func emit(_ text: String) {
