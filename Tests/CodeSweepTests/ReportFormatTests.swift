@@ -29,6 +29,10 @@ struct HostileFixture {
 
     init() throws {
         dir = try ReportTestSupport.makeTempDir("hostile")
+        do { try populate() } catch { remove(); throw error }
+    }
+
+    private func populate() throws {
         for p in Self.payloads { try ReportTestSupport.makeQR(p.bytes, at: dir + "/" + p.name) }
         // An image without a code, and a file that is not an image.
         let blank = try ReportTestSupport.run("/usr/bin/convert", ["-size", "64x64", "xc:white", dir + "/blank.png"])
