@@ -12,7 +12,8 @@ struct Scan: AsyncParsableCommand {
         abstract: "Scan files and folders for barcodes and QR codes (the default command).",
         discussion: """
         Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
-        each as soon as it and every record before it are done. Files found by walking that \
+        each as soon as it and every record before it are done; --format picks json, csv or \
+        text instead (see docs/output.md). Files found by walking that \
         are not images are skipped quietly; files named on the command line are always reported.
         """
     )
@@ -22,6 +23,15 @@ struct Scan: AsyncParsableCommand {
 
     @Option(name: [.short, .long], help: "Write the report to this file instead of stdout.")
     var output: String?
+
+    @Option(help: "Output format: jsonl (default), json, csv or text (see docs/output.md).")
+    var format: ReportFormat = .jsonl
+
+    @Flag(help: "CSV: also write a row for each file with no code or an error (adds status and error columns).")
+    var csvAllFiles = false
+
+    @Flag(help: "CSV: leave cells starting with = + - @ as they are (by default a ' is put before them so spreadsheets do not run them as formulas).")
+    var csvRawFormulas = false
 
     @Option(help: "Symbologies to look for: names and groups, comma-separated; '-name' removes one (see `codesweep symbologies`).")
     var symbologies: String = "default"
@@ -53,7 +63,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Minimum length of an Interleaved 2 of 5 payload.")
     var minItfLength: Int = 6
 
-    @Option(help: "Decode payload text with this charset instead of detecting it (utf-8, iso-8859-1, binary).")
+    @Option(help: "Read payload text in this charset instead of detecting it: utf-8, gb18030, shift_jis, big5, euc-kr, iso-8859-1, any other name iconv knows, or binary.")
     var charset: String?
 
     @Flag(help: "Add \"timings_ms\" (read, decode, scan) to each record.")
@@ -82,6 +92,9 @@ struct Scan: AsyncParsableCommand {
         if let resume, let output, output != resume {
             throw ValidationError("--resume appends to its own file; leave out --output or give the same file")
         }
+        if let charset, !PayloadText.isSupportedCharset(charset) { throw ValidationError("unknown charset '\(charset)' for --charset") }
+        if (csvAllFiles || csvRawFormulas) && format != .csv { throw ValidationError("--csv-all-files and --csv-raw-formulas need --format csv") }
+        if resume != nil && format != .jsonl { throw ValidationError("--resume continues a jsonl report; it cannot be used with --format \(format.rawValue)") }
     }
 
     func run() async throws {
@@ -104,6 +117,8 @@ struct Scan: AsyncParsableCommand {
                 let previous = try ResumeLog.load(resume)
                 items = previous.remaining(items)
                 out = try OutputFile.open(resume, append: true)
+            } else if output != nil, format == .json {
+                out = .standardOutput // unused: the json sink writes a temporary file and renames it
             } else if let output {
                 out = try OutputFile.open(output)
             } else {
@@ -115,8 +130,24 @@ struct Scan: AsyncParsableCommand {
         }
         defer { out.close() }
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
-        var sink = JSONLinesSink(out: out, forcedCharset: charset)
+        var sink: any RecordSink
+        switch format {
+        case .jsonl: sink = JSONLinesSink(out: out, forcedCharset: charset)
+        case .csv: sink = CSVSink(out: out, forcedCharset: charset,
+                                  options: CSVSink.Options(allFiles: csvAllFiles, neutraliseFormulas: !csvRawFormulas))
+        case .text: sink = TextSink(out: out, forcedCharset: charset)
+        case .json:
+            do {
+                sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
+            } catch {
+                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                throw ExitCode(2)
+            }
+        }
         var summary = SweepSummary()
+        // A live line on stderr would tangle with records printed to the same terminal; the
+        // summary still comes at the end.
+        let liveProgress = output != nil || !OutputFile.standardOutput.isTerminal
         let clock = ContinuousClock.now
         let isolationSetting: Isolation
         switch isolation {
@@ -127,18 +158,23 @@ struct Scan: AsyncParsableCommand {
         await sweep.run(items, emit: { record in
             sink.write(record)
             summary.add(record)
-            progress.update(summary, elapsed: clock.duration(to: .now).seconds)
+            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
         }, shouldStop: { Interrupt.requested })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
         sink.finish(summary: summary)
         progress.finish(summary)
+        if let failure = (sink as? JSONDocumentSink)?.failure {
+            OutputFile.standardError.write("codesweep: \(failure)\n")
+            throw ExitCode(2)
+        }
         if summary.interrupted { throw ExitCode(130) }
         if summary.filesFailed > 0 { throw ExitCode(1) }
     }
 }
 
 extension Effort: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
 
 enum IsolationMode: String, ExpressibleByArgument, CaseIterable {
     case process, none

@@ -26,6 +26,13 @@ public final class OutputFile: @unchecked Sendable {
         return OutputFile(fd: fd, owns: true, path: path)
     }
 
+    /// Creates a file that must not exist yet (O_EXCL), for a temporary file to be renamed later.
+    public static func createNew(_ path: String) throws(OutputError) -> OutputFile {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError(message: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        return OutputFile(fd: fd, owns: true, path: path)
+    }
+
     /// Writes all bytes, retrying on short writes and EINTR.
     public func write(_ text: String) {
         var bytes = Array(text.utf8)

@@ -9,17 +9,6 @@ public protocol RecordSink {
     mutating func finish(summary: SweepSummary)
 }
 
-/// One JSON object per line, written and flushed as each record is ready.
-public struct JSONLinesSink: RecordSink {
-    let out: OutputFile
-    let forcedCharset: String?
-    public init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
-    public mutating func write(_ record: FileRecord) {
-        out.write(record.json(forcedCharset: forcedCharset).serialized() + "\n")
-    }
-    public mutating func finish(summary: SweepSummary) {}
-}
-
 /// Counts over a whole sweep.
 public struct SweepSummary: Sendable, Equatable {
     public var filesScanned = 0

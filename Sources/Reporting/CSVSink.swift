@@ -1,0 +1,97 @@
+import SweepCore
+
+/// `--format csv`: RFC 4180 (comma, CRLF line ends, fields quoted when they hold a comma, quote,
+/// CR or LF, quotes doubled), a header row, then one row per code. With `allFiles`, files
+/// without a code and files that failed get a row too, and status and error columns are added.
+///
+/// Cells a spreadsheet would run as a formula (starting with = + - @, tab or CR) get a leading
+/// single quote unless `neutraliseFormulas` is off. That applies to every text cell, including
+/// `bytes_b64` (which can start with "+"); numbers we write ourselves are left alone.
+///
+/// The quoting is done on UTF-8 bytes, not on Characters: a quote or comma followed by a
+/// combining mark is one Character in Swift but still a quote or comma to a CSV reader.
+public struct CSVSink: RecordSink {
+    public struct Options: Sendable {
+        public var allFiles = false
+        public var neutraliseFormulas = true
+        public init(allFiles: Bool = false, neutraliseFormulas: Bool = true) {
+            self.allFiles = allFiles; self.neutraliseFormulas = neutraliseFormulas
+        }
+    }
+
+    public static let codeColumns = ["path", "frame", "symbology", "text", "bytes_b64", "encoding",
+                                     "x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "pass"]
+    public static let fileColumns = ["status", "error_kind", "error_message"]
+
+    let out: OutputFile
+    let forcedCharset: String?
+    let options: Options
+
+    public init(out: OutputFile, forcedCharset: String? = nil, options: Options = Options()) {
+        self.out = out; self.forcedCharset = forcedCharset; self.options = options
+        let header = Self.codeColumns + (options.allFiles ? Self.fileColumns : [])
+        out.write(row(header.map(Cell.number))) // header names are ours: never neutralised
+    }
+
+    enum Cell {
+        case text(String)    // untrusted: may be neutralised
+        case number(String)  // written by us
+    }
+
+    public mutating func write(_ record: FileRecord) {
+        var rows = ""
+        let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
+        for code in record.codes {
+            let decoded = PayloadText.decode(code.bytes, forcedCharset: forcedCharset)
+            var cells: [Cell] = [.text(record.path), .number(String(code.frame)), .number(code.symbology.rawValue),
+                                 .text(decoded.text ?? ""), .text(Base64.encode(code.bytes)), .number(decoded.encoding)]
+            for p in code.corners.points {
+                cells.append(.number(Self.number(p.x)))
+                cells.append(.number(Self.number(p.y)))
+            }
+            cells.append(.text(code.pass))
+            if options.allFiles { cells += status }
+            rows += row(cells)
+        }
+        if record.codes.isEmpty && options.allFiles {
+            var cells: [Cell] = [.text(record.path)]
+            cells += Array(repeating: Cell.number(""), count: Self.codeColumns.count - 1)
+            rows += row(cells + status)
+        }
+        out.write(rows) // one write per record
+    }
+
+    public mutating func finish(summary: SweepSummary) {}
+
+    static func number(_ v: Double) -> String {
+        JSONValue.double((v * 10).rounded() / 10).serialized()
+    }
+
+    func row(_ cells: [Cell]) -> String {
+        cells.map { cell -> String in
+            switch cell {
+            case .number(let s): Self.quoted(s)
+            case .text(let s): Self.quoted(options.neutraliseFormulas ? Self.neutralised(s) : s)
+            }
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    /// A leading ' keeps Excel, LibreOffice and Google Sheets from treating the cell as a formula.
+    public static func neutralised(_ s: String) -> String {
+        guard let first = s.utf8.first else { return s }
+        return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first) ? "'" + s : s
+    }
+
+    /// RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+    public static func quoted(_ s: String) -> String {
+        let needs = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        guard needs else { return s }
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for b in s.utf8 {
+            bytes.append(b)
+            if b == UInt8(ascii: "\"") { bytes.append(b) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `kill -9` in the middle of a sweep: jsonl keeps only complete lines; json never replaces the
+/// target with half a document.
+@Suite("Reports survive kill -9", .serialized)
+struct ReportKillTests {
+    static func makeImages(count: Int) throws -> String {
+        let dir = try ReportTestSupport.makeTempDir("kill")
+        for i in 0..<count {
+            let payload = "record \(i) " + String(repeating: "x", count: i % 50) + " \"quoted\", \u{1B} \n end"
+            try ReportTestSupport.makeQR(Array(payload.utf8), at: dir + String(format: "/img%04d.png", i), moduleSize: 12)
+        }
+        return dir
+    }
+
+    /// Starts the CLI, waits until `ready` says so, then SIGKILLs it. Returns false when the
+    /// run finished before the kill (the test is then inconclusive).
+    static func runAndKill(_ args: [String], ready: () -> Bool) throws -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ReportTestSupport.cliPath)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        for key in ["MAGICK_CONFIGURE_PATH", "MAGICK_TEMPORARY_PATH", "MAGICK_THREAD_LIMIT"] { env.removeValue(forKey: key) }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        while p.isRunning && !ready() && Date() < deadline { usleep(2_000) }
+        let killed = p.isRunning
+        if killed { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        #expect(!killed || p.terminationReason == .uncaughtSignal)
+        return killed
+    }
+
+    static func lineCount(_ path: String) -> Int {
+        guard let d = FileManager.default.contents(atPath: path) else { return 0 }
+        return d.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
+    @Test func jsonlHasOnlyCompleteLinesAfterKill9() throws {
+        let count = 300
+        let dir = try Self.makeImages(count: count)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + ".jsonl"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let killed = try Self.runAndKill(["scan", "--quiet", "--jobs", "1", "--effort", "thorough", "-o", out, dir]) {
+            Self.lineCount(out) >= 3
+        }
+        let data = try #require(FileManager.default.contents(atPath: out))
+        #expect(killed, "the sweep finished before the kill; make the images slower to decode")
+        #expect(data.last == 0x0A, "the file ends with a complete line")
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count >= 3)
+        if killed { #expect(lines.count < count) }
+        for (i, line) in lines.enumerated() {
+            let rec = try TJSON.parse(String(line))
+            #expect(rec["path"]?.string == dir + String(format: "/img%04d.png", i), "records stay in order")
+            #expect(rec["codes"]?.array?.first?["text"]?.string?.hasPrefix("record \(i) ") == true)
+        }
+    }
+
+    @Test func jsonTargetIsUntouchedByAKilledRun() throws {
+        let dir = try Self.makeImages(count: 120)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let target = dir + ".json"
+        let previous = Data("{\"previous\":\"complete report\"}\n".utf8)
+        try previous.write(to: URL(fileURLWithPath: target))
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let parent = (dir as NSString).deletingLastPathComponent
+        let tempPrefix = "." + (target as NSString).lastPathComponent + ".codesweep-"
+        func tempFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(tempPrefix) }
+        }
+        let killed = try Self.runAndKill(["scan", "--quiet", "--jobs", "1", "--effort", "thorough", "--format", "json", "-o", target, dir]) {
+            tempFiles().contains { Self.lineCount(parent + "/" + $0) >= 3 }
+        }
+        #expect(killed)
+        #expect(FileManager.default.contents(atPath: target) == previous, "a killed run leaves the old report in place")
+        for t in tempFiles() { try? FileManager.default.removeItem(atPath: parent + "/" + t) }
+        // A run that finishes replaces it with a complete document.
+        let r = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--quiet", "--format", "json", "-o", target, dir])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try TJSON.parse(String(contentsOfFile: target, encoding: .utf8))
+        #expect(doc["files"]?.array?.count == 120)
+        #expect(tempFiles() == [])
+    }
+}
