@@ -71,7 +71,11 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Continue an interrupted jsonl sweep: skip files already recorded in FILE (same path, size and mtime) and append the rest to it.")
     var resume: String?
 
+    @Option(help: "Add the file's digest to each record as \"hashes\" (sha256, md5, sha1, sha512; repeatable or comma-separated).")
+    var hash: [String] = []
+
     func validate() throws {
+        do { _ = try HashAlgorithm.parseList(hash) } catch { throw ValidationError(error.description) }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let roi, FractionalRect(parsing: roi) == nil {
             throw ValidationError("--roi takes x,y,w,h as fractions in 0...1 with x+w <= 1 and y+h <= 1, e.g. 0.25,0.25,0.5,0.5")
@@ -90,6 +94,7 @@ struct Scan: AsyncParsableCommand {
                                         roi: roi.flatMap(FractionalRect.init(parsing:)),
                                         minLinearQuality: minQuality, minITFLength: minItfLength)
         settings.timings = timings
+        settings.hashes = try HashAlgorithm.parseList(hash)
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
