@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SweepCore
+@testable import CodeSweep
 
 /// --files-from, --shard, merge and summarize: shards of a real tree, merged, equal a single run.
 @Suite("Forensic scale-out", .serialized)
@@ -25,6 +26,15 @@ struct ForensicScaleOutTests {
         for (path, text) in files { try Forensic.makeQR(text, at: root.appendingPathComponent(path)) }
         try Data("walked, not an image: skipped\n".utf8).write(to: root.appendingPathComponent("b/notes.txt"))
         return files
+    }
+
+    @Test("The shard hash is FNV-1a 64 (published test vectors), so other tools can compute shards too")
+    func fnvVectors() {
+        #expect(Shard.fnv1a64([]) == 0xcbf2_9ce4_8422_2325)
+        #expect(Shard.fnv1a64(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+        #expect(Shard.fnv1a64(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+        #expect(Shard(parsing: "2/3") == Shard(index: 2, count: 3))
+        #expect(Shard(parsing: "3/3") == nil && Shard(parsing: "-1/3") == nil && Shard(parsing: "1/0") == nil && Shard(parsing: "1") == nil)
     }
 
     @Test("Shards are disjoint and complete; merge of shards is byte-identical to a single run; merge finds missing and duplicated files")
