@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // File digests (--hash sha256,md5): BoringSSL-backed, not hand-written.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
@@ -28,7 +30,8 @@ let package = Package(
         // Output sinks: jsonl, json, csv, text.
         .target(name: "Reporting", dependencies: ["SweepCore"]),
         // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
-        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
+                                                 .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "CodeSweepCLI",
             dependencies: ["CodeSweep", .product(name: "ArgumentParser", package: "swift-argument-parser")]

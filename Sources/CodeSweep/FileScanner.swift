@@ -13,6 +13,8 @@ public struct ScanSettings: Sendable {
     public var maxFileBytes = 1 << 30
     /// Add per-stage timings to each record.
     public var timings = false
+    /// Digests to add to each record (computed from the bytes already read for decoding).
+    public var hashes: [HashAlgorithm] = []
     public init() {}
 }
 
@@ -42,8 +44,13 @@ public enum FileScanner {
         }
         let ext = fileExtension(entry.pathBytes)
         let looksLikeImage = ImageFormat.knownExtensions.contains(ext)
-        guard let format = ImageFormat.sniff(bytes.prefix(32)) else {
-            if !entry.explicit && !looksLikeImage { return nil }
+        let sniffed = ImageFormat.sniff(bytes.prefix(32))
+        if sniffed == nil && !entry.explicit && !looksLikeImage { return nil }
+        if !settings.hashes.isEmpty {
+            record.hashes = Dictionary(uniqueKeysWithValues: settings.hashes.map { ($0.rawValue, $0.hex(bytes)) })
+            lap("hash")
+        }
+        guard let format = sniffed else {
             record.error = bytes.isEmpty ? RecordError(.empty, "file is empty")
                 : RecordError(.notImage, "not a supported raster image (unrecognised file signature\(describeHead(bytes)))")
             return record
@@ -61,6 +68,7 @@ public enum FileScanner {
             record.orientation = loaded.orientation
             record.frames = loaded.frames.count
             record.warnings = loaded.warnings
+            record.metadata = loaded.metadata
             for (i, frame) in loaded.frames.enumerated() {
                 record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
                                                    fullResolution: { full.frame(i) })

@@ -48,6 +48,7 @@ enum WorkerProtocol {
             ("max_frames", .int(s.limits.maxFrames)),
             ("max_file_bytes", .int(s.maxFileBytes)),
             ("timings", .bool(s.timings)),
+            ("hashes", .array(s.hashes.map { .string($0.rawValue) })),
         ]
         if let r = s.reader.roi {
             fields.append(("roi", .array([.double(r.x), .double(r.y), .double(r.width), .double(r.height)])))
@@ -71,6 +72,7 @@ enum WorkerProtocol {
         if let f = v["max_frames"]?.intValue { s.limits.maxFrames = f }
         if let b = v["max_file_bytes"]?.intValue { s.maxFileBytes = b }
         s.timings = v["timings"]?.boolValue ?? false
+        s.hashes = (v["hashes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(HashAlgorithm.init(rawValue:)) }
         return s
     }
 }

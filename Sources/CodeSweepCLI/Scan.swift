@@ -19,7 +19,7 @@ struct Scan: AsyncParsableCommand {
     )
 
     @Argument(help: "Files and folders to scan (folders are walked recursively).")
-    var paths: [String]
+    var paths: [String] = []
 
     @Option(name: [.short, .long], help: "Write the report to this file instead of stdout.")
     var output: String?
@@ -81,7 +81,25 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Continue an interrupted jsonl sweep: skip files already recorded in FILE (same path, size and mtime) and append the rest to it.")
     var resume: String?
 
+    @Option(help: "Add the file's digest to each record as \"hashes\" (sha256, md5, sha1, sha512; repeatable or comma-separated).")
+    var hash: [String] = []
+
+    @Option(help: "Also scan the paths listed in FILE ('-' = stdin), one per line (NUL-separated with -0); each is treated as named on the command line.")
+    var filesFrom: String?
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "The --files-from list is NUL-separated (find -print0).")
+    var nulSeparated = false
+
+    @Option(help: "Scan only shard K of N (0 <= K < N): the files whose path's FNV-1a hash mod N is K. See docs/scale-out.md.")
+    var shard: String?
+
     func validate() throws {
+        if paths.isEmpty && filesFrom == nil { throw ValidationError("give files or folders to scan, or --files-from FILE") }
+        do { _ = try HashAlgorithm.parseList(hash) } catch { throw ValidationError(error.description) }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard takes K/N with 0 <= K < N (shards count from 0), e.g. --shard 0/4")
+        }
+        if nulSeparated && filesFrom == nil { throw ValidationError("-0/--null applies to --files-from") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let roi, FractionalRect(parsing: roi) == nil {
             throw ValidationError("--roi takes x,y,w,h as fractions in 0...1 with x+w <= 1 and y+h <= 1, e.g. 0.25,0.25,0.5,0.5")
@@ -103,6 +121,7 @@ struct Scan: AsyncParsableCommand {
                                         roi: roi.flatMap(FractionalRect.init(parsing:)),
                                         minLinearQuality: minQuality, minITFLength: minItfLength)
         settings.timings = timings
+        settings.hashes = try HashAlgorithm.parseList(hash)
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
@@ -111,6 +130,13 @@ struct Scan: AsyncParsableCommand {
 
         Interrupt.install()
         var items = Walker(options: walk).walk(paths)
+        if let filesFrom {
+            do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
+                OutputFile.standardError.write("codesweep: \(error)\n")
+                throw ExitCode(2)
+            }
+        }
+        if let shard = shard.flatMap(Shard.init(parsing:)) { items = shard.select(items) }
         let out: OutputFile
         do {
             if let resume {

@@ -64,6 +64,13 @@ public struct Walker {
         return items
     }
 
+    /// Roots given as exact bytes (from `--files-from`, where names need not be UTF-8).
+    public func walk(byteRoots roots: [[UInt8]]) -> [WalkItem] {
+        var items: [WalkItem] = []
+        for root in roots { walk(root: root, into: &items) }
+        return items
+    }
+
     /// Bytes of a path shown as text: invalid UTF-8 sequences become U+FFFD.
     public static func display(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

@@ -40,6 +40,10 @@ public struct FileRecord: Sendable {
     public var mtime: Double?
     /// Where the time went, in milliseconds (only with --timings): read, decode, scan.
     public var timings: [(String, Double)]?
+    /// Digests of the file's bytes (only with --hash), by algorithm name: lowercase hex.
+    public var hashes: [String: String]?
+    /// Provenance read from the image's EXIF/XMP (only the fields present).
+    public var metadata: ImageMetadata?
 
     public var status: String { error == nil ? "ok" : "error" }
     public var pathIsValidUTF8: Bool { String(validating: pathBytes, as: UTF8.self) != nil }
@@ -92,6 +96,10 @@ extension FileRecord {
         if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         if let size { fields.append(("size", .int(size))) }
         if let mtime { fields.append(("mtime", .double((mtime * 1000).rounded() / 1000))) }
+        if let hashes, !hashes.isEmpty {
+            fields.append(("hashes", .object(hashes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        if let metadata, !metadata.isEmpty { fields.append(("metadata", metadata.json)) }
         if let timings { fields.append(("timings_ms", .object(timings.map { ($0.0, .double(($0.1 * 10).rounded() / 10)) }))) }
         return .object(fields)
     }
@@ -102,5 +110,64 @@ extension FileRecord: Equatable {
         l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
             && l.orientation == r.orientation && l.frames == r.frames && l.codes == r.codes && l.error == r.error
             && l.warnings == r.warnings && l.size == r.size && l.mtime == r.mtime
+            && l.hashes == r.hashes && l.metadata == r.metadata
+    }
+}
+
+/// Where and when a photo was taken, and with what: the EXIF (or XMP) fields a sweep needs.
+/// Every field is optional; a record carries only those the file has.
+public struct ImageMetadata: Sendable, Equatable {
+    /// DateTimeOriginal as ISO 8601 (`2023-07-14T10:32:05+02:00`), with the offset only when
+    /// the file records one (OffsetTimeOriginal) and fractional seconds when SubSecTimeOriginal is set.
+    public var captureTime: String?
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var gps: GPSPosition?
+    public var software: String?
+
+    public init(captureTime: String? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
+                gps: GPSPosition? = nil, software: String? = nil) {
+        self.captureTime = captureTime; self.cameraMake = cameraMake; self.cameraModel = cameraModel
+        self.gps = gps; self.software = software
+    }
+
+    public var isEmpty: Bool { captureTime == nil && cameraMake == nil && cameraModel == nil && gps == nil && software == nil }
+
+    public var json: JSONValue {
+        var f: [(String, JSONValue)] = []
+        if let captureTime { f.append(("capture_time", .string(captureTime))) }
+        if let cameraMake { f.append(("camera_make", .string(cameraMake))) }
+        if let cameraModel { f.append(("camera_model", .string(cameraModel))) }
+        if let gps { f.append(("gps", gps.json)) }
+        if let software { f.append(("software", .string(software))) }
+        return .object(f)
+    }
+
+    public init?(json v: JSONValue) {
+        guard case .object = v else { return nil }
+        self.init(captureTime: v["capture_time"]?.stringValue, cameraMake: v["camera_make"]?.stringValue,
+                  cameraModel: v["camera_model"]?.stringValue, gps: v["gps"].flatMap(GPSPosition.init(json:)),
+                  software: v["software"]?.stringValue)
+    }
+}
+
+/// A GPS fix in signed decimal degrees (south and west negative); altitude in metres, negative below sea level.
+public struct GPSPosition: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double?
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+        self.latitude = latitude; self.longitude = longitude; self.altitude = altitude
+    }
+
+    public var json: JSONValue {
+        var f: [(String, JSONValue)] = [("lat", .double(latitude)), ("lon", .double(longitude))]
+        if let altitude { f.append(("alt", .double(altitude))) }
+        return .object(f)
+    }
+
+    public init?(json v: JSONValue) {
+        guard let lat = v["lat"]?.doubleValue, let lon = v["lon"]?.doubleValue else { return nil }
+        self.init(latitude: lat, longitude: lon, altitude: v["alt"]?.doubleValue)
     }
 }

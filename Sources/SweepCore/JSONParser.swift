@@ -200,6 +200,10 @@ extension FileRecord {
         size = v["size"]?.intValue
         mtime = v["mtime"]?.doubleValue
         warnings = v["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if case .object(let h)? = v["hashes"] {
+            hashes = Dictionary(h.compactMap { k, x in x.stringValue.map { (k, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
+        metadata = v["metadata"].flatMap(ImageMetadata.init(json:))
         if case .object(let t)? = v["timings_ms"] { timings = t.compactMap { k, x in x.doubleValue.map { (k, $0) } } }
         if let e = v["error"], let k = e["kind"]?.stringValue {
             error = RecordError(ErrorKind(rawValue: k) ?? .internalError, e["message"]?.stringValue ?? "")

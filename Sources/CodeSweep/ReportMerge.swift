@@ -1,0 +1,153 @@
+import SweepCore
+import FileWalker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `codesweep merge`: shard reports (jsonl) in, one report out, ordered as a single run would
+/// have written it, with every file exactly once.
+///
+/// Lines are copied byte for byte, never re-serialized, so a merge of shards equals a single run.
+public enum ReportMerge {
+    /// One record line of an input report.
+    public struct Line: Sendable {
+        public var pathBytes: [UInt8]
+        public var path: String
+        /// The line as read, without its newline.
+        public var text: [UInt8]
+        public var source: String
+        public var lineNumber: Int
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var problems: [String]
+        public var description: String { problems.joined(separator: "\n") }
+    }
+
+    /// Reads every line of the given reports. A line that is not a record is an error (a shard
+    /// cut short by a kill must be re-run or resumed, not merged).
+    public static func load(_ files: [String]) throws(Failure) -> [Line] {
+        var lines: [Line] = []
+        var problems: [String] = []
+        for file in files {
+            let data: [UInt8]
+            do { data = try read(file) } catch { problems.append(error.message); continue }
+            var number = 0
+            for raw in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                number += 1
+                if raw.isEmpty { continue }
+                let text = Array(raw)
+                guard let v = try? JSONParser.parse(text), let path = v["path"]?.stringValue else {
+                    problems.append("\(file):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
+                    continue
+                }
+                let bytes = v["path_b64"]?.stringValue.flatMap(Base64.decode) ?? Array(path.utf8)
+                lines.append(Line(pathBytes: bytes, path: path, text: text, source: file, lineNumber: number))
+            }
+            if let last = data.last, last != 0x0A {
+                problems.append("\(file): the last line has no newline (a shard cut short? run it again or with --resume)")
+            }
+        }
+        if !problems.isEmpty { throw Failure(problems: problems) }
+        return lines
+    }
+
+    /// The walker's order for paths below the same root: depth first, entries by the bytes of
+    /// their names. That is byte order with "/" ranked below every other byte ("a/b" before
+    /// "a-c", although "-" < "/"), i.e. component by component.
+    public static func walkOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var i = 0
+        while i < a.count && i < b.count {
+            let x = a[i] == 0x2F ? 0 : Int(a[i]) + 1, y = b[i] == 0x2F ? 0 : Int(b[i]) + 1
+            if x != y { return x < y }
+            i += 1
+        }
+        return a.count < b.count
+    }
+
+    /// What the merge must contain: the walk of the roots a single run would have been given.
+    public struct Expectation {
+        public var items: [WalkItem]
+        public init(items: [WalkItem]) { self.items = items }
+    }
+
+    /// Orders the lines and checks them. Without an expectation: sorted by `walkOrder`, checked
+    /// for duplicates. With one: in the expectation's walk order (so roots keep the order they
+    /// were given in), and also checked for files missing or not expected.
+    public static func merge(_ lines: [Line], expecting: Expectation? = nil) throws(Failure) -> [Line] {
+        var problems: [String] = []
+        var byPath: [[UInt8]: Line] = [:]
+        var duplicates = 0
+        for l in lines {
+            if let first = byPath[l.pathBytes] {
+                duplicates += 1
+                if duplicates <= 20 {
+                    problems.append("duplicated: \(show(l.path)) is in \(first.source):\(first.lineNumber) and \(l.source):\(l.lineNumber) (overlapping shards, or a report given twice?)")
+                }
+            } else {
+                byPath[l.pathBytes] = l
+            }
+        }
+        if duplicates > 20 { problems.append("duplicated: \(duplicates - 20) more records") }
+        var ordered: [Line]
+        if let expecting {
+            ordered = []
+            var seen = Set<[UInt8]>()
+            var missing: [String] = []
+            for item in expecting.items {
+                let key = item.pathBytes
+                guard seen.insert(key).inserted else { continue }
+                if let l = byPath[key] {
+                    ordered.append(l)
+                } else if wouldBeRecorded(item) {
+                    missing.append(show(Walker.display(key)))
+                }
+            }
+            for m in missing.prefix(20) { problems.append("missing: \(m) (no shard reported it)") }
+            if missing.count > 20 { problems.append("missing: \(missing.count - 20) more files") }
+            let extra = lines.filter { !seen.contains($0.pathBytes) }
+            for l in extra.prefix(20) { problems.append("not expected: \(show(l.path)) (\(l.source):\(l.lineNumber)) is not in the expected list") }
+            if extra.count > 20 { problems.append("not expected: \(extra.count - 20) more files") }
+            if !missing.isEmpty || !extra.isEmpty {
+                problems.append("expected \(seen.count) paths, the reports hold \(byPath.count) distinct files (\(missing.count) missing, \(extra.count) not expected)")
+            }
+        } else {
+            ordered = Array(byPath.values)
+            ordered.sort { walkOrder($0.pathBytes, $1.pathBytes) }
+        }
+        if !problems.isEmpty { throw Failure(problems: problems) }
+        return ordered
+    }
+
+    /// Whether `codesweep scan` writes a record for this walked item: always, except for a file
+    /// found by walking that is neither an image by its first bytes nor by its name.
+    static func wouldBeRecorded(_ item: WalkItem) -> Bool {
+        guard case .file(let f) = item, !f.explicit else { return true }
+        if ImageFormat.knownExtensions.contains(FileScanner.fileExtension(f.pathBytes)) { return true }
+        let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
+        guard fd >= 0 else { return true } // scan would report it unreadable
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 32)
+        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, 32) }
+        guard n >= 0 else { return true }
+        return ImageFormat.sniff(head.prefix(n)) != nil
+    }
+
+    /// A path for a message: control characters escaped.
+    static func show(_ s: String) -> String { PayloadSummary.escape(s) }
+
+    struct ReadError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    /// A whole report file (`-` = standard input).
+    public static func readReport(_ file: String) throws -> [UInt8] { try read(file) }
+
+    static func read(_ file: String) throws(ReadError) -> [UInt8] {
+        if file == "-" { return PathList.readAll(fd: 0) }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        return PathList.readAll(fd: fd)
+    }
+}

@@ -1,0 +1,93 @@
+import SweepCore
+import FileWalker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--shard K/N`: this run scans only the walked items whose path falls in shard K of N.
+///
+/// The shard of a path is FNV-1a (64-bit) of the path's exact bytes, as walked (the argument as
+/// given, then the path below it), modulo N. It depends on nothing but those bytes: not on the
+/// machine, the walk order, the file's contents or the time. So for the same roots, written the
+/// same way, shards 0..<N never overlap and always cover every file, whichever machine runs each.
+/// The filter is applied after the walk and before any file is opened for scanning.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    /// Counts from 0: 0 ..< count.
+    public let index: Int
+    public let count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 0, index < count else { return nil }
+        self.index = index; self.count = count
+    }
+
+    /// `K/N` with 0 <= K < N.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
+    public static func of(_ pathBytes: [UInt8], count: Int) -> Int { Int(fnv1a64(pathBytes) % UInt64(count)) }
+
+    public func contains(_ pathBytes: [UInt8]) -> Bool { Shard.of(pathBytes, count: count) == index }
+
+    /// The walked items of this shard, in walk order (error items too: each lands in exactly one shard).
+    public func select(_ items: [WalkItem]) -> [WalkItem] { items.filter { contains($0.pathBytes) } }
+}
+
+/// Paths listed in a file (`--files-from`, `--expect-from`): one per line, or NUL-separated.
+public enum PathList {
+    /// Reads FILE (`-` = standard input) and splits it. Empty entries are dropped; with newline
+    /// separation a trailing carriage return is dropped too (lists written on Windows).
+    public static func read(_ file: String, nulSeparated: Bool) throws(PathListError) -> [[UInt8]] {
+        let data: [UInt8]
+        if file == "-" {
+            data = readAll(fd: 0)
+        } else {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw PathListError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            data = readAll(fd: fd)
+        }
+        return split(data, nulSeparated: nulSeparated)
+    }
+
+    public static func split(_ data: [UInt8], nulSeparated: Bool) -> [[UInt8]] {
+        let sep: UInt8 = nulSeparated ? 0 : 0x0A
+        return data.split(separator: sep, omittingEmptySubsequences: true).compactMap { part -> [UInt8]? in
+            var p = Array(part)
+            if !nulSeparated && p.last == 0x0D { p.removeLast() }
+            return p.isEmpty ? nil : p
+        }
+    }
+
+    static func readAll(fd: Int32) -> [UInt8] {
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}
+
+public struct PathListError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
