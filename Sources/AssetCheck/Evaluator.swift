@@ -307,15 +307,21 @@ extension Scannability {
         var parts: [String] = []
         if let m = modulePx { parts.append("module \(fmt(m)) px") }
         if let n = modulesPerSide, let v = version { parts.append("\(n)×\(n) (version \(v))") }
-        parts.append("quiet zone \(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(fmt($0)) modules)" } ?? ""))
+        let atLeast = quietZoneAtLeast ? "≥ " : ""
+        parts.append("quiet zone \(atLeast)\(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(atLeast)\(fmt($0)) module\(fmt($0) == "1" ? "" : "s"))" } ?? ""))
         parts.append("contrast \(Int((contrast * 100).rounded()))%")
         if readsAsIs {
-            parts.append("reads shrunk ×\(fmt(scaleMargin)), blurred σ \(fmt(blurMargin)) module, at \(Int((contrastMargin * 100).rounded()))% contrast")
+            parts.append("reads shrunk ×\(fmt2(scaleMargin)), blurred σ \(blurMargin) module, at \(Int((contrastMargin * 100).rounded()))% contrast")
         } else {
             parts.append("not read by a plain decoder pass at its own size")
         }
         return parts.joined(separator: ", ")
     }
+}
+
+func fmt2(_ d: Double) -> String {
+    let r = (d * 100).rounded() / 100
+    return r == r.rounded() ? String(Int(r)) : String(r)
 }
 
 func fmt(_ d: Double) -> String {

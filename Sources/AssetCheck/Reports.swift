@@ -185,6 +185,7 @@ public enum CheckOutput {
             ("version", s.version.map(JSONValue.int) ?? .null),
             ("quiet_zone_px", r(s.quietZonePx)),
             ("quiet_zone_modules", s.quietZoneModules.map(r) ?? .null),
+            ("quiet_zone_at_least", .bool(s.quietZoneAtLeast)),
             ("contrast", r(s.contrast)),
             ("reads_as_is", .bool(s.readsAsIs)),
             ("shrink_margin", r(s.scaleMargin)),

@@ -16,6 +16,8 @@ public struct Scannability: Sendable, Equatable {
     /// Light margin around the code on its narrowest side (for linear codes: left/right only).
     public var quietZonePx: Double
     public var quietZoneModules: Double?
+    /// The quiet zone was light as far as it was measured (8 modules for 2D, 15 for linear codes).
+    public var quietZoneAtLeast = false
     /// Symbol contrast (ISO 15415 SC): (90th − 10th percentile of luma inside the code) / 255.
     public var contrast: Double
     /// Read by one plain decoder pass on the code's region at the image's own resolution.
@@ -114,6 +116,7 @@ public struct ScannabilityProbe {
         let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold,
                                                      limit: limit, tolerance: (modulePx ?? 2) * 0.5) }.min() ?? 0
         let quietModules = modulePx.map { quiet / $0 }
+        let quietCapped = quiet >= limit - (modulePx ?? 2) * 0.5 - 1
 
         // The code's region with a margin of real pixels around it (4 modules, or 16 px).
         let margin = max(16, (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 4 : 10))
@@ -147,7 +150,7 @@ public struct ScannabilityProbe {
         }
 
         var s = Scannability(modulePx: modulePx, modulesPerSide: perSide, version: version, quietZonePx: quiet,
-                             quietZoneModules: quietModules, contrast: contrast, readsAsIs: readsAsIs,
+                             quietZoneModules: quietModules, quietZoneAtLeast: quietCapped, contrast: contrast, readsAsIs: readsAsIs,
                              scaleMargin: scaleMargin, blurMargin: blurMargin, contrastMargin: contrastMargin, grades: [])
         s.grades = Self.grades(s, twoDimensional: code.symbology.isTwoDimensional)
         return s
@@ -158,7 +161,8 @@ public struct ScannabilityProbe {
         var g: [(String, Grade)] = []
         // ISO 15415 symbol contrast bounds.
         g.append(("contrast", Grade.atLeast(s.contrast, 0.70, 0.55, 0.40, 0.20)))
-        if let m = s.modulePx { g.append(("module size", Grade.atLeast(m, 4, 3, 2, 1.5))) }
+        // Module size to 0.1 px: corners are located to about a pixel, so a 4 px module measures 3.98.
+        if let m = s.modulePx { g.append(("module size", Grade.atLeast((m * 10).rounded() / 10, 4, 3, 2, 1.5))) }
         let qz = s.quietZoneModules ?? (s.quietZonePx / 4)
         g.append(("quiet zone", twoDimensional ? Grade.atLeast(qz, 4, 3, 2, 1) : Grade.atLeast(qz, 10, 7, 5, 2)))
         guard s.readsAsIs else {
