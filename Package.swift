@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // File digests (--hash sha256,md5): BoringSSL-backed, not hand-written.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
@@ -32,10 +33,12 @@ let package = Package(
         // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
         .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
+        // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
-            dependencies: ["CodeSweep", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CodeSweep", "AssetCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -1,0 +1,142 @@
+import CodeSweep
+import FileWalker
+import MagickBridge
+import SweepCore
+import ZBarBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole check: one result per image, in walk order.
+public struct CheckReport: Sendable, Equatable {
+    public var images: [ImageResult]
+    /// Where the rules came from, for the summary ("Samples/check/.codesweep.yml", "flags").
+    public var rulesSource: String
+    public var seconds: Double
+    public init(images: [ImageResult], rulesSource: String, seconds: Double) {
+        self.images = images; self.rulesSource = rulesSource; self.seconds = seconds
+    }
+    public var passed: Int { images.count { $0.status == .passed } }
+    public var failed: Int { images.count { $0.status == .failed } }
+    public var errors: Int { images.count { $0.status == .error } }
+    public var violations: Int { images.reduce(0) { $0 + $1.violations.count } }
+    /// 0 every image passed, 1 some broke a rule, 2 some could not be read.
+    public var exitStatus: Int32 { errors > 0 ? 2 : failed > 0 ? 1 : 0 }
+}
+
+/// Scans with the existing engine (Walker → Sweep → FileScanner, worker processes as configured),
+/// then measures every code's scannability in this process and applies the rules.
+public struct CheckRunner: Sendable {
+    public var rules: CheckRules
+    public var context: PathContext
+    public var today: String
+    public var jobs: Int
+    public var isolation: Isolation
+    public var followSymlinks = false
+    public var hidden = false
+
+    public init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
+        self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
+    }
+
+    public func run(paths: [String], rulesSource: String) async throws -> CheckReport {
+        let evaluator = try Evaluator(rules: rules, context: context, today: today)
+        let clock = ContinuousClock.now
+        let (records, scans) = await scan(paths: paths)
+        var results: [ImageResult] = []
+        for (i, r) in records.enumerated() {
+            var result = evaluator.evaluate(r, scans: scans[i].scans)
+            result.seconds = scans[i].seconds + (r.timings ?? []).reduce(0) { $0 + $1.1 } / 1000
+            results.append(result)
+        }
+        results += evaluator.unmatchedExpectations(checked: records.map(\.path))
+        return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds)
+    }
+
+    /// Walks and sweeps `paths` with the engine, then measures every code found: the records in
+    /// walk order, each with its codes' scannability (nil where not measured) and the seconds spent.
+    public func scan(paths: [String]) async -> ([FileRecord], [(scans: [Scannability?], seconds: Double)]) {
+        var walk = WalkOptions()
+        walk.include = rules.include
+        walk.exclude = rules.exclude
+        walk.followSymlinks = followSymlinks
+        walk.hidden = hidden
+        let items = Walker(options: walk).walk(paths)
+        var settings = ScanSettings()
+        settings.reader = ReaderOptions(symbologies: .standard, effort: .normal)
+        settings.timings = true
+        var records: [FileRecord] = []
+        await Sweep(settings: settings, jobs: jobs, isolation: isolation).run(items, emit: { records.append($0) })
+
+        // Scannability, in parallel over images with codes (one full-resolution reload each).
+        var out = [(scans: [Scannability?], seconds: Double)](repeating: ([], 0), count: records.count)
+        let jobs = self.jobs
+        let all = records
+        await withTaskGroup(of: (Int, [Scannability?], Double).self) { group in
+            var next = 0
+            func start() {
+                while next < all.count {
+                    let i = next, record = all[i]
+                    next += 1
+                    guard record.error == nil, !record.codes.isEmpty else { continue }
+                    group.addTask {
+                        let t0 = ContinuousClock.now
+                        let s = Self.measure(record)
+                        return (i, s, t0.duration(to: .now).seconds)
+                    }
+                    return
+                }
+            }
+            for _ in 0..<max(1, jobs) { start() }
+            while let (i, s, t) = await group.next() {
+                out[i] = (s, t)
+                start()
+            }
+        }
+        return (records, out)
+    }
+
+    /// Reloads the image at full resolution and probes each code; nil for codes that cannot be
+    /// measured (the file changed, or a frame is missing).
+    static func measure(_ record: FileRecord) -> [Scannability?] {
+        guard let bytes = readAll(record.pathBytes), let format = ImageFormat.sniff(bytes.prefix(32)),
+              let loaded = try? ImageLoader.load(bytes, format: format) else {
+            return record.codes.map { _ in nil }
+        }
+        let probe = ScannabilityProbe.zbar
+        return record.codes.map { code in
+            guard code.frame < loaded.frames.count else { return nil }
+            return probe.measure(code, in: loaded.frames[code.frame])
+        }
+    }
+
+    static func readAll(_ path: [UInt8]) -> [UInt8]? {
+        let fd = (path + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > 1 << 30 { return nil }
+        }
+    }
+}
+
+extension ScannabilityProbe {
+    /// The production probe: one plain ZBar pass (no scan plan, no retries), like a phone's single look.
+    public static var zbar: ScannabilityProbe {
+        ScannabilityProbe { image, symbology in
+            ZBarDecoder.decode(image, symbologies: [symbology]).filter { $0.symbology == symbology }.map(\.bytes)
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,350 @@
+import SweepCore
+
+/// One code as the check saw it.
+public struct CodeResult: Sendable, Equatable {
+    /// 1-based, in the order the scan reported codes.
+    public var index: Int
+    public var code: DetectedCode
+    public var text: String?
+    public var scan: Scannability?
+    public init(index: Int, code: DetectedCode, scan: Scannability?) {
+        self.index = index; self.code = code; self.scan = scan
+        text = PayloadText.decode(code.bytes).text
+    }
+}
+
+/// One image (one testcase in JUnit terms).
+public struct ImageResult: Sendable, Equatable {
+    public enum Status: String, Sendable { case passed, failed, error }
+    public var path: String
+    public var codes: [CodeResult]
+    public var violations: [Violation]
+    /// Set when the image could not be read (status error).
+    public var error: String?
+    public var width: Int?, height: Int?
+    /// Seconds spent on this image (scan + scannability), for JUnit.
+    public var seconds: Double = 0
+    public var status: Status { error != nil ? .error : violations.isEmpty ? .passed : .failed }
+    public init(path: String, codes: [CodeResult] = [], violations: [Violation] = [], error: String? = nil) {
+        self.path = path; self.codes = codes; self.violations = violations; self.error = error
+    }
+}
+
+/// Where paths in the rules are anchored: absolute current directory and rules-file folder.
+public struct PathContext: Sendable, Equatable {
+    public var currentDirectory: String
+    public var rulesDirectory: String?
+    public init(currentDirectory: String, rulesDirectory: String? = nil) {
+        self.currentDirectory = currentDirectory; self.rulesDirectory = rulesDirectory
+    }
+
+    /// "a/./b/../c" → "a/c"; keeps a leading "/".
+    public static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for p in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if p == "." { continue }
+            if p == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(p)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// An absolute path shown relative to the current directory when it is below it.
+    public func display(_ path: String) -> String {
+        let cwd = Self.normalize(currentDirectory)
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    public func absolute(_ path: String) -> String {
+        Self.normalize(path.hasPrefix("/") ? path : currentDirectory + "/" + path)
+    }
+
+    /// The ways a checked file's path can be written in the rules: relative to the rules file's
+    /// folder, as given on the command line, and absolute.
+    public func candidates(_ path: String) -> [String] {
+        let abs = absolute(path)
+        var out: [String] = []
+        if let base = rulesDirectory.map(Self.normalize), abs.hasPrefix(base + "/") { out.append(String(abs.dropFirst(base.count + 1))) }
+        out.append(Self.normalize(path))
+        out.append(abs)
+        return out
+    }
+
+    /// A rule path or glob against a checked file's path. A pattern without '/' matches the file
+    /// name; with '/', the path relative to the rules folder or as given ('*' crosses folders,
+    /// a leading "**/" also matches at the top).
+    public func matches(_ pattern: String, path: String) -> Bool {
+        if !pattern.contains("/") {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return Wildcard.matches(pattern, name)
+        }
+        var patterns = [Self.normalize(pattern)]
+        if pattern.hasPrefix("**/") { patterns.append(String(pattern.dropFirst(3))) }
+        if pattern.hasPrefix("/") { return Wildcard.matches(patterns[0], absolute(path)) }
+        let paths = candidates(path)
+        return patterns.contains { p in paths.contains { Wildcard.matches(p, $0) } }
+    }
+}
+
+/// Applies the rules to a scanned record. Pure: measurements come in with the record.
+public struct Evaluator {
+    public let rules: CheckRules
+    public let context: PathContext
+    /// Today as YYYY-MM-DD (campaign expiry compares against it).
+    public let today: String
+    let regex: Regex<AnyRegexOutput>?
+
+    public struct InvalidRule: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(rules: CheckRules, context: PathContext, today: String) throws(InvalidRule) {
+        self.rules = rules; self.context = context; self.today = today
+        if let p = rules.url.pattern {
+            do { regex = try Regex(p) } catch { throw InvalidRule(description: "url.pattern is not a valid regular expression: \(p) (\(error))") }
+        } else { regex = nil }
+        for (name, date) in rules.url.campaignExpiry where !Self.isDate(date) {
+            throw InvalidRule(description: "campaign '\(name)' expiry '\(date)' is not a date like 2025-06-30")
+        }
+    }
+
+    static func isDate(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        return u.count == 10 && u[4] == UInt8(ascii: "-") && u[7] == UInt8(ascii: "-")
+            && u.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) }
+    }
+
+    /// The expectation for a path: an exact path entry first, else the first glob that matches.
+    public func expectation(for path: String) -> Expectation? {
+        let cands = Set(context.candidates(path))
+        if let e = rules.expectations.first(where: { !Self.hasWildcard($0.path) && (cands.contains(PathContext.normalize($0.path)) || cands.contains(context.absolute($0.path))) }) {
+            return e
+        }
+        return rules.expectations.first { Self.hasWildcard($0.path) && context.matches($0.path, path: path) }
+    }
+
+    static func hasWildcard(_ s: String) -> Bool { s.contains("*") || s.contains("?") }
+
+    /// Expectation entries (exact paths) that no checked image matched: each is a failure of its own.
+    public func unmatchedExpectations(checked paths: [String]) -> [ImageResult] {
+        let seen = Set(paths.flatMap { context.candidates($0) })
+        return rules.expectations.filter { e in
+            !Self.hasWildcard(e.path) && !seen.contains(PathContext.normalize(e.path)) && !seen.contains(context.absolute(e.path))
+                && !(context.rulesDirectory.map { seen.contains(PathContext.normalize($0 + "/" + e.path)) } ?? false)
+        }.map { e in
+            ImageResult(path: context.display(e.path), violations: [Violation(
+                rule: "expectations",
+                message: "the expectations list \(context.display(e.path)) (expected \(quoteList(e.payloads))), but no such image was checked",
+                fix: "restore or rename the image, or remove its entry from the expectations")])
+        }
+    }
+
+    public func evaluate(_ record: FileRecord, scans: [Scannability?]) -> ImageResult {
+        var result = ImageResult(path: record.path)
+        result.width = record.width; result.height = record.height
+        if let error = record.error {
+            result.error = "\(error.kind.rawValue): \(error.message)"
+            result.violations.append(Violation(rule: "unreadable", message: "the image could not be read (\(error.kind.rawValue): \(error.message))",
+                                               fix: "re-export the file as PNG or JPEG and commit it again"))
+            return result
+        }
+        result.codes = record.codes.enumerated().map { CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil) }
+        var v: [Violation] = []
+
+        // How many codes.
+        let n = result.codes.count
+        let requiring = rules.requireCode.first { context.matches($0, path: record.path) }
+        let needed = max(rules.minCodes ?? 0, requiring == nil ? 0 : 1)
+        if n < needed {
+            if n == 0 && requiring != nil {
+                v.append(Violation(rule: "require_code",
+                                   message: "no QR code or barcode was found, and this image must carry one (require_code: '\(requiring!)')",
+                                   fix: "add the code to the artwork; if it is there, make it larger, sharper and darker on a light background (`codesweep scan \(record.path)` shows what is read)"))
+            } else {
+                v.append(Violation(rule: "min_codes", message: "\(n) code\(n == 1 ? "" : "s") found; at least \(needed) required",
+                                   fix: "add the missing code(s), or check that each is large and sharp enough to be read"))
+            }
+        }
+        if let max = rules.maxCodes, n > max {
+            v.append(Violation(rule: "max_codes", message: "\(n) codes found; at most \(max) allowed (\(result.codes.map { describeWithPayload($0) }.joined(separator: ", ")))",
+                               fix: "remove the extra codes from the artwork so people scan the right one"))
+        }
+
+        for c in result.codes {
+            if let allowed = rules.symbologies, !allowed.contains(c.code.symbology) {
+                v.append(Violation(rule: "symbologies", message: "\(describe(c)) is a \(c.code.symbology.displayName), which is not allowed (allowed: \(allowed.sorted().map(\.rawValue).joined(separator: ", ")))",
+                                   fix: "use one of the allowed symbologies, or add \(c.code.symbology.rawValue) to `symbologies` if it is intended", code: c.index))
+            }
+            if rules.url.appliesTo.contains(c.code.symbology) { v += checkURL(c) }
+            if let min = rules.minGrade, let s = c.scan, s.grade < min { v.append(gradeViolation(c, s, min)) }
+        }
+
+        if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }
+        result.violations = v
+        return result
+    }
+
+    /// "code 1 (QR Code)": the payload itself is named only where the rule is about it.
+    func describe(_ c: CodeResult) -> String {
+        "code \(c.index) (\(c.code.symbology.displayName))"
+    }
+
+    func describeWithPayload(_ c: CodeResult) -> String {
+        "code \(c.index) (\(c.code.symbology.displayName) \(c.text.map { quote($0) } ?? "<binary>"))"
+    }
+
+    func checkURL(_ c: CodeResult) -> [Violation] {
+        let u = rules.url
+        guard let text = c.text else {
+            return u.required ? [Violation(rule: "url.valid", message: "\(describe(c)) holds binary data, not a link",
+                                           fix: "encode the full link as text, starting with https://", code: c.index)] : []
+        }
+        let url: URLParts
+        do { url = try URLParts.parse(text) } catch {
+            return u.required ? [Violation(rule: "url.valid", message: "\(describeWithPayload(c)) is not a URL: \(error)",
+                                           fix: "encode the full link, starting with \(u.schemes.first ?? "https")://", code: c.index)] : []
+        }
+        var v: [Violation] = []
+        if !u.schemes.isEmpty && !u.schemes.contains(url.scheme) {
+            let better = u.schemes.first!
+            let fixed = url.host.isEmpty ? "" : ": \(better)" + text.drop(while: { $0 != ":" })
+            v.append(Violation(rule: "url.scheme", message: "\(describe(c)) links to \(quote(text)); \(url.scheme): links are not allowed (allowed: \(u.schemes.joined(separator: ", ")))",
+                               fix: "re-generate the code with a \(better) link\(fixed)", code: c.index))
+        }
+        if url.host.isEmpty && (!u.allowHosts.isEmpty) {
+            v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) has no host; allowed hosts: \(u.allowHosts.joined(separator: ", "))",
+                               fix: "encode a full link to one of the allowed hosts", code: c.index))
+        } else if !url.host.isEmpty {
+            if !u.allowHosts.isEmpty && !u.allowHosts.contains(where: { Wildcard.hostMatches($0, url.host) }) {
+                var hint = ""
+                let literal = u.allowHosts.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }.filter { !Self.hasWildcard($0) }
+                let candidates = literal.map { ($0, editDistance($0, url.host)) } + literal.map { ($0, editDistance("www." + $0, url.host)) }
+                if let best = candidates.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= 2 { hint = " — a typo of \(best.0)?" }
+                v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(url.host), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
+                                   fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
+            }
+            if let deny = u.denyHosts.first(where: { Wildcard.hostMatches($0, url.host) }) {
+                v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(url.host), which is denied ('\(deny)' in url.deny_hosts)",
+                                   fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
+            }
+        }
+        if let regex, (try? regex.wholeMatch(in: text)) == nil {
+            v.append(Violation(rule: "url.pattern", message: "\(describe(c)) links to \(quote(text)), which does not match the required pattern \(u.pattern!)",
+                               fix: "re-generate the code with a link of the agreed form", code: c.index))
+        }
+        for p in u.requiredQuery where !url.query.contains(where: { Wildcard.matches(p, $0.name, caseInsensitive: true) }) {
+            v.append(Violation(rule: "url.required_query", message: "\(describe(c)) links to \(quote(text)), which has no '\(p)' query parameter",
+                               fix: "add \(Self.hasWildcard(p) ? "the \(p) tracking parameters" : "\(p)=…") to the link (e.g. ?utm_source=poster&utm_medium=print&utm_campaign=…) and re-generate the code", code: c.index))
+        }
+        for p in u.forbiddenQuery {
+            for q in url.query where Wildcard.matches(p, q.name, caseInsensitive: true) {
+                v.append(Violation(rule: "url.forbidden_query", message: "\(describe(c)) carries the query parameter '\(q.name)\(q.value.map { "=" + $0 } ?? "")', which must not ship ('\(p)' in url.forbidden_query)",
+                                   fix: "remove \(q.name) from the link and re-generate the code", code: c.index))
+            }
+        }
+        if let campaign = url.query.first(where: { $0.name.lowercased() == u.campaignParameter.lowercased() })?.value,
+           let expiry = u.campaignExpiry[campaign], expiry < today {
+            v.append(Violation(rule: "url.campaign_expired", message: "\(describe(c)) is for campaign '\(campaign)', which ended on \(expiry)",
+                               fix: "update the code to the current campaign's link, or retire this asset", code: c.index))
+        }
+        return v
+    }
+
+    func gradeViolation(_ c: CodeResult, _ s: Scannability, _ min: Grade) -> Violation {
+        let weak = s.weakest(below: min)
+        let details = weak.map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
+        var fixes: [String] = []
+        let names = Set(weak.map(\.parameter))
+        if names.contains("module size") || names.contains("shrink margin") || names.contains("reads as is") || !s.readsAsIs {
+            if let m = s.modulePx, let n = s.modulesPerSide {
+                fixes.append("make the code larger: at least 4 px per module, i.e. \(4 * n) px across for this \(n)×\(n) code (now \(fmt(m)) px per module)")
+            } else if let m = s.modulePx {
+                fixes.append("make the code larger: at least 4 px per module (now \(fmt(m)) px)")
+            } else {
+                fixes.append("make the code larger and sharper")
+            }
+        }
+        if names.contains("quiet zone") {
+            fixes.append("leave a blank margin of at least \(s.modulePx.map { "\(Int((4 * $0).rounded(.up))) px (4 modules)" } ?? "4 modules") around the code")
+        }
+        if names.contains("contrast") || names.contains("contrast margin") {
+            fixes.append("print the code darker on a lighter background (black on white is best)")
+        }
+        if names.contains("blur margin") {
+            fixes.append("export the code sharp: no blur, and scale it with nearest-neighbour, not smooth resampling")
+        }
+        return Violation(rule: "min_grade",
+                         message: "\(describe(c)) grades \(s.grade), below the minimum \(min) (\(details)); \(s.summary)",
+                         fix: fixes.isEmpty ? "make the code larger, sharper and higher in contrast" : fixes.joined(separator: "; "),
+                         code: c.index)
+    }
+
+    func checkExpectation(_ e: Expectation, _ codes: [CodeResult]) -> [Violation] {
+        var remaining = codes.map { $0.text ?? "" }
+        var missing: [String] = []
+        for p in e.payloads {
+            if let i = remaining.firstIndex(of: p) { remaining.remove(at: i) } else { missing.append(p) }
+        }
+        if missing.isEmpty && remaining.isEmpty { return [] }
+        let message: String
+        if missing.count == 1 && remaining.count == 1 {
+            message = "expected the code to read \(quote(missing[0])) but it reads \(quote(remaining[0]))"
+        } else if remaining.isEmpty {
+            message = "expected \(quoteList(missing)) but \(codes.isEmpty ? "no code was found" : "found only \(quoteList(codes.map { $0.text ?? "<binary>" }))")"
+        } else if missing.isEmpty {
+            message = "unexpected code\(remaining.count == 1 ? "" : "s") \(quoteList(remaining)) (expected only \(quoteList(e.payloads)))"
+        } else {
+            message = "expected \(quoteList(missing)) but found \(quoteList(remaining))"
+        }
+        return [Violation(rule: "expectations", message: message,
+                          fix: "re-generate the code from the expected payload, or update the expectations entry for \(context.display(e.path)) if the link changed on purpose")]
+    }
+}
+
+extension Scannability {
+    /// One line of measurements, for messages and the text report.
+    public var summary: String {
+        var parts: [String] = []
+        if let m = modulePx { parts.append("module \(fmt(m)) px") }
+        if let n = modulesPerSide, let v = version { parts.append("\(n)×\(n) (version \(v))") }
+        let atLeast = quietZoneAtLeast ? "≥ " : ""
+        parts.append("quiet zone \(atLeast)\(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(atLeast)\(fmt($0)) module\(fmt($0) == "1" ? "" : "s"))" } ?? ""))
+        parts.append("contrast \(Int((contrast * 100).rounded()))%")
+        if readsAsIs {
+            parts.append("reads shrunk ×\(fmt2(scaleMargin)), blurred σ \(blurMargin) module, at \(Int((contrastMargin * 100).rounded()))% contrast")
+        } else {
+            parts.append("not read by a plain decoder pass at its own size")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+func fmt2(_ d: Double) -> String {
+    let r = (d * 100).rounded() / 100
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+func fmt(_ d: Double) -> String {
+    let r = (d * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+/// A payload in quotes with control characters made visible (payloads are untrusted).
+func quote(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        default:
+            if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029 {
+                out += "\\u{" + String(u.value, radix: 16) + "}"
+            } else { out.unicodeScalars.append(u) }
+        }
+    }
+    let limit = 120
+    if out.count > limit { out = String(out.prefix(limit)) + "…" }
+    return out + "\""
+}
+
+func quoteList(_ items: [String]) -> String { items.map(quote).joined(separator: ", ") }

@@ -1,0 +1,197 @@
+import SweepCore
+
+/// The four outputs CI systems and people read. All pure: a report in, text out.
+public enum CheckOutput {
+    // MARK: Human summary
+
+    public static func text(_ r: CheckReport, verbose: Bool = false) -> String {
+        var out = ""
+        for img in r.images {
+            switch img.status {
+            case .passed:
+                guard verbose else { continue }
+                out += "PASS   \(safe(img.path))\(codesLine(img))\n"
+            case .failed:
+                out += "FAIL   \(safe(img.path))\(codesLine(img))\n"
+            case .error:
+                out += "ERROR  \(safe(img.path))\n"
+            }
+            for c in img.codes where verbose || img.status != .passed {
+                out += "       code \(c.index): \(c.code.symbology.displayName) \(c.text.map(quote) ?? "<binary>")\n"
+                if let s = c.scan { out += "         grade \(s.grade): \(s.summary)\n" }
+            }
+            for v in img.violations {
+                out += "  ✗ \(v.rule): \(safe(v.message))\n"
+                out += "    fix: \(safe(v.fix))\n"
+            }
+            if img.status != .passed { out += "\n" }
+        }
+        let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
+        out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
+        if r.errors > 0 { out += ", \(r.errors) unreadable" }
+        out += " (\(r.violations) problem\(r.violations == 1 ? "" : "s"); rules: \(r.rulesSource))\n"
+        return out
+    }
+
+    static func codesLine(_ img: ImageResult) -> String {
+        if img.codes.isEmpty { return img.error == nil ? "  — no code found" : "" }
+        let grades = img.codes.compactMap { $0.scan?.grade.description }
+        return "  — \(img.codes.count) code\(img.codes.count == 1 ? "" : "s")" + (grades.isEmpty ? "" : ", grade \(grades.joined(separator: "/"))")
+    }
+
+    /// Paths and messages for a terminal: control characters made visible.
+    static func safe(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.flatMap { u -> [Unicode.Scalar] in
+            u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) ? Array("\\u{\(String(u.value, radix: 16))}".unicodeScalars) : [u]
+        }))
+    }
+
+    // MARK: JUnit XML
+
+    /// JUnit XML as Jenkins, GitLab, CircleCI and Azure read it: one testsuite, one testcase per
+    /// image (classname "codesweep.check", name = path), a <failure> for rule violations and an
+    /// <error> for unreadable images, each with message/type attributes and the details as text.
+    public static func junit(_ r: CheckReport, timestamp: String) -> String {
+        let time = String(format3(r.seconds))
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x += "<testsuites name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" time=\"\(time)\">\n"
+        x += "  <testsuite name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" skipped=\"0\" time=\"\(time)\" timestamp=\"\(xml(timestamp))\" hostname=\"localhost\">\n"
+        x += "    <properties>\n      <property name=\"rules\" value=\"\(xml(r.rulesSource))\"/>\n    </properties>\n"
+        for img in r.images {
+            x += "    <testcase name=\"\(xml(img.path))\" classname=\"codesweep.check\" time=\"\(format3(img.seconds))\""
+            switch img.status {
+            case .passed:
+                x += ">\n"
+                if !img.codes.isEmpty { x += "      <system-out>\(xml(detail(img)))</system-out>\n" }
+                x += "    </testcase>\n"
+            case .failed, .error:
+                let tag = img.status == .error ? "error" : "failure"
+                let first = img.violations.first
+                let message = img.violations.count == 1 ? first!.message : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
+                let type = Array(Set(img.violations.map(\.rule))).sorted().joined(separator: ",")
+                x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
+            }
+        }
+        x += "  </testsuite>\n</testsuites>\n"
+        return x
+    }
+
+    static func detail(_ img: ImageResult) -> String {
+        var lines: [String] = []
+        for c in img.codes {
+            lines.append("code \(c.index): \(c.code.symbology.displayName) \(c.text.map(quote) ?? "<binary>")" + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
+        }
+        for v in img.violations {
+            lines.append("\(v.rule): \(v.message)\n  fix: \(v.fix)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func format3(_ d: Double) -> String {
+        let ms = Int((d * 1000).rounded())
+        let frac = String(ms % 1000)
+        return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+    }
+
+    /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
+    /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.
+    public static func xml(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default:
+                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+
+    // MARK: GitHub Actions workflow commands
+
+    /// One `::error file=…,title=…::message` line per violation (and per unreadable image).
+    public static func github(_ r: CheckReport) -> String {
+        var out = ""
+        for img in r.images {
+            for v in img.violations {
+                let title = "codesweep \(v.rule)" + (v.code.map { " (code \($0))" } ?? "")
+                out += "::error file=\(githubProperty(img.path)),title=\(githubProperty(title))::\(githubData(v.message + ". Fix: " + v.fix))\n"
+            }
+        }
+        return out
+    }
+
+    /// Escaping of a command's message, as @actions/core does: % \r \n.
+    /// Works on Unicode scalars: "\r\n" is one Character in Swift and must still become %0D%0A.
+    public static func githubData(_ s: String) -> String {
+        escape(s, ["%": "%25", "\r": "%0D", "\n": "%0A"])
+    }
+
+    /// Escaping of a property value: the message escapes plus ':' and ','.
+    public static func githubProperty(_ s: String) -> String {
+        escape(s, ["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
+    }
+
+    static func escape(_ s: String, _ table: [Unicode.Scalar: String]) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if let r = table[u] { out += r } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    public static func json(_ r: CheckReport) -> JSONValue {
+        .object([
+            ("passed", .bool(r.exitStatus == 0)),
+            ("exit_status", .int(Int(r.exitStatus))),
+            ("rules", .string(r.rulesSource)),
+            ("summary", .object([("images", .int(r.images.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
+                                 ("errors", .int(r.errors)), ("problems", .int(r.violations)), ("seconds", .double((r.seconds * 1000).rounded() / 1000))])),
+            ("images", .array(r.images.map(imageJSON))),
+        ])
+    }
+
+    static func imageJSON(_ img: ImageResult) -> JSONValue {
+        var f: [(String, JSONValue)] = [("path", .string(img.path)), ("status", .string(img.status.rawValue))]
+        if let e = img.error { f.append(("error", .string(e))) }
+        f.append(("codes", .array(img.codes.map { c in
+            var cf: [(String, JSONValue)] = [("index", .int(c.index))]
+            if case .object(let fields) = c.code.json() { cf += fields }
+            if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
+            return .object(cf)
+        })))
+        f.append(("violations", .array(img.violations.map { v in
+            .object([("rule", .string(v.rule)), ("code", v.code.map(JSONValue.int) ?? .null), ("message", .string(v.message)), ("fix", .string(v.fix))])
+        })))
+        return .object(f)
+    }
+
+    static func scanJSON(_ s: Scannability) -> JSONValue {
+        func r(_ d: Double) -> JSONValue { .double((d * 100).rounded() / 100) }
+        return .object([
+            ("grade", .string(s.grade.description)),
+            ("grade_value", .int(s.grade.rawValue)),
+            ("module_px", s.modulePx.map(r) ?? .null),
+            ("modules_per_side", s.modulesPerSide.map(JSONValue.int) ?? .null),
+            ("version", s.version.map(JSONValue.int) ?? .null),
+            ("quiet_zone_px", r(s.quietZonePx)),
+            ("quiet_zone_modules", s.quietZoneModules.map(r) ?? .null),
+            ("quiet_zone_at_least", .bool(s.quietZoneAtLeast)),
+            ("contrast", r(s.contrast)),
+            ("reads_as_is", .bool(s.readsAsIs)),
+            ("shrink_margin", r(s.scaleMargin)),
+            ("blur_margin_modules", r(s.blurMargin)),
+            ("contrast_margin", r(s.contrastMargin)),
+            ("grades", .object(s.grades.map { ($0.parameter, .string($0.grade.description)) })),
+        ])
+    }
+}

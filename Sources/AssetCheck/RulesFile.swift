@@ -1,0 +1,145 @@
+import SweepCore
+import Yams
+
+/// Reads `.codesweep.yml` (see docs/check.md for the reference). Every value is read as a YAML
+/// scalar string and converted here, so `2025-06-30` stays a date string and `on` stays a word.
+/// Unknown keys are errors: a misspelt rule must not pass silently.
+public enum RulesFile {
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var description: String
+        init(_ d: String) { description = d }
+        public init(_ path: String, _ message: String) { description = "\(path): \(message)" }
+    }
+
+    /// Parses the rules text. `expectationsLoader` reads the `expectations` file named in it (a
+    /// path relative to the rules file), returning its text and its folder (absolute): the paths
+    /// in an expectations file are relative to the file's own folder.
+    public static func parse(_ text: String, source: String = ".codesweep.yml",
+                             expectationsLoader: (String) throws -> (text: String, directory: String) = { p in throw Error(p, "no expectations loader") }) throws -> CheckRules {
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(error)") }
+        var rules = CheckRules()
+        guard let root else { return rules }
+        guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
+        let known = ["paths", "include", "exclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
+                     "url", "expectations", "expect", "version"]
+        for (k, value) in map {
+            let key = k.string ?? ""
+            let at = "\(source): \(key)"
+            switch key {
+            case "version":
+                guard value.string == "1" else { throw Error("\(at): only version 1 is understood") }
+            case "paths": rules.paths = try strings(value, at)
+            case "include": rules.include = try strings(value, at)
+            case "exclude": rules.exclude = try strings(value, at)
+            case "require_code": rules.requireCode = try strings(value, at)
+            case "min_codes": rules.minCodes = try int(value, at)
+            case "max_codes": rules.maxCodes = try int(value, at)
+            case "symbologies": rules.symbologies = try symbologies(strings(value, at).joined(separator: ","), at)
+            case "min_grade":
+                guard let s = value.string, let g = Grade(parsing: s) else { throw Error("\(at): a grade A, B, C, D or F (or 4...0)") }
+                rules.minGrade = g
+            case "url": rules.url = try url(value, at)
+            case "expect": rules.expectations += try expectations(value, at)
+            case "expectations":
+                guard let path = value.string else { throw Error("\(at): the path of an expectations file (YAML: image path → payload)") }
+                let loaded: (text: String, directory: String)
+                do { loaded = try expectationsLoader(path) } catch { throw Error("\(at): cannot read \(path): \(error)") }
+                rules.expectations += try parseExpectations(loaded.text, source: path, directory: loaded.directory)
+            default:
+                throw Error("\(at): unknown key (known: \(known.joined(separator: ", ")))")
+            }
+        }
+        return rules
+    }
+
+    /// An expectations file: a YAML (or JSON) mapping of image path (or glob) → payload or list of
+    /// payloads. Paths (and globs with a '/') are made absolute against `directory`, the file's folder.
+    public static func parseExpectations(_ text: String, source: String, directory: String) throws -> [Expectation] {
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(error)") }
+        guard let root else { return [] }
+        return try expectations(root, source).map { e in
+            var e = e
+            let isNameGlob = Evaluator.hasWildcard(e.path) && !e.path.contains("/")
+            if !isNameGlob && !e.path.hasPrefix("/") { e.path = PathContext.normalize(directory + "/" + e.path) }
+            return e
+        }
+    }
+
+    static func expectations(_ node: Node, _ at: String) throws -> [Expectation] {
+        guard let map = node.mapping else { throw Error("\(at): a mapping of image path → expected payload(s)") }
+        return try map.map { k, v in
+            guard let path = k.string else { throw Error("\(at): keys must be paths") }
+            return Expectation(path: path, payloads: try strings(v, "\(at): \(path)"))
+        }
+    }
+
+    static func url(_ node: Node, _ at: String) throws -> URLRules {
+        guard let map = node.mapping else { throw Error("\(at): a mapping (schemes, allow_hosts, ...)") }
+        var u = URLRules()
+        for (k, value) in map {
+            let key = k.string ?? ""
+            let here = "\(at).\(key)"
+            switch key {
+            case "applies_to": u.appliesTo = try symbologies(strings(value, here).joined(separator: ","), here)
+            case "required": u.required = try bool(value, here)
+            case "schemes": u.schemes = try strings(value, here).map { $0.lowercased() }
+            case "allow_hosts": u.allowHosts = try strings(value, here)
+            case "deny_hosts": u.denyHosts = try strings(value, here)
+            case "pattern":
+                guard let s = value.string else { throw Error("\(here): a regular expression") }
+                u.pattern = s
+            case "required_query": u.requiredQuery = try strings(value, here)
+            case "forbidden_query": u.forbiddenQuery = try strings(value, here)
+            case "campaigns":
+                guard let m = value.mapping else { throw Error("\(here): a mapping with param and expires") }
+                for (ck, cv) in m {
+                    switch ck.string ?? "" {
+                    case "param":
+                        guard let s = cv.string else { throw Error("\(here).param: a query parameter name") }
+                        u.campaignParameter = s
+                    case "expires":
+                        guard let em = cv.mapping else { throw Error("\(here).expires: a mapping of campaign → last day (YYYY-MM-DD)") }
+                        for (name, date) in em {
+                            guard let n = name.string, let d = date.string else { throw Error("\(here).expires: campaign → YYYY-MM-DD") }
+                            u.campaignExpiry[n] = d
+                        }
+                    default: throw Error("\(here).\(ck.string ?? ""): unknown key (known: param, expires)")
+                    }
+                }
+            default:
+                throw Error("\(here): unknown key (known: applies_to, required, schemes, allow_hosts, deny_hosts, pattern, required_query, forbidden_query, campaigns)")
+            }
+        }
+        return u
+    }
+
+    static func strings(_ node: Node, _ at: String) throws -> [String] {
+        if let s = node.scalar { return [s.string] }
+        if let seq = node.sequence {
+            return try seq.map { item in
+                guard let s = item.scalar?.string else { throw Error("\(at): a list of strings") }
+                return s
+            }
+        }
+        throw Error("\(at): a string or a list of strings")
+    }
+
+    static func int(_ node: Node, _ at: String) throws -> Int {
+        guard let s = node.string, let i = Int(s), i >= 0 else { throw Error("\(at): a whole number ≥ 0") }
+        return i
+    }
+
+    static func bool(_ node: Node, _ at: String) throws -> Bool {
+        switch node.string?.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw Error("\(at): true or false")
+        }
+    }
+
+    static func symbologies(_ list: String, _ at: String) throws -> Set<Symbology> {
+        do { return try SymbologySet.parse(list).members } catch { throw Error("\(at): \(error.description)") }
+    }
+}

@@ -1,0 +1,274 @@
+import SweepCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How well one code will scan: measurements taken on the image, and the margins found by
+/// decoding degraded copies of the code's region again. See docs/check.md ("Scannability grade").
+public struct Scannability: Sendable, Equatable {
+    /// Module (narrow bar / QR cell) size in image pixels; nil when it could not be measured.
+    public var modulePx: Double?
+    /// QR only: modules per side (17 + 4·version) and the version, counted from the finder patterns.
+    public var modulesPerSide: Int?
+    public var version: Int?
+    /// Light margin around the code on its narrowest side (for linear codes: left/right only).
+    public var quietZonePx: Double
+    public var quietZoneModules: Double?
+    /// The quiet zone was light as far as it was measured (8 modules for 2D, 15 for linear codes).
+    public var quietZoneAtLeast = false
+    /// Symbol contrast (ISO 15415 SC): (90th − 10th percentile of luma inside the code) / 255.
+    public var contrast: Double
+    /// Read by one plain decoder pass on the code's region at the image's own resolution.
+    public var readsAsIs: Bool
+    /// Largest shrink factor (1 = own size) at which the code still reads; 0 when it does not read as is.
+    public var scaleMargin: Double
+    /// Strongest Gaussian blur (σ in modules) at which it still reads; 0 when none was survived.
+    public var blurMargin: Double
+    /// Smallest fraction of its contrast at which it still reads (1 = needs all of it).
+    public var contrastMargin: Double
+    /// Per-parameter grades, in report order.
+    public var grades: [(parameter: String, grade: Grade)]
+    /// The overall grade: the lowest parameter grade (as ISO 15415 takes the lowest).
+    public var grade: Grade { grades.map(\.grade).min() ?? .F }
+
+    public static func == (l: Scannability, r: Scannability) -> Bool {
+        l.modulePx == r.modulePx && l.modulesPerSide == r.modulesPerSide && l.quietZonePx == r.quietZonePx
+            && l.contrast == r.contrast && l.readsAsIs == r.readsAsIs && l.scaleMargin == r.scaleMargin
+            && l.blurMargin == r.blurMargin && l.contrastMargin == r.contrastMargin
+            && l.grades.map(\.grade) == r.grades.map(\.grade)
+    }
+
+    /// The parameter grades that are below `grade`, for messages.
+    public func weakest(below grade: Grade) -> [(parameter: String, grade: Grade)] {
+        grades.filter { $0.grade < grade }
+    }
+}
+
+/// Grades in the ISO 15415 spirit: A=4 … D=1, F=0.
+public enum Grade: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    case F = 0, D = 1, C = 2, B = 3, A = 4
+    public static func < (l: Grade, r: Grade) -> Bool { l.rawValue < r.rawValue }
+    public var description: String { ["F", "D", "C", "B", "A"][rawValue] }
+    public init?(parsing text: String) {
+        switch text.uppercased() {
+        case "A", "4": self = .A
+        case "B", "3": self = .B
+        case "C", "2": self = .C
+        case "D", "1": self = .D
+        case "F", "E", "0": self = .F
+        default: return nil
+        }
+    }
+    /// The grade of `value` given the lower bounds for A, B, C, D (higher is better).
+    static func atLeast(_ value: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Grade {
+        value >= a ? .A : value >= b ? .B : value >= c ? .C : value >= d ? .D : .F
+    }
+    /// The grade of `value` given the upper bounds for A, B, C, D (lower is better).
+    static func atMost(_ value: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Grade {
+        value <= a ? .A : value <= b ? .B : value <= c ? .C : value <= d ? .D : .F
+    }
+}
+
+/// Measures a code found in an image and decodes degraded copies of its region.
+/// `decode` is the plain single-pass decoder (ZBar in production), passed in so this stays pure.
+public struct ScannabilityProbe {
+    public typealias Decode = (LumaImage, Symbology) -> [[UInt8]]
+    public let decode: Decode
+    public init(decode: @escaping Decode) { self.decode = decode }
+
+    /// Shrink factors tried, in order (stops at the first that fails).
+    public static let scaleSteps: [Double] = [1, 1.25, 1.5, 2, 3, 4]
+    /// Blur σ in modules tried, in order.
+    public static let blurSteps: [Double] = [0.1, 0.2, 0.35, 0.5, 0.7]
+    /// Fractions of the code's contrast tried, in order.
+    public static let contrastSteps: [Double] = [0.5, 0.3, 0.2, 0.12]
+
+    public func measure(_ code: DetectedCode, in image: LumaImage) -> Scannability {
+        let quad = code.corners
+        let sides = (0..<4).map { distance(quad.points[$0], quad.points[($0 + 1) % 4]) }
+        let box = quad.boundingBox
+        let inner = image.cropped(PixelRect(x: Int(box.minX.rounded(.down)), y: Int(box.minY.rounded(.down)),
+                                            width: max(1, Int((box.maxX - box.minX).rounded(.up)) + 1),
+                                            height: max(1, Int((box.maxY - box.minY).rounded(.up)) + 1)))
+        let dark = inner.percentile(0.10), light = inner.percentile(0.90)
+        let contrast = Double(Int(light) - Int(dark)) / 255
+        let threshold = (Double(dark) + Double(light)) / 2
+
+        // Module size.
+        var modulePx: Double? = nil
+        var perSide: Int? = nil
+        var version: Int? = nil
+        if code.symbology == .qr {
+            if let n = Self.qrModulesPerSide(quad, image: image, threshold: threshold) {
+                perSide = n
+                version = (n - 17) / 4
+                modulePx = sides.reduce(0, +) / 4 / Double(n)
+            }
+        } else if !code.symbology.isTwoDimensional {
+            modulePx = Self.linearModule(quad, image: image, threshold: threshold)
+        }
+
+        // Quiet zone: the narrowest light margin outside the code's sides (linear codes: left/right).
+        let sideIndices = code.symbology.isTwoDimensional ? [0, 1, 2, 3] : [1, 3]
+        let limit = (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15) + 2
+        let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold,
+                                                     limit: limit, tolerance: (modulePx ?? 2) * 0.5) }.min() ?? 0
+        let quietModules = modulePx.map { quiet / $0 }
+        let quietCapped = quiet >= limit - (modulePx ?? 2) * 0.5 - 1
+
+        // The code's region with a margin of real pixels around it (4 modules, or 16 px).
+        let margin = max(16, (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 4 : 10))
+        let region = image.cropped(PixelRect(x: Int((box.minX - margin).rounded(.down)), y: Int((box.minY - margin).rounded(.down)),
+                                             width: Int((box.maxX - box.minX + 2 * margin).rounded(.up)) + 1,
+                                             height: Int((box.maxY - box.minY + 2 * margin).rounded(.up)) + 1))
+        let reads: (LumaImage) -> Bool = { img in decode(img, code.symbology).contains(code.bytes) }
+
+        let readsAsIs = reads(region)
+        var scaleMargin = 0.0, blurMargin = 0.0, contrastMargin = 1.0
+        if readsAsIs {
+            scaleMargin = 1
+            for s in Self.scaleSteps.dropFirst() {
+                guard reads(region.resampled(scale: 1 / s)) else { break }
+                scaleMargin = s
+            }
+            // Blur and contrast are judged in module units: bring big modules down to about
+            // 6 px first (cheaper, and the same test for every print size).
+            var work = region, m = modulePx ?? 6
+            if m > 6 { work = region.resampled(scale: 6 / m); m = 6 }
+            if !reads(work) { work = region; m = modulePx ?? 6 }
+            for sigma in Self.blurSteps {
+                guard reads(work.gaussianBlurred(sigma: sigma * m)) else { break }
+                blurMargin = sigma
+            }
+            let paper = work.percentile(0.90)
+            for f in Self.contrastSteps {
+                guard reads(work.contrastReduced(to: f, light: paper)) else { break }
+                contrastMargin = f
+            }
+        }
+
+        var s = Scannability(modulePx: modulePx, modulesPerSide: perSide, version: version, quietZonePx: quiet,
+                             quietZoneModules: quietModules, quietZoneAtLeast: quietCapped, contrast: contrast, readsAsIs: readsAsIs,
+                             scaleMargin: scaleMargin, blurMargin: blurMargin, contrastMargin: contrastMargin, grades: [])
+        s.grades = Self.grades(s, twoDimensional: code.symbology.isTwoDimensional)
+        return s
+    }
+
+    /// The grading table (docs/check.md repeats it). Overall = the lowest of these.
+    static func grades(_ s: Scannability, twoDimensional: Bool) -> [(parameter: String, grade: Grade)] {
+        var g: [(String, Grade)] = []
+        // ISO 15415 symbol contrast bounds.
+        g.append(("contrast", Grade.atLeast(s.contrast, 0.70, 0.55, 0.40, 0.20)))
+        // Module size to 0.1 px: corners are located to about a pixel, so a 4 px module measures 3.98.
+        if let m = s.modulePx { g.append(("module size", Grade.atLeast((m * 10).rounded() / 10, 4, 3, 2, 1.5))) }
+        let qz = s.quietZoneModules ?? (s.quietZonePx / 4)
+        g.append(("quiet zone", twoDimensional ? Grade.atLeast(qz, 4, 3, 2, 1) : Grade.atLeast(qz, 10, 7, 5, 2)))
+        guard s.readsAsIs else {
+            g.append(("reads as is", .F)) // the margins are not measured: nothing to degrade
+            return g
+        }
+        g.append(("reads as is", .A))
+        g.append(("shrink margin", Grade.atLeast(s.scaleMargin, 2, 1.5, 1.25, 1)))
+        g.append(("blur margin", Grade.atLeast(s.blurMargin, 0.35, 0.2, 0.1, 0)))
+        g.append(("contrast margin", Grade.atMost(s.contrastMargin, 0.2, 0.3, 0.5, 1)))
+        return g
+    }
+
+    // MARK: - Measurements
+
+    func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+
+    /// Counts a QR code's modules per side from its three finder patterns. Along the diagonal from
+    /// a finder corner toward the opposite corner, a finder reads dark-light-dark-light-dark in the
+    /// ratio 1:1:3:1:1 = 7 modules; the fraction of the diagonal those five runs take is 7/N.
+    /// The three estimates are averaged and N is snapped to 17 + 4·version (version 1...40).
+    static func qrModulesPerSide(_ q: Quad, image: LumaImage, threshold: Double) -> Int? {
+        let p = q.points
+        var estimates: [Double] = []
+        for (from, to) in [(p[0], p[2]), (p[1], p[3]), (p[3], p[1])] {
+            let len = ((to.x - from.x) * (to.x - from.x) + (to.y - from.y) * (to.y - from.y)).squareRoot()
+            guard len > 4 else { continue }
+            let steps = Int(len * 4) // quarter-pixel steps
+            let half = steps / 2
+            var runs: [(dark: Bool, length: Int)] = []
+            for i in 0...half {
+                let t = Double(i) / Double(steps)
+                let v = image.sample(Point(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
+                let isDark = v < threshold
+                if let last = runs.last, last.dark == isDark { runs[runs.count - 1].length += 1 } else { runs.append((isDark, 1)) }
+            }
+            if runs.first?.dark == false { runs.removeFirst() } // the corner may sit just outside the code
+            guard runs.count >= 6 else { continue }
+            let five = runs.prefix(5).map { Double($0.length) }
+            let unit = five.reduce(0, +) / 7
+            // 1:1:3:1:1 within a generous tolerance (sampling at quarter pixels, small modules).
+            let expected: [Double] = [1, 1, 3, 1, 1]
+            guard zip(five, expected).allSatisfy({ abs($0 - $1 * unit) <= max(0.75 * unit, 3) }) else { continue }
+            estimates.append(7 * Double(steps) / five.reduce(0, +))
+        }
+        guard !estimates.isEmpty else { return nil }
+        let n = estimates.reduce(0, +) / Double(estimates.count)
+        let version = max(1, min(40, Int(((n - 17) / 4).rounded())))
+        return 17 + 4 * version
+    }
+
+    /// Narrow-bar width of a linear code: runs along the middle line between its left and right
+    /// sides; the mean of the runs no longer than 1.5 × the 10th-percentile run.
+    static func linearModule(_ q: Quad, image: LumaImage, threshold: Double) -> Double? {
+        let p = q.points
+        let a = Point(x: (p[0].x + p[3].x) / 2, y: (p[0].y + p[3].y) / 2)
+        let b = Point(x: (p[1].x + p[2].x) / 2, y: (p[1].y + p[2].y) / 2)
+        let len = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        guard len > 8 else { return nil }
+        let steps = Int(len * 4)
+        var runs: [Int] = []
+        var current: Bool? = nil
+        for i in 0...steps {
+            let t = Double(i) / Double(steps)
+            let isDark = image.sample(Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)) < threshold
+            if current == isDark { runs[runs.count - 1] += 1 } else { runs.append(1); current = isDark }
+        }
+        guard runs.count > 6 else { return nil }
+        let inner = runs.dropFirst().dropLast().sorted()
+        let p10 = inner[inner.count / 10]
+        let narrow = inner.filter { Double($0) <= 1.5 * Double(p10) }
+        return Double(narrow.reduce(0, +)) / Double(narrow.count) / 4
+    }
+
+    /// Light margin (px) outside side `side` (corner side → side+1), going outward along the
+    /// side's normal until a dark sample or the image border; up to `tolerance` px of dark right
+    /// at the edge (the corners are located to about a pixel) is skipped.
+    static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, limit: Double, tolerance: Double) -> Double {
+        let a = quad.points[side], b = quad.points[(side + 1) % 4], c = quad.center
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len = (dx * dx + dy * dy).squareRoot()
+        guard len > 0 else { return 0 }
+        var nx = dy / len, ny = -dx / len
+        let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        if (mid.x - c.x) * nx + (mid.y - c.y) * ny < 0 { nx = -nx; ny = -ny }
+        let samples = max(2, Int(len))
+        var d = 1.0
+        var started = false
+        var start = 1.0
+        while d <= limit {
+            var dark = false
+            var outside = false
+            for i in 0...samples {
+                let t = Double(i) / Double(samples)
+                let x = a.x + dx * t + nx * d, y = a.y + dy * t + ny * d
+                if x < 0 || y < 0 || x > Double(image.width - 1) || y > Double(image.height - 1) { outside = true; break }
+                if image.sample(Point(x: x, y: y)) < threshold { dark = true; break }
+            }
+            if outside { return started ? d - start : 0 }
+            if dark {
+                if !started && d <= tolerance + 1 { d += 1; start = d; continue }
+                return started ? d - start : 0
+            }
+            started = true
+            d += 1
+        }
+        return limit - start + 1
+    }
+}

@@ -1,0 +1,226 @@
+import ArgumentParser
+import AssetCheck
+import CodeSweep
+import Foundation
+import Reporting
+import SweepCore
+
+/// `codesweep check`: a CI gate for the codes in marketing assets. See docs/check.md.
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the codes in images against rules (a CI gate for marketing assets).",
+        discussion: """
+        Scans the images, grades how well each code will scan, and applies the rules from \
+        .codesweep.yml (in the current folder, or --rules FILE) and the flags below (lists add to \
+        the file's, single values replace them). Prints a summary for people; --junit, --json and \
+        GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
+
+        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error or unreadable images.
+        Reference: docs/check.md.
+        """
+    )
+
+    @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder).")
+    var paths: [String] = []
+
+    @Option(help: "Rules file (default: .codesweep.yml in the current folder, when there is one).")
+    var rules: String?
+
+    @Flag(help: "Ignore .codesweep.yml in the current folder (flags only).")
+    var noRulesFile = false
+
+    @Option(help: "Images matching this glob must carry a code; repeatable.")
+    var requireCode: [String] = []
+
+    @Option(help: "Fewest codes every image must carry.")
+    var minCodes: Int?
+
+    @Option(help: "Most codes an image may carry.")
+    var maxCodes: Int?
+
+    @Option(help: "Symbologies allowed (names and groups, comma-separated, as for scan).")
+    var symbologies: String?
+
+    @Option(help: "Allowed URL schemes, comma-separated (default https).")
+    var scheme: String?
+
+    @Option(help: "Allowed host (wildcards: *.example.com); repeatable.")
+    var allowHost: [String] = []
+
+    @Option(help: "Denied host (wildcards: staging.*); repeatable.")
+    var denyHost: [String] = []
+
+    @Option(help: "Regular expression the whole URL must match.")
+    var urlPattern: String?
+
+    @Option(help: "Query parameter that must be present (wildcards: utm_*); repeatable.")
+    var requireQuery: [String] = []
+
+    @Option(help: "Query parameter that must not be present (e.g. debug); repeatable.")
+    var forbidQuery: [String] = []
+
+    @Flag(help: "Check URL rules only on payloads that are URLs (do not fail non-URL payloads).")
+    var urlOptional = false
+
+    @Option(help: "Expectations file: YAML mapping of image path → expected payload(s).")
+    var expectations: String?
+
+    @Option(help: "Lowest scannability grade accepted: A, B, C, D (or 4...1).")
+    var minGrade: String?
+
+    @Option(help: "Only check files matching this glob; repeatable.")
+    var include: [String] = []
+
+    @Option(help: "Skip files and folders matching this glob; repeatable.")
+    var exclude: [String] = []
+
+    @Option(help: "Write a JUnit XML report to FILE.")
+    var junit: String?
+
+    @Option(help: "Write a JSON report to FILE ('-' for stdout instead of the summary).")
+    var json: String?
+
+    @Flag(help: "Print GitHub Actions ::error annotations (automatic when GITHUB_ACTIONS=true).")
+    var github = false
+
+    @Flag(name: [.short, .long], help: "Also list passing images and every code's grade.")
+    var verbose = false
+
+    @Option(help: "The date campaign expiry is checked against, YYYY-MM-DD (default: today, UTC).")
+    var today: String?
+
+    @Option(name: [.short, .long], help: "Images decoded in parallel (default: number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Where images are decoded: 'process' (worker processes) or 'none' (in this process).")
+    var isolation: IsolationMode = .process
+
+    /// Checked in run() rather than validate(): a CI gate exits 2 on usage errors (ArgumentParser's
+    /// validation failure would exit 64).
+    func usageProblem() -> String? {
+        if let jobs, jobs < 1 { return "--jobs must be at least 1" }
+        if let minGrade, Grade(parsing: minGrade) == nil { return "--min-grade takes A, B, C, D or F (or 4...0)" }
+        if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
+        if let today, today.count != 10 || today.split(separator: "-").count != 3 { return "--today takes a date like 2025-06-30" }
+        if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
+        return nil
+    }
+
+    func run() async throws {
+        if let problem = usageProblem() {
+            OutputFile.standardError.write("codesweep check: \(problem)\n(see codesweep check --help)\n")
+            throw ExitCode(2)
+        }
+        let fm = FileManager.default
+        let cwd = fm.currentDirectoryPath
+        var checkRules = CheckRules()
+        var source = "flags"
+        var rulesDir: String? = nil
+        let rulesPath = rules ?? (!noRulesFile && fm.fileExists(atPath: ".codesweep.yml") ? ".codesweep.yml" : nil)
+        do {
+            if let rulesPath {
+                guard let data = fm.contents(atPath: rulesPath) else { throw RulesFile.Error(rulesPath, "cannot read the rules file") }
+                let dir = PathContext.normalize((rulesPath.hasPrefix("/") ? rulesPath : cwd + "/" + rulesPath) + "/..")
+                rulesDir = dir
+                checkRules = try RulesFile.parse(String(decoding: data, as: UTF8.self), source: rulesPath) { path in
+                    let full = path.hasPrefix("/") ? path : dir + "/" + path
+                    guard let d = fm.contents(atPath: full) else { throw RulesFile.Error(full, "no such file") }
+                    return (String(decoding: d, as: UTF8.self), PathContext.normalize(full + "/.."))
+                }
+                source = rulesPath
+            }
+            try applyFlags(&checkRules, cwd: cwd)
+            if rules == nil && rulesPath == nil && hasRuleFlags { source = "flags" }
+            else if rulesPath != nil && hasRuleFlags { source += " + flags" }
+        } catch {
+            OutputFile.standardError.write("codesweep check: \(error)\n")
+            throw ExitCode(2)
+        }
+
+        let roots = !paths.isEmpty ? paths : !checkRules.paths.isEmpty ? checkRules.paths.map { p in
+            // Paths in the rules file are relative to its folder.
+            guard let rulesDir, !p.hasPrefix("/") else { return p }
+            let abs = PathContext.normalize(rulesDir + "/" + p)
+            return PathContext(currentDirectory: cwd).display(abs)
+        } : ["."]
+        let isolationSetting: Isolation = isolation == .none ? .none
+            : .processes(executable: CodeSweepInfo.executablePath, timeoutSeconds: 60)
+        let runner = CheckRunner(rules: checkRules, context: PathContext(currentDirectory: cwd, rulesDirectory: rulesDir ?? cwd),
+                                 today: today ?? Self.todayUTC(), jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
+        let report: CheckReport
+        do {
+            report = try await runner.run(paths: roots, rulesSource: source)
+        } catch {
+            OutputFile.standardError.write("codesweep check: \(error)\n")
+            throw ExitCode(2)
+        }
+
+        do {
+            if let junit { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
+            if let json, json != "-" { try write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
+        } catch {
+            OutputFile.standardError.write("codesweep check: \(error)\n")
+            throw ExitCode(2)
+        }
+        if github || ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
+            OutputFile.standardOutput.write(CheckOutput.github(report))
+        }
+        if json == "-" {
+            OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")
+        } else {
+            OutputFile.standardOutput.write(CheckOutput.text(report, verbose: verbose))
+        }
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    var hasRuleFlags: Bool {
+        !requireCode.isEmpty || minCodes != nil || maxCodes != nil || symbologies != nil || scheme != nil || !allowHost.isEmpty
+            || !denyHost.isEmpty || urlPattern != nil || !requireQuery.isEmpty || !forbidQuery.isEmpty || expectations != nil
+            || minGrade != nil || urlOptional
+    }
+
+    func applyFlags(_ r: inout CheckRules, cwd: String) throws {
+        r.requireCode += requireCode
+        if let minCodes { r.minCodes = minCodes }
+        if let maxCodes { r.maxCodes = maxCodes }
+        if let symbologies { r.symbologies = try SymbologySet.parse(symbologies).members }
+        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        r.url.allowHosts += allowHost
+        r.url.denyHosts += denyHost
+        if let urlPattern { r.url.pattern = urlPattern }
+        r.url.requiredQuery += requireQuery
+        r.url.forbiddenQuery += forbidQuery
+        if urlOptional { r.url.required = false }
+        if let minGrade { r.minGrade = Grade(parsing: minGrade) }
+        r.include += include
+        r.exclude += exclude
+        if let expectations {
+            guard let d = FileManager.default.contents(atPath: expectations) else { throw RulesFile.Error(expectations, "cannot read the expectations file") }
+            let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
+            r.expectations += try RulesFile.parseExpectations(String(decoding: d, as: UTF8.self), source: expectations,
+                                                              directory: PathContext.normalize(full + "/.."))
+        }
+    }
+
+    func write(_ text: String, to path: String) throws {
+        let out = try OutputFile.open(path)
+        out.write(text)
+        out.close()
+    }
+
+    static func todayUTC() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd"
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.locale = Locale(identifier: "en_US_POSIX")
+        return f.string(from: Date())
+    }
+
+    static func timestamp() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.locale = Locale(identifier: "en_US_POSIX")
+        return f.string(from: Date())
+    }
+}
