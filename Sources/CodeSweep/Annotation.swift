@@ -20,7 +20,7 @@ public struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
 ///
 /// Names: `<name>.annotated.png` (`.jpg` for JPEG inputs), `<name>.frame<k>.annotated.png` for
 /// codes on frame k > 0 of a multi-frame file; below DIR, the path below the argument given
-/// (several arguments: each under a folder named after the argument).
+/// (with several arguments, each folder argument's files go in a folder named after it).
 public final class AnnotationPlan {
     struct FileID: Hashable { var dev: UInt64; var ino: UInt64 }
 
@@ -60,7 +60,9 @@ public final class AnnotationPlan {
         var prefixes: [[UInt8]] = []
         var used: [[UInt8]: Int] = [:]
         for (i, r) in rootBytes.enumerated() {
-            if rootBytes.count == 1 { prefixes.append([]); continue }
+            var rs = stat()
+            let isFolder = Self.cStat(r, &rs, follow: true) == 0 && (rs.st_mode & S_IFMT) == S_IFDIR
+            if rootBytes.count == 1 || !isFolder { prefixes.append([]); continue }
             var name = r.split(separator: 47).last.map(Array.init) ?? []
             if name.isEmpty || name == [46] || name == [46, 46] { name = Array("input\(i + 1)".utf8) }
             used[name, default: 0] += 1

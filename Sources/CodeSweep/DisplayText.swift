@@ -11,12 +11,13 @@ public enum DisplayText {
     }
 
     /// Characters shown as escapes: C0 and C1 controls, DEL, bidi embeddings/overrides/isolates
-    /// and marks, line/paragraph separators, zero-width space and BOM, interlinear annotations.
+    /// and marks, line/paragraph separators, zero-width space and BOM, interlinear annotations,
+    /// noncharacters (not allowed in XML).
     public static func mustEscape(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        case 0x2028, 0x2029, 0xFEFF, 0xFFF9...0xFFFB: true
+        case 0x2028, 0x2029, 0xFEFF, 0xFFF9...0xFFFB, 0xFFFE, 0xFFFF, 0xFDD0...0xFDEF: true
         default: false
         }
     }

@@ -15,7 +15,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
         Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error.
         """,
         version: CodeSweepInfo.version,
-        subcommands: [Scan.self, Symbologies.self, Plan.self, Worker.self],
+        subcommands: [Scan.self, Symbologies.self, Plan.self, Report.self, Worker.self],
         defaultSubcommand: Scan.self
     )
 }
