@@ -25,8 +25,11 @@ public final class AnnotationPlan {
     struct FileID: Hashable { var dev: UInt64; var ino: UInt64 }
 
     let outputDir: [UInt8]
-    /// Input path bytes -> output path bytes without the `.annotated.ext` suffix.
-    var bases: [[UInt8]: [UInt8]] = [:]
+    /// Input path bytes -> output paths without the `.annotated.ext` suffix (a file named twice,
+    /// e.g. inside a folder argument and on its own, has two).
+    var bases: [[UInt8]: [[UInt8]]] = [:]
+    /// Files annotated already (a file named twice is decoded once).
+    var done: Set<[UInt8]> = []
     let inputs: Set<FileID>
     /// Output paths written during this run (a later file never replaces an earlier one's).
     var written: Set<[UInt8]> = []
@@ -80,7 +83,7 @@ public final class AnnotationPlan {
                 rel = f.pathBytes.split(separator: 47).last.map(Array.init) ?? Array("file".utf8)
             }
             let base = self.outputDir + (self.outputDir.last == 47 ? [] : [47]) + rel
-            bases[f.pathBytes] = base
+            if bases[f.pathBytes]?.contains(base) != true { bases[f.pathBytes, default: []].append(base) }
             // The frame-0 picture must not be an input (a hard link or the same path).
             for ext in ["png", "jpg"] {
                 let target = base + Array(".annotated.\(ext)".utf8)
@@ -103,7 +106,8 @@ public final class AnnotationPlan {
     /// all went well).
     public func annotate(_ record: FileRecord) -> [String] {
         guard record.error == nil, !record.codes.isEmpty, let format = record.format,
-              let base = bases[record.pathBytes] else { return [] }
+              let targets = bases[record.pathBytes], !done.contains(record.pathBytes) else { return [] }
+        done.insert(record.pathBytes)
         let show = record.path
         let bytes: [UInt8]
         do {
@@ -120,12 +124,13 @@ public final class AnnotationPlan {
                 AnnotationMark(corners: $0.corners.points, label: DisplayText.label(for: $0))
             }
             let suffix = ((record.frames ?? 1) > 1 && frame > 0 ? ".frame\(frame)" : "") + ".annotated." + output.fileExtension
-            let target = base + Array(suffix.utf8)
             let expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
             do {
                 let picture = try Annotator.annotate(bytes, format: format, frame: frame, marks: marks, as: output, expectedSize: expected)
                 if !picture.labelsDrawn { messages.append("annotate \(show): no usable font; outlines drawn without labels") }
-                if let problem = write(picture.bytes, to: target) { messages.append("annotate \(show): \(problem)") }
+                for base in targets {
+                    if let problem = write(picture.bytes, to: base + Array(suffix.utf8)) { messages.append("annotate \(show): \(problem)") }
+                }
             } catch {
                 messages.append("annotate \(show): \(error.message)")
             }

@@ -28,6 +28,13 @@ public struct Thumbnail: Sendable {
         }
     }
 
+    /// No picture, just a box of the image's proportions for the outlines (--thumbnail-size 0).
+    public static func blank(for record: FileRecord, maxSide: Int = 240) -> Thumbnail? {
+        guard record.error == nil, let w = record.width, let h = record.height, w > 0, h > 0 else { return nil }
+        let s = min(1, Double(maxSide) / Double(max(w, h)))
+        return Thumbnail(dataURI: nil, width: max(1, Int((Double(w) * s).rounded())), height: max(1, Int((Double(h) * s).rounded())), note: nil)
+    }
+
     public init(dataURI: String?, width: Int, height: Int, note: String?) {
         self.dataURI = dataURI; self.width = width; self.height = height; self.note = note
     }

@@ -66,7 +66,7 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let thumbnails = records.map { thumbnailSize > 0 ? Thumbnail.make(for: $0, maxSide: thumbnailSize) : nil }
+        let thumbnails = records.map { thumbnailSize > 0 ? Thumbnail.make(for: $0, maxSide: thumbnailSize) : Thumbnail.blank(for: $0) }
         var page = HTMLReport()
         page.title = title
         page.source = report
