@@ -102,6 +102,15 @@ public struct HTMLReport {
         }
         shown.textContent = n + ' of ' + files.length + ' files shown';
       }
+      // A link to a filtered view: report.html#sym=qr&host=example.com (only existing options are taken).
+      var parts = location.hash.slice(1).split('&');
+      for (var k = 0; k < parts.length; k++) {
+        var kv = parts[k].split('='), sel = kv[0] === 'sym' ? sym : (kv[0] === 'host' ? host : null);
+        if (!sel || kv.length !== 2) continue;
+        var v;
+        try { v = decodeURIComponent(kv[1]); } catch (e) { continue; }
+        for (var o = 0; o < sel.options.length; o++) { if (sel.options[o].value === v) sel.value = v; }
+      }
       sym.addEventListener('change', apply);
       host.addEventListener('change', apply);
       apply();
