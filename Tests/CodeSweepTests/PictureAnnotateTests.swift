@@ -22,10 +22,11 @@ enum PictureSupport {
     struct Run { var status: Int32; var out: Data; var err: String; var text: String { String(decoding: out, as: UTF8.self) } }
 
     @discardableResult
-    static func run(_ args: [String], in dir: URL? = nil) throws -> Run {
+    static func run(_ args: [String], in dir: URL? = nil, env: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
+        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
         if let dir { p.currentDirectoryURL = dir }
         let outPipe = Pipe(), errPipe = Pipe()
         p.standardOutput = outPipe
@@ -213,6 +214,23 @@ struct PictureAnnotateTests {
         #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try Data(contentsOf: input) == original)
         #expect(S.files(below: out) == ["q.png.annotated.png"])
+    }
+
+    @Test("Without a usable font the picture still gets its outline, and stderr says why")
+    func noFontDegrades() throws {
+        let dir = try S.tempDir("nofont")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try S.makeQR("font test", at: dir.appendingPathComponent("in/q.png"), scale: 6, canvas: (400, 300, 100, 60))
+        try Data("not a font".utf8).write(to: dir.appendingPathComponent("bogus.ttf"))
+        let r = try S.run([S.binary, "scan", "-q", "in", "--annotate", "out"], in: dir,
+                          env: ["CODESWEEP_FONT": dir.appendingPathComponent("bogus.ttf").path])
+        #expect(r.status == 0)
+        #expect(r.err.contains("no usable font; outlines drawn without labels"), "\(r.err)")
+        let c = Self.corners(try S.records(r)[0])
+        try #require(c.count == 4)
+        let img = try S.readRGB(dir.appendingPathComponent("out/q.png.annotated.png"))
+        let mid = img.at(Int(((c[0].0 + c[1].0) / 2).rounded()), Int(((c[0].1 + c[1].1) / 2).rounded()))
+        #expect(mid.0 >= 240 && mid.1 <= 15 && mid.2 >= 240, "top edge is \(mid)")
     }
 
     @Test("Labels escape control characters and bidi overrides")
