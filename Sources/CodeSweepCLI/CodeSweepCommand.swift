@@ -19,7 +19,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
         Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error.
         """,
         version: CodeSweepInfo.version,
-        subcommands: [Scan.self, Check.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Worker.self],
+        subcommands: [Scan.self, Check.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
         defaultSubcommand: Scan.self
     )
 

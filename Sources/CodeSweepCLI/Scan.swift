@@ -78,6 +78,9 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
+    @Option(help: ArgumentHelp("Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).", valueName: "DIR"))
+    var annotate: String?
+
     @Option(help: "Continue an interrupted jsonl sweep: skip files already recorded in FILE (same path, size and mtime) and append the rest to it.")
     var resume: String?
 
@@ -138,7 +141,9 @@ struct Scan: AsyncParsableCommand {
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { items = shard.select(items) }
         let out: OutputFile
+        let pictures: AnnotationPlan?
         do {
+            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: items) }
             if let resume {
                 let previous = try ResumeLog.load(resume)
                 items = previous.remaining(items)
@@ -183,6 +188,7 @@ struct Scan: AsyncParsableCommand {
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         await sweep.run(items, emit: { record in
             sink.write(record)
+            for message in pictures?.annotate(record) ?? [] { OutputFile.standardError.write("codesweep: \(message)\n") }
             summary.add(record)
             if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
         }, shouldStop: { Interrupt.requested })

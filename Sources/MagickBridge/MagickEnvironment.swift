@@ -5,7 +5,8 @@ import Glibc
 
 /// Process-wide ImageMagick set-up, done once before the first wand is made:
 /// - a policy of our own (MAGICK_CONFIGURE_PATH, set before MagickWandGenesis) that allows
-///   only the raster coders CodeSweep reads, no delegates, no indirect reads, explicit limits;
+///   only the raster coders CodeSweep reads (and writes only PNG and JPEG, for pictures), no
+///   delegates, no indirect reads, explicit limits;
 /// - a private temporary folder (MAGICK_TEMPORARY_PATH), removed at exit, so that failed large
 ///   reads leave no /tmp/magick-* files behind;
 /// - one ImageMagick thread per image: the sweep's task group gives the parallelism.
@@ -28,6 +29,10 @@ public enum MagickEnvironment {
 
     static let allowedCoders = "{JPEG,JPG,JPE,PNG,PNG8,PNG24,PNG32,PNG48,PNG64,GIF,GIF87,WEBP,HEIC,HEIF,AVIF,TIFF,TIF,TIFF64,BMP,BMP2,BMP3}"
 
+    /// Annotated images and report thumbnails are encoded as PNG or JPEG (to memory; CodeSweep
+    /// writes the files itself). No other coder may write.
+    static let writableCoders = "{PNG,JPEG}"
+
     static func policy(_ l: Limits) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -43,6 +48,7 @@ public enum MagickEnvironment {
           <policy domain="path" rights="none" pattern="@*"/>
           <policy domain="coder" rights="none" pattern="*"/>
           <policy domain="coder" rights="read" pattern="\(allowedCoders)"/>
+          <policy domain="coder" rights="read|write" pattern="\(writableCoders)"/>
         </policymap>
 
         """

@@ -1,0 +1,233 @@
+import SweepCore
+import MagickBridge
+import FileWalker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why --annotate refuses to start (nothing has been written).
+public struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// `scan --annotate DIR`: an upright copy of every image with codes, with each code's outline,
+/// corners and label drawn, in a folder that mirrors the input tree.
+///
+/// It runs in the coordinator, after a file's record is ready: only files with codes are decoded
+/// a second time (one at a time), workers stay plain file → record, and nothing about pictures
+/// crosses the worker protocol. A file that crashed or hung a worker has no codes, so it is
+/// never decoded here.
+///
+/// Names: `<name>.annotated.png` (`.jpg` for JPEG inputs), `<name>.frame<k>.annotated.png` for
+/// codes on frame k > 0 of a multi-frame file; below DIR, the path below the argument given
+/// (with several arguments, each folder argument's files go in a folder named after it).
+public final class AnnotationPlan {
+    struct FileID: Hashable { var dev: UInt64; var ino: UInt64 }
+
+    let outputDir: [UInt8]
+    /// Input path bytes -> output paths without the `.annotated.ext` suffix (a file named twice,
+    /// e.g. inside a folder argument and on its own, has two).
+    var bases: [[UInt8]: [[UInt8]]] = [:]
+    /// Files annotated already (a file named twice is decoded once).
+    var done: Set<[UInt8]> = []
+    let inputs: Set<FileID>
+    /// Output paths written during this run (a later file never replaces an earlier one's).
+    var written: Set<[UInt8]> = []
+
+    /// Plans the output paths for the walked items and refuses if DIR is, or is inside, a folder
+    /// being scanned, or if any output path is an input file.
+    public init(outputDir: String, roots: [String], items: [WalkItem]) throws(AnnotationRefusal) {
+        guard !outputDir.isEmpty else { throw AnnotationRefusal(description: "--annotate needs a folder") }
+        self.outputDir = Array(outputDir.utf8)
+        var ids = Set<FileID>()
+        for case .file(let f) in items { ids.insert(FileID(dev: f.device, ino: f.inode)) }
+        inputs = ids
+
+        let outReal = Self.resolve(self.outputDir)
+        for root in roots {
+            let r = Array(root.utf8)
+            var st = stat()
+            guard Self.cStat(r, &st, follow: true) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
+            let rootReal = Self.resolve(r)
+            if outReal == rootReal || outReal.starts(with: rootReal + (rootReal.last == 47 ? [] : [47])) {
+                throw AnnotationRefusal(description: "--annotate folder '\(outputDir)' is inside the folder being scanned ('\(root)'): pictures would be written among the inputs; choose a folder outside it")
+            }
+        }
+        var st = stat()
+        if Self.cStat(self.outputDir, &st, follow: true) == 0 && (st.st_mode & S_IFMT) != S_IFDIR {
+            throw AnnotationRefusal(description: "--annotate '\(outputDir)' exists and is not a folder")
+        }
+
+        // Each item's path below its argument. Items come in the order of their roots.
+        let rootBytes = roots.map { Array($0.utf8) }
+        var prefixes: [[UInt8]] = []
+        var used: [[UInt8]: Int] = [:]
+        for (i, r) in rootBytes.enumerated() {
+            var rs = stat()
+            let isFolder = Self.cStat(r, &rs, follow: true) == 0 && (rs.st_mode & S_IFMT) == S_IFDIR
+            if rootBytes.count == 1 || !isFolder { prefixes.append([]); continue }
+            var name = r.split(separator: 47).last.map(Array.init) ?? []
+            if name.isEmpty || name == [46] || name == [46, 46] { name = Array("input\(i + 1)".utf8) }
+            used[name, default: 0] += 1
+            if used[name]! > 1 { name += Array("-\(used[name]!)".utf8) }
+            prefixes.append(name + [47])
+        }
+        var k = 0
+        for case .file(let f) in items {
+            while k < rootBytes.count, Self.below(f.pathBytes, root: rootBytes[k]) == nil { k += 1 }
+            let rel: [UInt8]
+            if k < rootBytes.count, let below = Self.below(f.pathBytes, root: rootBytes[k]) {
+                rel = prefixes[k] + below
+            } else {
+                k = 0
+                rel = f.pathBytes.split(separator: 47).last.map(Array.init) ?? Array("file".utf8)
+            }
+            let base = self.outputDir + (self.outputDir.last == 47 ? [] : [47]) + rel
+            if bases[f.pathBytes]?.contains(base) != true { bases[f.pathBytes, default: []].append(base) }
+            // The frame-0 picture must not be an input (a hard link or the same path).
+            for ext in ["png", "jpg"] {
+                let target = base + Array(".annotated.\(ext)".utf8)
+                if Self.cStat(target, &st, follow: true) == 0, inputs.contains(FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))) {
+                    throw AnnotationRefusal(description: "--annotate would write over the input '\(String(decoding: target, as: UTF8.self))'; choose another folder")
+                }
+            }
+        }
+    }
+
+    /// The path of `path` below `root` ("a/b.png" below "a" is "b.png"; a file root gives its name).
+    static func below(_ path: [UInt8], root: [UInt8]) -> [UInt8]? {
+        if path == root { return root.split(separator: 47).last.map(Array.init) }
+        let prefix = root.last == 47 ? root : root + [47]
+        guard path.count > prefix.count, path.starts(with: prefix) else { return nil }
+        return Array(path[prefix.count...])
+    }
+
+    /// Annotates one record's file if it has codes. Returns messages for stderr (empty when
+    /// all went well).
+    public func annotate(_ record: FileRecord) -> [String] {
+        guard record.error == nil, !record.codes.isEmpty, let format = record.format,
+              let targets = bases[record.pathBytes], !done.contains(record.pathBytes) else { return [] }
+        done.insert(record.pathBytes)
+        let show = record.path
+        let bytes: [UInt8]
+        do {
+            bytes = try FileScanner.readFile(record.pathBytes, limit: 1 << 30)
+        } catch {
+            return ["annotate \(show): \(error.message)"]
+        }
+        if let size = record.size, size != bytes.count { return ["annotate \(show): file changed since it was scanned; not annotated"] }
+        let output: PictureFormat = format == .jpeg ? .jpeg : .png
+        var messages: [String] = []
+        let frames = Set(record.codes.map(\.frame)).sorted()
+        for frame in frames {
+            let marks = record.codes.filter { $0.frame == frame }.map {
+                AnnotationMark(corners: $0.corners.points, label: DisplayText.label(for: $0))
+            }
+            let suffix = ((record.frames ?? 1) > 1 && frame > 0 ? ".frame\(frame)" : "") + ".annotated." + output.fileExtension
+            let expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
+            do {
+                let picture = try Annotator.annotate(bytes, format: format, frame: frame, marks: marks, as: output, expectedSize: expected)
+                if !picture.labelsDrawn { messages.append("annotate \(show): no usable font; outlines drawn without labels") }
+                for base in targets {
+                    if let problem = write(picture.bytes, to: base + Array(suffix.utf8)) { messages.append("annotate \(show): \(problem)") }
+                }
+            } catch {
+                messages.append("annotate \(show): \(error.message)")
+            }
+        }
+        return messages
+    }
+
+    /// Writes through a temporary file and rename(2): an existing file at the target is replaced
+    /// as a directory entry, its contents are never written to (a hard link to an input stays
+    /// intact), and a link at the target is replaced, not followed. Refuses targets that are
+    /// inputs, not regular files, or already written in this run.
+    func write(_ data: [UInt8], to target: [UInt8]) -> String? {
+        let shown = String(decoding: target, as: UTF8.self)
+        if written.contains(target) { return "'\(shown)' was already written in this run; not replaced" }
+        guard let slash = target.lastIndex(of: 47) else { return "bad output path" }
+        let dir = Array(target[..<slash])
+        if let problem = makeFolders(dir) { return problem }
+        var st = stat()
+        if Self.cStat(target, &st, follow: false) == 0 {
+            if inputs.contains(FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))) {
+                return "'\(shown)' is an input file; not written"
+            }
+            if (st.st_mode & S_IFMT) != S_IFREG { return "'\(shown)' exists and is not a regular file; not written" }
+        }
+        let temp = dir + Array("/.codesweep-\(getpid())-\(written.count).tmp".utf8)
+        let fd = Self.withC(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { return "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))" }
+        var off = 0
+        var failure: String? = nil
+        while off < data.count {
+            let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, data.count - off) }
+            if n < 0 { if errno == EINTR { continue }; failure = String(cString: strerror(errno)); break }
+            off += n
+        }
+        close(fd)
+        if failure == nil, Self.withC(temp, { t in Self.withC(target) { rename(t, $0) } }) != 0 {
+            failure = String(cString: strerror(errno))
+        }
+        if let failure {
+            _ = Self.withC(temp) { unlink($0) }
+            return "cannot write '\(shown)': \(failure)"
+        }
+        written.insert(target)
+        return nil
+    }
+
+    /// mkdir -p below (and including) the output folder; existing parts must be real folders
+    /// (a link inside the output tree is not followed).
+    func makeFolders(_ dir: [UInt8]) -> String? {
+        var st = stat()
+        if Self.cStat(dir, &st, follow: false) == 0 {
+            return (st.st_mode & S_IFMT) == S_IFDIR || dir == outputDir ? nil
+                : "'\(String(decoding: dir, as: UTF8.self))' is not a folder (links inside the output folder are not followed)"
+        }
+        if let slash = dir.lastIndex(of: 47), slash > 0 {
+            if let p = makeFolders(Array(dir[..<slash])) { return p }
+        }
+        if Self.withC(dir, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
+            return "cannot create folder '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
+    // MARK: - Paths
+
+    static func withC<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+    }
+
+    static func cStat(_ path: [UInt8], _ st: inout stat, follow: Bool) -> Int32 {
+        withC(path) { follow ? stat($0, &st) : lstat($0, &st) }
+    }
+
+    /// The canonical absolute path of a path that may not exist yet: its longest existing
+    /// ancestor resolved with realpath(3), the rest appended ("." and ".." folded).
+    static func resolve(_ path: [UInt8]) -> [UInt8] {
+        var parts = path.split(separator: 47, omittingEmptySubsequences: true).map(Array.init)
+        var rest: [[UInt8]] = []
+        let absolute = path.first == 47
+        while true {
+            let candidate: [UInt8] = (absolute ? [47] : []) + Array(parts.joined(separator: [47]))
+            let probe = candidate.isEmpty ? [46] : candidate
+            if let real = withC(probe, { realpath($0, nil) }) {
+                var out = Array(String(cString: real).utf8)
+                free(real)
+                for part in rest.reversed() {
+                    if part == [46] { continue }
+                    if part == [46, 46] {
+                        if let s = out.lastIndex(of: 47) { out = s == 0 ? [47] : Array(out[..<s]) }
+                        continue
+                    }
+                    out += (out.last == 47 ? [] : [47]) + part
+                }
+                return out
+            }
+            guard let last = parts.popLast() else { return path }
+            rest.append(last)
+        }
+    }
+}
