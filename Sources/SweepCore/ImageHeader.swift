@@ -14,7 +14,10 @@ public enum ImageHeader {
         }
         switch format {
         case .png:
-            guard let w = be32(16), let h = be32(20) else { return nil }
+            // The first chunk must be IHDR; anything else is not a size (the decoder then
+            // reports the file as corrupt).
+            guard b.count >= 24, b[12..<16].elementsEqual(Array("IHDR".utf8)),
+                  let w = be32(16), let h = be32(20) else { return nil }
             return (w, h)
         case .gif:
             guard let w = le16(6), let h = le16(8) else { return nil }

@@ -67,6 +67,7 @@ public struct PlanExecutor {
         }
         var merged = CodeMerger()
         var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
+        let fullMegapixels = base.megapixels / (baseScale * baseScale)
         var candidates: Bool? = nil
         func hasCandidates() -> Bool {
             if let c = candidates { return c }
@@ -80,11 +81,17 @@ public struct PlanExecutor {
                 busy = TextureProbe.busyBlockCount(view)
                 c = busy >= TextureProbe.minBusyBlocks
             }
+            // In a small image (a screenshot, a crop) the megapixel budgets leave it at full
+            // size, where modules of 4 px and more make too few transitions per block: look at
+            // it halved and thirded too.
+            for f in [2, 3] where !c && fullMegapixels <= 1 && base.width / f >= 16 && base.height / f >= 16 {
+                busy = TextureProbe.busyBlockCount(base.downscaled(by: f))
+                c = busy >= TextureProbe.minBusyBlocks
+            }
             candidates = c
             trace?("probe ms=\(ms(since: start)) busy=\(busy) code-like=\(c)")
             return c
         }
-        let fullMegapixels = base.megapixels / (baseScale * baseScale)
         /// The scale of full resolution a pass needs from its input.
         func neededScale(_ pass: ScanPass) -> Double {
             if case .fit(let mp)? = pass.steps.first { return min(1, (mp / fullMegapixels).squareRoot()) }

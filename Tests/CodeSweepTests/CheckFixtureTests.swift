@@ -25,7 +25,7 @@ enum CheckFixtures {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
-        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        p.environment = childEnvironment(env)
         if let cwd { p.currentDirectoryURL = cwd }
         // stderr goes to a file so that neither pipe can fill up while the other is read.
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-check-err-\(UUID().uuidString)")

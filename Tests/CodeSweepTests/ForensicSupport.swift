@@ -26,6 +26,7 @@ enum Forensic {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
+        p.environment = childEnvironment()
         if let cwd { p.currentDirectoryURL = cwd }
         let outPipe = Pipe(), inPipe = Pipe()
         // stderr goes to a file, so neither pipe can fill up and block the child.

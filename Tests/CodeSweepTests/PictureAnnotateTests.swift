@@ -26,7 +26,7 @@ enum PictureSupport {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
-        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        p.environment = childEnvironment(env)
         if let dir { p.currentDirectoryURL = dir }
         let outPipe = Pipe(), errPipe = Pipe()
         p.standardOutput = outPipe

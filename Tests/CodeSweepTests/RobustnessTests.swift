@@ -27,7 +27,7 @@ struct RobustnessTests {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
-        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        p.environment = childEnvironment(env)
         let outPipe = Pipe(), errPipe = Pipe()
         if let stdout {
             FileManager.default.createFile(atPath: stdout.path, contents: nil)

@@ -26,6 +26,13 @@ struct ToolFailure: Error, CustomStringConvertible {
     var description: String
 }
 
+/// The environment for child processes: the library sets MAGICK_CONFIGURE_PATH (its own
+/// locked-down policy) in this process once ImageMagick starts; tools such as `convert` and the
+/// codesweep binary must not inherit it.
+func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MAGICK_") }.merging(extra) { $1 }
+}
+
 /// Runs a program to completion, its stdout and stderr going to temporary files (no pipe can
 /// fill up and block the child).
 @discardableResult
@@ -39,9 +46,7 @@ func run(_ executable: String, _ arguments: [String], currentDirectory: String? 
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
-    // The library sets MAGICK_CONFIGURE_PATH (its own locked-down policy) in this process once
-    // ImageMagick starts; the tools must not inherit it.
-    p.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MAGICK_") }
+    p.environment = childEnvironment()
     if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     p.standardOutput = out
     p.standardError = err
