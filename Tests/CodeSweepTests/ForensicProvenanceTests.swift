@@ -77,5 +77,16 @@ struct ForensicProvenanceTests {
         }
         // Worker → coordinator round trip: the same lines whether decoded in a worker or in-process.
         #expect(lines[0] == lines[1])
+
+        // Every optional field at once (metadata, hashes, timings) is valid against the record schema.
+        let full = try Forensic.run([Forensic.binary, "scan", "-q", "--hash", "sha256,md5,sha1,sha512", "--timings", dir.path])
+        let validator = try SchemaValidator(file: ReportTestSupport.packageRoot.appendingPathComponent("docs/schema/record.schema.json").path)
+        let fullLines = Forensic.lines(full.out)
+        #expect(fullLines.count == 3)
+        for line in fullLines {
+            let record = try TJSON.parse(line)
+            #expect(validator.validate(record) == [], "\(line)")
+            #expect(record["timings_ms"]?["scan"] != nil && record["hashes"]?["sha512"] != nil)
+        }
     }
 }
