@@ -97,6 +97,10 @@ public enum CharsetDetector {
                 // Half-width katakana come in words; a lone one is more likely a Latin-1 sign.
                 let inRun = (i > 0 && (0xA1...0xDF).contains(b[i - 1])) || (i + 1 < b.count && (0xA1...0xDF).contains(b[i + 1]))
                 score += inRun ? 0.6 : 0.4
+                // A voiced mark after a kana that takes it (ﾃﾞ, ｻﾞ, ﾊﾟ) is Japanese through and
+                // through; the same byte pairs read as EUC-KR are rare Hangul syllables.
+                if i + 1 < b.count, b[i + 1] == 0xDE, c == 0xB3 || (0xB6...0xC4).contains(c) || (0xCA...0xCE).contains(c) { score += 2.0 }
+                if i + 1 < b.count, b[i + 1] == 0xDF, (0xCA...0xCE).contains(c) { score += 2.0 }
                 i += 1
                 continue
             }

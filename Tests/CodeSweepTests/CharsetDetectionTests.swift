@@ -13,6 +13,9 @@ enum CharsetSamples {
         // Japanese: kanji, hiragana, katakana and half-width katakana; backslash and tilde stay ASCII.
         ("日本語のテキスト、漢字とひらがな。ｶﾀｶﾅ ﾃｽﾄ ｺｰﾄﾞ C:\\temp ~user", "CP932", "shift_jis"),
         ("東京都新宿区 ﾊﾞｰｺｰﾄﾞ読み取り結果：ＯＫ", "CP932", "shift_jis"),
+        // Half-width katakana with voiced marks only (zxing-cpp qrcode-2/17): as EUC-KR the same
+        // bytes are three valid but rare Hangul syllables.
+        ("ﾃﾞｻﾞｲﾝQR\r\nhttp://d-qr.net/ex/", "CP932", "shift_jis"),
         ("繁體中文測試：條碼掃描結果，臺灣的朋友們。", "BIG5", "big5"),
         ("我們在臺北學習中文，這是一個很好的城市。", "BIG5", "big5"),
         ("한국어 텍스트입니다. 바코드 스캔 결과, 안녕하세요!", "EUC-KR", "euc-kr"),
