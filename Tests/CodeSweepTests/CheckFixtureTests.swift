@@ -104,13 +104,7 @@ enum CheckFixtures {
         return r
     }
 
-    /// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
-    static var binary: String {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = runner.deletingLastPathComponent()
-        if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-        return dir.appendingPathComponent("codesweep").path
-    }
+    static var binary: String { codesweepBinary }
 }
 
 extension ImageResult {

@@ -5,19 +5,9 @@ import SweepCore
 
 /// Helpers for the Picture tests: the built binary, temp folders, real QR files.
 enum PictureSupport {
-    /// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
-    static var binary: String {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = runner.deletingLastPathComponent()
-        if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-        return dir.appendingPathComponent("codesweep").path
-    }
+    static var binary: String { codesweepBinary }
 
-    static func tempDir(_ name: String) throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-picture-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
+    static func tempDir(_ name: String) throws -> URL { try makeTempFolder("picture", name) }
 
     struct Run { var status: Int32; var out: Data; var err: String; var text: String { String(decoding: out, as: UTF8.self) } }
 

@@ -8,19 +8,9 @@ import SweepCore
 /// never loses a finished record. Everything runs the real `codesweep` binary on files made here.
 @Suite("Robustness", .serialized)
 struct RobustnessTests {
-    /// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
-    static var binary: String {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = runner.deletingLastPathComponent()
-        if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-        return dir.appendingPathComponent("codesweep").path
-    }
+    static var binary: String { codesweepBinary }
 
-    static func tempDir(_ name: String) throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-robust-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }
+    static func tempDir(_ name: String) throws -> URL { try makeTempFolder("robust", name) }
 
     @discardableResult
     static func sh(_ args: [String], env: [String: String] = [:], stdout: URL? = nil) throws -> (status: Int32, out: String, err: String) {

@@ -15,6 +15,21 @@ enum Tools {
     static let exiftool = "/usr/bin/exiftool"
 }
 
+/// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
+let codesweepBinary: String = {
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = runner.deletingLastPathComponent()
+    if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    return dir.appendingPathComponent("codesweep").path
+}()
+
+/// A fresh folder under the system temp folder, named for the suite that owns it.
+func makeTempFolder(_ suite: String, _ name: String) throws -> URL {
+    let d = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-\(suite)-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+    return d
+}
+
 struct ProcessResult: Sendable {
     var status: Int32
     var stdout: String
