@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-recall bench-hostile clean
+.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -30,10 +30,20 @@ clean:
 	rm -rf .build
 
 # Throughput and memory against zbarimg on a generated photo-library-like set (prints figures).
+# BENCH_EFFORTS=fast,normal,thorough adds thorough (about 4 minutes more).
 BENCH_COUNT ?= 60
+BENCH_EFFORTS ?= fast,normal
 bench: release
 	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT)
-	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --out bench-out/throughput
+	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --efforts $(BENCH_EFFORTS) --isolation process,none --out bench-out/throughput
+
+# Memory over a long run: SOAK_COUNT hard links to the benchmark set in one sweep; RSS after
+# 1,000 records against RSS at the end (prints figures).
+SOAK_COUNT ?= 10000
+SOAK_EFFORT ?= normal
+bench-soak: release
+	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT)
+	python3 bench/throughput/soak.py $(BIN) bench-out/photolib --count $(SOAK_COUNT) --effort $(SOAK_EFFORT) --jobs 2 --out bench-out/soak
 
 # Hostile corpus + 2,000 mutated images: no crash or hang of the sweep, a record for every file.
 bench-hostile: release

@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             dependencies: ["CodeSweep", "AssetCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]

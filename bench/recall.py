@@ -10,8 +10,8 @@ import argparse, base64, collections, json, os, subprocess, sys, time, concurren
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CORPUS = "/work/shared/corpus/zxing-cpp"
-SCORE = "/work/shared/bench/score.py"
+CORPUS = os.path.join(ROOT, "..", "shared", "corpus", "zxing-cpp")
+SCORE = os.path.join(ROOT, "..", "shared", "bench", "score.py")
 # zbarimg names -> codesweep names (for the hard set's symbology check).
 ZBAR_NAMES = {"QR-Code": "qrcode", "EAN-13": "ean13", "UPC-A": "upca", "UPC-E": "upce", "EAN-8": "ean8",
               "CODE-128": "code128", "CODE-39": "code39", "CODE-93": "code93", "I2/5": "itf",

@@ -1,4 +1,5 @@
 import SweepCore
+import Reporting
 
 /// The four outputs CI systems and people read. All pure: a report in, text out.
 public enum CheckOutput {
@@ -39,12 +40,9 @@ public enum CheckOutput {
         return "  — \(img.codes.count) code\(img.codes.count == 1 ? "" : "s")" + (grades.isEmpty ? "" : ", grade \(grades.joined(separator: "/"))")
     }
 
-    /// Paths and messages for a terminal: control characters made visible.
-    static func safe(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.flatMap { u -> [Unicode.Scalar] in
-            u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) ? Array("\\u{\(String(u.value, radix: 16))}".unicodeScalars) : [u]
-        }))
-    }
+    /// Paths and messages for a terminal: control, format and bidi characters shown escaped,
+    /// as every other text output does.
+    static func safe(_ s: String) -> String { TerminalText.escape(s) }
 
     // MARK: JUnit XML
 

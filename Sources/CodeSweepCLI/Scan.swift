@@ -66,7 +66,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Read payload text in this charset instead of detecting it: utf-8, gb18030, shift_jis, big5, euc-kr, iso-8859-1, any other name iconv knows, or binary.")
     var charset: String?
 
-    @Flag(help: "Add \"timings_ms\" (read, decode, scan) to each record.")
+    @Flag(help: "Add \"timings_ms\" to each record: milliseconds spent reading, hashing, decoding, scanning, and on a full-resolution decode when one was needed.")
     var timings = false
 
     @Flag(name: [.short, .long], help: "No progress line on stderr.")

@@ -38,7 +38,7 @@ public struct FileRecord: Sendable {
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional).
     public var mtime: Double?
-    /// Where the time went, in milliseconds (only with --timings): read, decode, scan.
+    /// Where the time went, in milliseconds (only with --timings): read, hash, decode, scan, full_decode.
     public var timings: [(String, Double)]?
     /// Digests of the file's bytes (only with --hash), by algorithm name: lowercase hex.
     public var hashes: [String: String]?

@@ -110,3 +110,46 @@ public struct Quad: Sendable, Equatable {
         return Quad((0..<4).map { box[($0 + k) % 4] })
     }
 }
+
+/// A box as fractions of an image (0...1 on each axis): where the texture probe saw code-like
+/// texture, kept in fractions so that it applies at any scale of the same frame.
+public struct FractionalBox: Sendable, Equatable, Hashable {
+    public var x0: Double, y0: Double, x1: Double, y1: Double
+    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
+        self.x0 = max(0, x0); self.y0 = max(0, y0); self.x1 = min(1, x1); self.y1 = min(1, y1)
+    }
+    public static let whole = FractionalBox(x0: 0, y0: 0, x1: 1, y1: 1)
+    public var area: Double { max(0, x1 - x0) * max(0, y1 - y0) }
+
+    func overlaps(_ o: FractionalBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+    func union(_ o: FractionalBox) -> FractionalBox {
+        FractionalBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
+    /// The pixels it covers in a width x height image, rounded outwards.
+    public func pixels(width: Int, height: Int) -> PixelRect {
+        let px0 = Int((x0 * Double(width)).rounded(.down)), py0 = Int((y0 * Double(height)).rounded(.down))
+        let px1 = Int((x1 * Double(width)).rounded(.up)), py1 = Int((y1 * Double(height)).rounded(.up))
+        return PixelRect(x: px0, y: py0, width: px1 - px0, height: py1 - py0).clamped(width: width, height: height)
+    }
+
+    /// Overlapping boxes joined until none overlap; when they cover most of the image, or are
+    /// too many to be worth cropping one by one, the whole image.
+    public static func merged(_ boxes: [FractionalBox], maxCount: Int = 12, maxArea: Double = 0.5) -> [FractionalBox] {
+        var out = boxes
+        var changed = true
+        while changed {
+            changed = false
+            outer: for i in out.indices {
+                for j in out.indices where j > i && out[i].overlaps(out[j]) {
+                    out[i] = out[i].union(out[j])
+                    out.remove(at: j)
+                    changed = true
+                    break outer
+                }
+            }
+        }
+        if out.count > maxCount || out.reduce(0, { $0 + $1.area }) > maxArea { return [.whole] }
+        return out.sorted { ($0.y0, $0.x0) < ($1.y0, $1.x0) }
+    }
+}

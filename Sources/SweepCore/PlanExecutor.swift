@@ -69,27 +69,42 @@ public struct PlanExecutor {
         var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
         let fullMegapixels = base.megapixels / (baseScale * baseScale)
         var candidates: Bool? = nil
+        /// Where the cheap look saw code-like texture, as fractions of the frame (`.regions` crops).
+        var regions: [FractionalBox] = []
+        var fineRegions: [FractionalBox] = []
+        var busyArea = 0.0
         func hasCandidates() -> Bool {
             if let c = candidates { return c }
             let start = ContinuousClock.now
             // The look is taken on the views the cheap passes use (cached), coarse to fine, and
-            // on the full image: big modules show as transitions only when shrunk, 2 px modules
-            // only at full size. It stops at the first scale that looks code-like.
-            var busy = 0, c = false
-            for mp in TextureProbe.scales where !c {
-                let view = mp.map { materialize([.fit(megapixels: $0)], cache: &cache)[0].image } ?? base
-                busy = TextureProbe.busyBlockCount(view)
-                c = busy >= TextureProbe.minBusyBlocks
+            // on the frame as decoded: big modules show as transitions only when shrunk, 2 px
+            // modules only at full size. Every scale adds the places it saw.
+            var c = false, seen: [String] = []
+            var views: [LumaImage] = TextureProbe.scales.map { mp in
+                mp.map { materialize([.fit(megapixels: $0)], cache: &cache, regions: [], fine: [])[0].image } ?? base
             }
             // In a small image (a screenshot, a crop) the megapixel budgets leave it at full
             // size, where modules of 4 px and more make too few transitions per block: look at
             // it halved and thirded too.
-            for f in [2, 3] where !c && fullMegapixels <= 1 && base.width / f >= 16 && base.height / f >= 16 {
-                busy = TextureProbe.busyBlockCount(base.downscaled(by: f))
-                c = busy >= TextureProbe.minBusyBlocks
+            if fullMegapixels <= 1 {
+                views += [2, 3].filter { base.width / $0 >= 16 && base.height / $0 >= 16 }.map { base.downscaled(by: $0) }
             }
+            var seenSizes = Set<Int>()
+            var coarse: [(box: FractionalBox, count: Int)] = []
+            for view in views where seenSizes.insert(view.width &* 65_536 &+ view.height).inserted {
+                let look = TextureProbe.look(view)
+                seen.append("\(view.width)x\(view.height):\(look.busy)")
+                if look.busy >= TextureProbe.minBusyBlocks {
+                    c = true
+                    regions += look.regions
+                }
+                if view.width != base.width || view.height != base.height { coarse += zip(look.regions, look.counts).map { ($0, $1) } }
+            }
+            fineRegions = TextureProbe.fineRegions(base, coarse: coarse)
+            regions = FractionalBox.merged(regions)
+            busyArea = FractionalBox.merged(regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
             candidates = c
-            trace?("probe ms=\(ms(since: start)) busy=\(busy) code-like=\(c)")
+            trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
             return c
         }
         /// The scale of full resolution a pass needs from its input.
@@ -104,6 +119,8 @@ public struct PlanExecutor {
             case .codeLike: hasCandidates()
             case .atLeast(let mp): fullMegapixels >= mp
             case .atMost(let mp): fullMegapixels <= mp
+            case .fineTexture: { _ = hasCandidates(); return !fineRegions.isEmpty }()
+            case .busyArea(let f): hasCandidates() && busyArea >= f
             }
         }
         for pass in options.plan.passes {
@@ -128,7 +145,8 @@ public struct PlanExecutor {
             let start = ContinuousClock.now
             let before = merged.codes.count
             var accepted = 0
-            let views = materialize(pass.steps, cache: &cache)
+            if pass.steps.contains(.regions) || pass.steps.contains(.fineRegions) { _ = hasCandidates() }
+            let views = materialize(pass.steps, cache: &cache, regions: regions, fine: fineRegions)
             for view in views where view.image.width >= 8 && view.image.height >= 8 {
                 let toFull = baseToFull.concatenating(view.toBase)
                 for raw in decode(view.image, symbols) where accept(raw) {
@@ -155,13 +173,13 @@ public struct PlanExecutor {
         return true
     }
 
-    func materialize(_ steps: [PassStep], cache: inout [[PassStep]: [View]]) -> [View] {
+    func materialize(_ steps: [PassStep], cache: inout [[PassStep]: [View]], regions: [FractionalBox], fine: [FractionalBox]) -> [View] {
         if let hit = cache[steps] { return hit }
-        let parent = materialize(Array(steps.dropLast()), cache: &cache)
+        let parent = materialize(Array(steps.dropLast()), cache: &cache, regions: regions, fine: fine)
         let step = steps.last!
         var out: [View] = []
         for v in parent {
-            for child in apply(step, to: v.image) {
+            for child in apply(step, to: v.image, regions: step == .fineRegions ? fine : regions) {
                 out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
             }
         }
@@ -169,8 +187,13 @@ public struct PlanExecutor {
         return out
     }
 
-    func apply(_ step: PassStep, to img: LumaImage) -> [View] {
+    func apply(_ step: PassStep, to img: LumaImage, regions: [FractionalBox]) -> [View] {
         switch step {
+        case .regions, .fineRegions:
+            return regions.map { box in
+                let r = box.pixels(width: img.width, height: img.height)
+                return View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y)))
+            }
         case .fit(let mp):
             let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
             return f <= 1 ? [View(image: img, toBase: .identity)]
@@ -247,20 +270,72 @@ public enum TextureProbe {
     /// Busy blocks (each with a busy neighbour) needed to call an image code-like.
     public static let minBusyBlocks = 4
 
-    public static func looksCodeLike(_ image: LumaImage) -> Bool {
-        scales.contains { mp in
-            let f = mp.map { max(1, Int((image.megapixels / $0).squareRoot().rounded(.up))) } ?? 1
-            return busyBlockCount(image.downscaled(by: f)) >= minBusyBlocks
+    /// Busy blocks (each with a busy neighbour) and the boxes around groups of them, as
+    /// fractions of the image, grown to take in the code's quiet zone and its flat parts
+    /// (finder patterns, wide bars) that are not busy themselves.
+    public static func look(_ img: LumaImage, fine: Bool = false) -> (busy: Int, regions: [FractionalBox], counts: [Int]) {
+        let (mask, bw, bh) = fine ? busyMask(img, minTransitions: 40, minFar: 24) : busyMask(img)
+        guard bw > 0, bh > 0 else { return (0, [], []) }
+        var seen = [Bool](repeating: false, count: bw * bh)
+        var busy = 0
+        var regions: [FractionalBox] = []
+        var counts: [Int] = []
+        var stack: [Int] = []
+        for start in 0..<(bw * bh) where mask[start] && !seen[start] {
+            // One 8-connected group of busy blocks.
+            seen[start] = true
+            stack = [start]
+            var count = 0, x0 = bw, y0 = bh, x1 = 0, y1 = 0
+            while let i = stack.popLast() {
+                count += 1
+                let x = i % bw, y = i / bw
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                for dy in -1...1 {
+                    for dx in -1...1 where dx != 0 || dy != 0 {
+                        let nx = x + dx, ny = y + dy
+                        guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
+                        let j = ny * bw + nx
+                        if mask[j] && !seen[j] { seen[j] = true; stack.append(j) }
+                    }
+                }
+            }
+            guard count >= 2 else { continue } // a lone busy block is noise or a speck
+            busy += count
+            counts.append(count)
+            let grow = max(3.0, 0.35 * Double(max(x1 - x0, y1 - y0) + 1))
+            regions.append(FractionalBox(x0: (Double(x0) - grow) * 8 / Double(img.width),
+                                         y0: (Double(y0) - grow) * 8 / Double(img.height),
+                                         x1: (Double(x1 + 1) + grow) * 8 / Double(img.width),
+                                         y1: (Double(y1 + 1) + grow) * 8 / Double(img.height)))
         }
+        return (busy, regions, counts)
+    }
+
+    /// Fine texture: places busy at the finest scale (`finest`, looked at with the fine
+    /// variant) with little busy there when shrunk (`coarse`: the groups the coarser looks found,
+    /// with their block counts). Text and photo detail are busy at every scale; modules of
+    /// 1-1.5 px only at the finest.
+    public static func fineRegions(_ finest: LumaImage, coarse: [(box: FractionalBox, count: Int)]) -> [FractionalBox] {
+        let fine = look(finest, fine: true)
+        return FractionalBox.merged(zip(fine.regions, fine.counts).filter { box, count in
+            let shrunk = coarse.filter { $0.box.overlaps(box) }.reduce(0) { $0 + $1.count }
+            return count >= 2 && count >= 4 * shrunk
+        }.map(\.0))
+    }
+
+    public static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
+        look(img).busy
     }
 
     /// Number of 8x8 blocks that look like part of a code: enough contrast (at least
     /// `minContrast` levels, low-contrast prints included), many sharp transitions in both
     /// directions relative to the block's own range, and two-tone (most pixels far from the
     /// middle of the range; sensor noise and smooth gradients are not).
-    public static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
+    /// The fine variant (more transitions, less two-tone) finds modules of 1-1.5 px, which
+    /// the decoder's own resampling has already blurred towards grey.
+    static func busyMask(_ img: LumaImage, minContrast: Int32 = 24, minTransitions: Int = 20, minFar: Int = 40) -> (mask: [Bool], bw: Int, bh: Int) {
         let w = img.width, h = img.height
-        guard w >= 16, h >= 16 else { return 0 }
+        guard w >= 16, h >= 16 else { return ([], 0, 0) }
         let bw = (w - 1) / 8, bh = (h - 1) / 8
         var mask = [Bool](repeating: false, count: bw * bh)
         img.pixels.withUnsafeBufferPointer { p in
@@ -282,21 +357,13 @@ public enum TextureProbe {
                                 if abs(v - mid) > band { far += 1 }
                             }
                         }
-                        if hx + vy >= 20 && (hx >= 6 || vy >= 6) && far >= 40 { mask[(by / 8) * bw + bx / 8] = true }
+                        if hx + vy >= minTransitions && (hx >= 6 || vy >= 6) && far >= minFar { mask[(by / 8) * bw + bx / 8] = true }
                     }
                     bx += 8
                 }
                 by += 8
             }
         }
-        // Codes cover neighbouring blocks; a lone busy block is noise or a speck.
-        var busy = 0
-        for y in 0..<bh {
-            for x in 0..<bw where mask[y * bw + x] {
-                if (x > 0 && mask[y * bw + x - 1]) || (x + 1 < bw && mask[y * bw + x + 1])
-                    || (y > 0 && mask[(y - 1) * bw + x]) || (y + 1 < bh && mask[(y + 1) * bw + x]) { busy += 1 }
-            }
-        }
-        return busy
+        return (mask, bw, bh)
     }
 }

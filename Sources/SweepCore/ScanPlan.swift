@@ -16,6 +16,11 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Overlapping tiles: the image is cut into grid x grid tiles, each grown by `overlap` (a
     /// fraction of the tile size) on every side; each tile is scanned on its own.
     case tiles(grid: Int, overlap: Double)
+    /// Crops around the places where the cheap look (TextureProbe) saw code-like texture, each
+    /// scanned on its own: the expensive passes then cost what those places cost, not the photo.
+    case regions
+    /// Crops around the places with fine texture only (see `PassCondition.fineTexture`).
+    case fineRegions
 
     public var description: String {
         switch self {
@@ -28,6 +33,8 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .sharpen: "sharpen"
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
+        case .regions: "code-like-regions"
+        case .fineRegions: "fine-texture-regions"
         }
     }
 }
@@ -47,6 +54,11 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     case atLeast(megapixels: Double)
     /// The image holds at most this many megapixels.
     case atMost(megapixels: Double)
+    /// The cheap look saw fine texture (busy at the finest scale it looked at) away from the
+    /// places that are busy when shrunk too: modules too small for the reduced passes.
+    case fineTexture
+    /// The code-like places cover at least this fraction of the image (a crowded sheet).
+    case busyArea(atLeast: Double)
 
     public var description: String {
         switch self {
@@ -54,6 +66,8 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .codeLike: "code-like-texture"
         case .atLeast(let mp): ">=\(format(mp))MP"
         case .atMost(let mp): "<=\(format(mp))MP"
+        case .fineTexture: "fine-texture"
+        case .busyArea(let f): "busy-area>=\(Int(f * 100))%"
         }
     }
 }
@@ -102,25 +116,30 @@ public struct ScanPlan: Sendable, Equatable {
     public static func forEffort(_ effort: Effort) -> ScanPlan {
         switch effort {
         case .fast:
+            // One pass at 1 MP: a 12 MP JPEG is decoded at half size (DCT scaling) and averaged
+            // down once more; finds modules of about 6 px and more at full size. (At 0.7 MP the
+            // decode is 1/4 size and 40 % cheaper, but two thirds of the benchmark's codes are lost.)
             return ScanPlan(effort: .fast, passes: [
-                ScanPass("fit3", [.fit(megapixels: 3)]),
+                ScanPass("fit1", [.fit(megapixels: 1)]),
             ])
         case .normal:
             return ScanPlan(effort: .normal, passes: [
                 ScanPass("fit3", [.fit(megapixels: 3)]),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution.
-                ScanPass("full", [], when: [.atLeast(megapixels: 4), .codeLike]),
+                // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
+                // only at the finest scale, so only those places are decoded at full size.
+                ScanPass("full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
                 // Small images (thumbnails, crops): tiny modules and missing quiet zones.
                 ScanPass("upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound]),
-                ScanPass("invert", [.fit(megapixels: 3), .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
-                ScanPass("invert-full", [.invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
-                ScanPass("threshold", [.fit(megapixels: 3), .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
+                ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
+                ScanPass("invert-full", [.fineRegions, .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
+                ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
                 // Crowded sheets: whatever was found, look again tile by tile.
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .codeLike]),
-                ScanPass("rotate30", [.fit(megapixels: 3), .rotate(30)], when: [.codeLike, .nothingFound], symbols: .linear),
-                ScanPass("rotate-30", [.fit(megapixels: 3), .rotate(-30)], when: [.codeLike, .nothingFound], symbols: .linear),
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3)]),
+                ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound], symbols: .linear),
+                ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound], symbols: .linear),
             ])
         case .thorough:
             return ScanPlan(effort: .thorough, passes: [

@@ -1,0 +1,61 @@
+import Testing
+@testable import SweepCore
+
+/// The cheap look that decides where the expensive passes run: it must find the place of a
+/// code-like patch, leave smooth areas out, and tell fine texture (modules too small for the
+/// reduced passes) from texture that is visible when shrunk too.
+@Suite("Texture probe and code-like regions")
+struct TextureProbeTests {
+    /// A white image with a pseudo-random module pattern (`module` px per module, `modules`
+    /// wide) at (x, y): the texture of a QR code without being one.
+    static func patch(width: Int, height: Int, x: Int, y: Int, module: Int, modules: Int = 33) -> LumaImage {
+        var img = LumaImage(width: width, height: height, fill: 235)
+        var state: UInt32 = 12345
+        for my in 0..<modules {
+            for mx in 0..<modules {
+                state = state &* 1_103_515_245 &+ 12345
+                let v: UInt8 = (state >> 16) & 1 == 0 ? 20 : 235
+                for py in 0..<module { for px in 0..<module { img.pixels[(y + my * module + py) * width + x + mx * module + px] = v } }
+            }
+        }
+        return img
+    }
+
+    @Test func regionCoversThePatchAndLittleElse() {
+        let img = Self.patch(width: 800, height: 600, x: 560, y: 380, module: 4)
+        let look = TextureProbe.look(img)
+        #expect(look.busy >= TextureProbe.minBusyBlocks)
+        let boxes = FractionalBox.merged(look.regions)
+        #expect(boxes.count == 1)
+        let r = boxes[0].pixels(width: 800, height: 600)
+        // The whole patch (560...692 x 380...512) is inside, with a margin for the quiet zone.
+        #expect(r.x <= 556 && r.y <= 376 && r.x + r.width >= 696 && r.y + r.height >= 516, "\(r)")
+        #expect(boxes[0].area < 0.2, "the smooth rest of the image is left out")
+    }
+
+    @Test func smoothImageHasNoRegions() {
+        var img = LumaImage(width: 640, height: 480, fill: 0)
+        for y in 0..<480 { for x in 0..<640 { img.pixels[y * 640 + x] = UInt8((x + y) * 255 / 1120) } }
+        let look = TextureProbe.look(img)
+        #expect(look.busy == 0 && look.regions.isEmpty)
+    }
+
+    @Test func mergingJoinsOverlapsAndFallsBackToTheWholeImage() {
+        let a = FractionalBox(x0: 0.1, y0: 0.1, x1: 0.3, y1: 0.3), b = FractionalBox(x0: 0.25, y0: 0.2, x1: 0.4, y1: 0.35)
+        let far = FractionalBox(x0: 0.8, y0: 0.8, x1: 0.9, y1: 0.9)
+        #expect(FractionalBox.merged([a, b, far]) == [FractionalBox(x0: 0.1, y0: 0.1, x1: 0.4, y1: 0.35), far])
+        #expect(FractionalBox.merged([FractionalBox(x0: 0, y0: 0, x1: 0.8, y1: 0.8)]) == [.whole], "most of the image: scan it whole")
+        let many = (0..<20).map { i in FractionalBox(x0: Double(i) * 0.05, y0: 0, x1: Double(i) * 0.05 + 0.01, y1: 0.01) }
+        #expect(FractionalBox.merged(many) == [.whole], "too many small places: scan it whole")
+    }
+
+    /// Modules of 1 px (2 px at full size in a half-size decode) make fine texture; the same
+    /// pattern with 6 px modules is busy when shrunk as well, so it is not "fine".
+    @Test(arguments: [(1, true), (6, false)])
+    func fineTextureIsOnlyWhatShrinkingLoses(module: Int, fine: Bool) {
+        let img = Self.patch(width: 1200, height: 900, x: 300, y: 300, module: module, modules: module == 1 ? 45 : 41)
+        let shrunk = TextureProbe.look(img.downscaled(by: 4))
+        let coarse = zip(shrunk.regions, shrunk.counts).map { (box: $0, count: $1) }
+        #expect(!TextureProbe.fineRegions(img, coarse: coarse).isEmpty == fine)
+    }
+}
