@@ -12,6 +12,7 @@ Needs /usr/bin/convert (ImageMagick 6), qrencode, zint and exiftool.
 import argparse, json, os, random, subprocess, sys
 
 CONVERT = "/usr/bin/convert"
+VERSION = 3  # bump when the generator changes: the cached set is made again
 
 
 def run(*args):
@@ -37,11 +38,11 @@ def main():
     stamp = os.path.join(a.outdir, "truth.json")
     if os.path.exists(stamp):
         t = json.load(open(stamp))
-        if t.get("count") == a.count and t.get("seed") == a.seed:
+        if t.get("count") == a.count and t.get("seed") == a.seed and t.get("version") == VERSION:
             print(f"photolib: cached in {a.outdir}", file=sys.stderr)
             return
     rnd = random.Random(a.seed)
-    truth = {"count": a.count, "seed": a.seed, "images": {}}
+    truth = {"count": a.count, "seed": a.seed, "version": VERSION, "images": {}}
     tmp = os.path.join(a.outdir, ".tmp")
     os.makedirs(tmp, exist_ok=True)
     for i in range(a.count):
@@ -62,9 +63,14 @@ def main():
         if has_code:
             if rnd.random() < 0.7:
                 text = f"https://example.com/p/{rnd.randrange(10**8):08d}"
-                module = rnd.choice([3, 4, 6, 10, 16])
+                # From a code across the room (3 px modules) to a close-up of a ticket or poster
+                # that fills most of the frame (60-80 px modules, softened as a phone's close
+                # focus does).
+                module = rnd.choice([3, 4, 6, 10, 16, 60, 80])
                 code = os.path.join(tmp, "code.png")
                 run("qrencode", "-s", str(module), "-m", "4", "-o", code, text)
+                if module >= 60:
+                    run(CONVERT, code, "-blur", "0x6", code)
             else:
                 digits = "".join(str(rnd.randrange(10)) for _ in range(12))
                 text = None
@@ -74,7 +80,13 @@ def main():
                 s = sum(int(c) * (3 if k % 2 else 1) for k, c in enumerate(digits))
                 text = digits + str((10 - s % 10) % 10)
             payloads.append(text)
-            x, y = rnd.randrange(50, w // 2), rnd.randrange(50, h // 2)
+            size = lambda: map(int, subprocess.run(["/usr/bin/identify", "-format", "%w %h", code], check=True,
+                                                   capture_output=True, text=True).stdout.split())
+            cw, ch = size()
+            if cw > 0.9 * w or ch > 0.9 * h:  # a close-up still fits in the frame
+                run(CONVERT, code, "-resize", f"{int(0.9 * w)}x{int(0.9 * h)}", code)
+                cw, ch = size()
+            x, y = rnd.randrange(0, max(1, min(w // 2, w - cw))), rnd.randrange(0, max(1, min(h // 2, h - ch)))
             layers = [code, "-geometry", f"+{x}+{y}", "-composite"]
         elif rnd.random() < 0.3:
             # Code-like texture without a code: text lines.
