@@ -59,3 +59,43 @@ struct TextureProbeTests {
         #expect(!TextureProbe.fineRegions(img, coarse: coarse).isEmpty == fine)
     }
 }
+
+/// The normal plan's cost rules, with a recording decoder instead of ZBar: a frame decoded at
+/// half size asks for full resolution only when it holds fine texture, and then only the fine
+/// places are scanned at full size.
+@Suite("Normal plan: where full resolution is spent")
+struct FullResolutionOnDemandTests {
+    final class Log: @unchecked Sendable { var sizes: [(Int, Int)] = []; var fullDecodes = 0 }
+
+    static func run(_ half: LumaImage, log: Log) {
+        let executor = PlanExecutor(options: ReaderOptions(effort: .normal)) { img, _ in
+            log.sizes.append((img.width, img.height))
+            return []
+        }
+        _ = executor.scan(half, scale: 0.5) {
+            log.fullDecodes += 1
+            return half.upscaled(by: 2)
+        }
+    }
+
+    @Test func coarseTextureNeverDecodesFullResolution() {
+        // 6 px modules at half size (12 px at full): the 3 MP passes can read such a code.
+        let half = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 6, modules: 41)
+        let log = Log()
+        Self.run(half, log: log)
+        #expect(log.fullDecodes == 0)
+        #expect(log.sizes.allSatisfy { $0.0 <= 2000 && $0.1 <= 1500 })
+    }
+
+    @Test func fineTextureDecodesFullResolutionOnceAndScansOnlyThere() {
+        // 1 px modules at half size: 2 px at full size, readable only there.
+        let half = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 1, modules: 45)
+        let log = Log()
+        Self.run(half, log: log)
+        #expect(log.fullDecodes == 1)
+        // Full-size views are crops around the patch (90x90 px at full size), not the 4000x3000 frame.
+        let full = log.sizes.filter { $0.0 > 2000 || $0.1 > 1500 }
+        #expect(full.isEmpty)
+        #expect(log.sizes.contains { $0.0 < 600 && $0.1 < 600 }, "\(log.sizes)")
+    }
+}

@@ -41,6 +41,9 @@ def main():
         if t.get("count") == a.count and t.get("seed") == a.seed and t.get("version") == VERSION:
             print(f"photolib: cached in {a.outdir}", file=sys.stderr)
             return
+    for f in os.listdir(a.outdir):  # a set made by another version or count
+        if f.startswith("img"):
+            os.unlink(os.path.join(a.outdir, f))
     rnd = random.Random(a.seed)
     truth = {"count": a.count, "seed": a.seed, "version": VERSION, "images": {}}
     tmp = os.path.join(a.outdir, ".tmp")
