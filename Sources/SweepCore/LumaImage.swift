@@ -198,24 +198,53 @@ extension LumaImage {
         return LumaImage(width: width, height: height, pixels: pixels.map { lut[Int($0)] })
     }
 
-    /// Unsharp mask with a 3x3 box blur: out = p + amount * (p - blur).
-    public func sharpened(amount: Double = 1.0) -> LumaImage {
-        guard width > 2, height > 2 else { return self }
+    /// Unsharp mask with a box blur of the given radius: out = p + amount * (p - blur).
+    /// Radius 1 sharpens fine detail; a larger radius (with more amount) lifts a blurred code's
+    /// bars out of the grey they were smeared into.
+    public func sharpened(radius: Int = 1, amount: Double = 1.0) -> LumaImage {
+        guard width > 2, height > 2, radius >= 1 else { return self }
         let table = integral()
         let iw = width + 1
         var out = pixels
         let k = Int(amount * 256)
-        for y in 0..<height {
-            let y0 = max(0, y - 1), y1 = min(height, y + 2)
-            for x in 0..<width {
-                let x0 = max(0, x - 1), x1 = min(width, x + 2)
-                let sum = Int(table[y1 * iw + x1]) - Int(table[y0 * iw + x1]) - Int(table[y1 * iw + x0]) + Int(table[y0 * iw + x0])
-                let mean = sum / ((y1 - y0) * (x1 - x0))
-                let p = Int(pixels[y * width + x])
-                out[y * width + x] = UInt8(max(0, min(255, p + ((p - mean) * k) >> 8)))
+        table.withUnsafeBufferPointer { t in
+            pixels.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<height {
+                        let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                        for x in 0..<width {
+                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                            let sum = Int(t[y1 * iw + x1]) - Int(t[y0 * iw + x1]) - Int(t[y1 * iw + x0]) + Int(t[y0 * iw + x0])
+                            let mean = sum / ((y1 - y0) * (x1 - x0))
+                            let p = Int(src[y * width + x])
+                            dst[y * width + x] = UInt8(max(0, min(255, p + ((p - mean) * k) >> 8)))
+                        }
+                    }
+                }
             }
         }
         return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    /// Global binarisation at Otsu's threshold (the level that best splits the histogram in two).
+    public func binarized() -> LumaImage {
+        guard !pixels.isEmpty else { return self }
+        var hist = [Int](repeating: 0, count: 256)
+        for p in pixels { hist[Int(p)] += 1 }
+        let total = Double(pixels.count)
+        let sumAll = (0..<256).reduce(0.0) { $0 + Double($1 * hist[$1]) }
+        var best = 0.0, level = 127, wB = 0.0, sumB = 0.0
+        for t in 0..<256 {
+            wB += Double(hist[t])
+            guard wB > 0 else { continue }
+            let wF = total - wB
+            if wF <= 0 { break }
+            sumB += Double(t * hist[t])
+            let mB = sumB / wB, mF = (sumAll - sumB) / wF
+            let between = wB * wF * (mB - mF) * (mB - mF)
+            if between > best { best = between; level = t }
+        }
+        return LumaImage(width: width, height: height, pixels: pixels.map { Int($0) <= level ? 0 : 255 })
     }
 
     /// Rotation about the centre by `degrees` (counter-clockwise as seen on screen), bilinear,

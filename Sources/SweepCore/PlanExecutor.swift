@@ -115,18 +115,22 @@ public struct PlanExecutor {
         }
         func holds(_ c: PassCondition) -> Bool {
             switch c {
-            case .nothingFound: merged.codes.isEmpty
+            // An add-on alone is no find: it may be noise until its host code is read.
+            case .nothingFound: merged.codes.allSatisfy(\.symbology.isAddOn)
             case .codeLike: hasCandidates()
             case .atLeast(let mp): fullMegapixels >= mp
             case .atMost(let mp): fullMegapixels <= mp
             case .fineTexture: { _ = hasCandidates(); return !fineRegions.isEmpty }()
             case .busyArea(let f): hasCandidates() && busyArea >= f
+            case .noSureRead(let q): !merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
             }
         }
         for pass in options.plan.passes {
             if !pass.when.allSatisfy({ holds($0) }) { continue }
-            let symbols = pass.symbols.filter(options.symbologies)
+            var symbols = pass.symbols.filter(options.symbologies)
             if symbols.isEmpty { continue }
+            // Add-ons are kept only beside their EAN/UPC code, so those are looked for too.
+            if symbols.contains(where: \.isAddOn) { symbols.formUnion(Symbology.addOnHostsToScan) }
             if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
                 upgrade = nil
                 if let full = decodeFull(), full.width > 0 {
@@ -158,7 +162,8 @@ public struct PlanExecutor {
             }
             trace?("pass \(pass.name) ms=\(ms(since: start)) read=\(accepted) new=\(merged.codes.count - before) size=\(base.width)x\(base.height)")
         }
-        return merged.codes
+        let wanted = options.symbologies.members
+        return AddOnPairing.pairing(merged.codes).filter { wanted.contains($0.symbology) }
     }
 
     func ms(since start: ContinuousClock.Instant) -> Int {
@@ -167,7 +172,9 @@ public struct PlanExecutor {
     }
 
     func accept(_ raw: RawSymbol) -> Bool {
-        guard options.symbologies.members.contains(raw.symbology) else { return false }
+        let wanted = options.symbologies.members
+        guard wanted.contains(raw.symbology)
+            || Symbology.addOnHostsToScan.contains(raw.symbology) && wanted.contains(where: \.isAddOn) else { return false }
         if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
         if raw.symbology == .itf && raw.bytes.count < options.minITFLength { return false }
         return true
@@ -212,6 +219,10 @@ public struct PlanExecutor {
             return [View(image: img.adaptiveThresholded(radius: r), toBase: .identity)]
         case .sharpen:
             return [View(image: img.sharpened(), toBase: .identity)]
+        case .unsharp(let r, let a):
+            return [View(image: img.sharpened(radius: r, amount: a), toBase: .identity)]
+        case .binarize:
+            return [View(image: img.binarized(), toBase: .identity)]
         case .rotate(let deg):
             let (rot, back) = img.rotated(degrees: deg)
             return [View(image: rot, toBase: back)]

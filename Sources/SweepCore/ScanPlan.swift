@@ -11,6 +11,10 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Local-mean binarisation with the given radius (in pixels of the image at that point).
     case adaptiveThreshold(radius: Int)
     case sharpen
+    /// Unsharp mask with a box blur of this radius and strength (blurred codes).
+    case unsharp(radius: Int, amount: Double)
+    /// Global black/white at Otsu's threshold.
+    case binarize
     /// Rotation by degrees (counter-clockwise), for linear codes lying off-axis.
     case rotate(Double)
     /// Overlapping tiles: the image is cut into grid x grid tiles, each grown by `overlap` (a
@@ -31,6 +35,8 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .contrastStretch: "contrast-stretch"
         case .adaptiveThreshold(let r): "adaptive-threshold(r=\(r))"
         case .sharpen: "sharpen"
+        case .unsharp(let r, let a): "unsharp(r=\(r), x\(format(a)))"
+        case .binarize: "binarize(otsu)"
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
@@ -59,6 +65,9 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     case fineTexture
     /// The code-like places cover at least this fraction of the image (a crowded sheet).
     case busyArea(atLeast: Double)
+    /// No sure read so far: nothing, or only linear codes read on fewer scan lines than this
+    /// (a weak read may be a misdecode, or another code than the one in the middle).
+    case noSureRead(minQuality: Int)
 
     public var description: String {
         switch self {
@@ -68,6 +77,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .atMost(let mp): "<=\(format(mp))MP"
         case .fineTexture: "fine-texture"
         case .busyArea(let f): "busy-area>=\(Int(f * 100))%"
+        case .noSureRead(let q): "no-read-of-quality>=\(q)"
         }
     }
 }
@@ -123,16 +133,33 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("fit1", [.fit(megapixels: 1)]),
             ])
         case .normal:
+            let small: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40)]
             return ScanPlan(effort: .normal, passes: [
                 ScanPass("fit3", [.fit(megapixels: 3)]),
-                // Small modules (2-3 px in a 12 MP photo) need full resolution.
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
                 ScanPass("full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
-                // Small images (thumbnails, crops): tiny modules and missing quiet zones.
-                ScanPass("upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound]),
+                // Small images (thumbnails, crops, web images): every retry is cheap there, so
+                // they get the retries a photo only gets where the probe saw code-like texture.
+                // Chosen one by one by what each pass alone adds on the zxing-cpp corpus.
+                // Big modules: the fit passes leave a small image as it is.
+                ScanPass("half", [.downscale(2)], when: small),
+                ScanPass("third", [.downscale(3)], when: small),
+                ScanPass("quarter", [.downscale(4)], when: small),
+                // Tiny modules and missing quiet zones.
+                ScanPass("upscale2", [.upscale(2)], when: small),
+                // Blur: bars smeared into grey, lifted back out and cut at one level.
+                ScanPass("sharpen", [.sharpen], when: small),
+                ScanPass("upscale2-sharpen-binarize", [.upscale(2), .sharpen, .binarize], when: small),
+                ScanPass("unsharp3-binarize", [.unsharp(radius: 3, amount: 3), .binarize], when: small),
+                ScanPass("unsharp5", [.unsharp(radius: 5, amount: 3)], when: small),
+                ScanPass("upscale2-unsharp3", [.upscale(2), .unsharp(radius: 3, amount: 3)], when: small),
+                ScanPass("upscale4-binarize", [.upscale(4), .binarize], when: [.atMost(megapixels: 0.25), .noSureRead(minQuality: 40)]),
+                ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: small),
+                ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: small),
+                ScanPass("rotate45", [.rotate(45)], when: small),
                 ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
                 ScanPass("invert-full", [.fineRegions, .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
                 ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),

@@ -93,6 +93,13 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     }
 
     public var isTwoDimensional: Bool { self == .qr || self == .sq }
+    /// EAN-2 and EAN-5: printed to the right of an EAN/UPC code, never read on their own.
+    public var isAddOn: Bool { self == .ean2 || self == .ean5 }
+    /// The codes an add-on can belong to.
+    public static let addOnHosts: Set<Symbology> = [.ean13, .ean8, .upca, .upce, .isbn10, .isbn13]
+    /// What to look for as well so that add-ons can be paired. Never UPC or ISBN: enabling
+    /// those makes ZBar re-label EAN-13 reads, which would then be missing from the results.
+    public static let addOnHostsToScan: Set<Symbology> = [.ean13, .ean8]
 
     public static func < (l: Symbology, r: Symbology) -> Bool {
         allCases.firstIndex(of: l)! < allCases.firstIndex(of: r)!
@@ -104,17 +111,18 @@ public struct SymbologySet: Sendable, Equatable {
     public var members: Set<Symbology>
     public init(_ members: Set<Symbology>) { self.members = members }
 
-    /// Everything a user normally wants: all but the EAN add-ons (false reads on noise) and
-    /// the ISBN re-labellings of EAN-13 (which would hide the EAN-13 reading).
-    public static let standard = SymbologySet(Set(Symbology.allCases).subtracting([.ean2, .ean5, .isbn10, .isbn13]))
+    /// Everything a user normally wants: all but the ISBN re-labellings of EAN-13 (which would
+    /// hide the EAN-13 reading). Add-ons are in, but an add-on is only ever reported beside the
+    /// EAN/UPC code it belongs to (`AddOnPairing`): read alone they are false reads on noise.
+    public static let standard = SymbologySet(Set(Symbology.allCases).subtracting([.isbn10, .isbn13]))
 
     public static let groups: [(name: String, help: String, members: Set<Symbology>)] = [
         ("all", "every symbology ZBar reads, add-ons and ISBN included", Set(Symbology.allCases)),
-        ("default", "all except EAN-2/EAN-5 add-ons and ISBN re-labelling", standard.members),
+        ("default", "all except ISBN re-labelling (add-ons only beside their EAN/UPC code)", standard.members),
         ("2d", "QR Code and SQ Code", [.qr, .sq]),
-        ("1d", "every linear symbology except the add-ons and ISBN", standard.members.subtracting([.qr, .sq])),
+        ("1d", "every linear symbology except ISBN re-labelling", standard.members.subtracting([.qr, .sq])),
         ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
-        ("addons", "EAN-2 and EAN-5 add-ons", [.ean2, .ean5]),
+        ("addons", "EAN-2 and EAN-5 add-ons (reported beside their EAN/UPC code)", [.ean2, .ean5]),
     ]
 
     /// Parses a comma-separated list of names and groups; `-name` removes. Unknown names throw.

@@ -161,7 +161,8 @@ struct CoreTests {
         // Starting with a removal starts from the default set.
         #expect(try SymbologySet.parse("-qr").members == SymbologySet.standard.members.subtracting([.qr]))
         let oneD = try SymbologySet.parse("1d")
-        #expect(!oneD.hasTwoDimensional && oneD.hasLinear && !oneD.members.contains(.ean5))
+        // Add-ons are in (reported only beside their EAN/UPC code); ISBN re-labelling is not.
+        #expect(!oneD.hasTwoDimensional && oneD.hasLinear && oneD.members.contains(.ean5) && !oneD.members.contains(.isbn13))
         #expect(try SymbologySet.parse("i25,rss14").members == [.itf, .databar])
     }
 
