@@ -12,7 +12,7 @@ Needs /usr/bin/convert (ImageMagick 6), qrencode, zint and exiftool.
 import argparse, json, os, random, subprocess, sys
 
 CONVERT = "/usr/bin/convert"
-VERSION = 3  # bump when the generator changes: the cached set is made again
+VERSION = 4  # bump when the generator changes: the cached set is made again
 
 
 def run(*args):
@@ -93,7 +93,8 @@ def main():
             layers = [code, "-geometry", f"+{x}+{y}", "-composite"]
         elif rnd.random() < 0.3:
             # Code-like texture without a code: text lines.
-            layers = ["-fill", "black", "-pointsize", str(rnd.choice([30, 48, 64])), "-annotate",
+            # A font named, not ImageMagick's default (Helvetica needs Ghostscript's fonts).
+            layers = ["-font", "DejaVu-Sans", "-fill", "black", "-pointsize", str(rnd.choice([30, 48, 64])), "-annotate",
                       f"+{rnd.randrange(100, w // 2)}+{rnd.randrange(100, h // 2)}",
                       "Lorem ipsum dolor sit amet\nconsectetur adipiscing elit\n0123456789 ABCDEF"]
         args = [CONVERT, base] + layers
