@@ -153,13 +153,13 @@ extension LumaImage {
         return table
     }
 
-    /// Adaptive (local mean) binarisation: a pixel is black when darker than the mean of its
-    /// (2*radius+1)^2 neighbourhood minus `offset`. Evens out glare gradients and low contrast.
-    public func adaptiveThresholded(radius: Int, offset: Int = 4) -> LumaImage {
-        guard width > 0, height > 0 else { return self }
+    /// Each pixel mapped from its own value and the sum and size of its (2*radius+1)^2
+    /// neighbourhood (clipped at the edges), through an integral image: any radius costs the same.
+    @inline(__always)
+    func mapBoxNeighbourhoods(radius: Int, _ map: (_ pixel: Int, _ sum: Int, _ count: Int) -> UInt8) -> LumaImage {
         let table = integral()
         let iw = width + 1
-        var out = [UInt8](repeating: 255, count: width * height)
+        var out = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeBufferPointer { src in
             table.withUnsafeBufferPointer { t in
                 out.withUnsafeMutableBufferPointer { dst in
@@ -168,15 +168,20 @@ extension LumaImage {
                         for x in 0..<width {
                             let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
                             let sum = Int(t[y1 * iw + x1]) - Int(t[y0 * iw + x1]) - Int(t[y1 * iw + x0]) + Int(t[y0 * iw + x0])
-                            let count = (y1 - y0) * (x1 - x0)
-                            let p = Int(src[y * width + x])
-                            if p * count < sum - offset * count { dst[y * width + x] = 0 }
+                            dst[y * width + x] = map(Int(src[y * width + x]), sum, (y1 - y0) * (x1 - x0))
                         }
                     }
                 }
             }
         }
         return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    /// Adaptive (local mean) binarisation: a pixel is black when darker than the mean of its
+    /// (2*radius+1)^2 neighbourhood minus `offset`. Evens out glare gradients and low contrast.
+    public func adaptiveThresholded(radius: Int, offset: Int = 4) -> LumaImage {
+        guard width > 0, height > 0 else { return self }
+        return mapBoxNeighbourhoods(radius: radius) { p, sum, count in p * count < sum - offset * count ? 0 : 255 }
     }
 
     /// Global contrast stretch: maps the 1st..99th percentile to 0...255.
@@ -203,27 +208,10 @@ extension LumaImage {
     /// bars out of the grey they were smeared into.
     public func sharpened(radius: Int = 1, amount: Double = 1.0) -> LumaImage {
         guard width > 2, height > 2, radius >= 1 else { return self }
-        let table = integral()
-        let iw = width + 1
-        var out = pixels
         let k = Int(amount * 256)
-        table.withUnsafeBufferPointer { t in
-            pixels.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<height {
-                        let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
-                        for x in 0..<width {
-                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                            let sum = Int(t[y1 * iw + x1]) - Int(t[y0 * iw + x1]) - Int(t[y1 * iw + x0]) + Int(t[y0 * iw + x0])
-                            let mean = sum / ((y1 - y0) * (x1 - x0))
-                            let p = Int(src[y * width + x])
-                            dst[y * width + x] = UInt8(max(0, min(255, p + ((p - mean) * k) >> 8)))
-                        }
-                    }
-                }
-            }
+        return mapBoxNeighbourhoods(radius: radius) { p, sum, count in
+            UInt8(max(0, min(255, p + ((p - sum / count) * k) >> 8)))
         }
-        return LumaImage(width: width, height: height, pixels: out)
     }
 
     /// Global binarisation at Otsu's threshold (the level that best splits the histogram in two).
