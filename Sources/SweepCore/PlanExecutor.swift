@@ -10,6 +10,13 @@ public struct ReaderOptions: Sendable, Equatable {
     /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
     public var minITFLength: Int
 
+    /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
+    /// with when add-ons are chosen (those hosts are reported only if chosen themselves).
+    public var scanned: SymbologySet {
+        symbologies.members.contains(where: \.isAddOn)
+            ? SymbologySet(symbologies.members.union(Symbology.addOnHostsToScan)) : symbologies
+    }
+
     public init(symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
                 minLinearQuality: Int = 2, minITFLength: Int = 6) {
         self.symbologies = symbologies
@@ -65,6 +72,7 @@ public struct PlanExecutor {
             base = padded
             baseToFull = baseToFull.concatenating(back)
         }
+        let scanned = options.scanned
         var merged = CodeMerger()
         var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
         let fullMegapixels = base.megapixels / (baseScale * baseScale)
@@ -127,10 +135,8 @@ public struct PlanExecutor {
         }
         for pass in options.plan.passes {
             if !pass.when.allSatisfy({ holds($0) }) { continue }
-            var symbols = pass.symbols.filter(options.symbologies)
+            let symbols = pass.symbols.filter(scanned)
             if symbols.isEmpty { continue }
-            // Add-ons are kept only beside their EAN/UPC code, so those are looked for too.
-            if symbols.contains(where: \.isAddOn) { symbols.formUnion(Symbology.addOnHostsToScan) }
             if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
                 upgrade = nil
                 if let full = decodeFull(), full.width > 0 {
@@ -153,7 +159,7 @@ public struct PlanExecutor {
             let views = materialize(pass.steps, cache: &cache, regions: regions, fine: fineRegions)
             for view in views where view.image.width >= 8 && view.image.height >= 8 {
                 let toFull = baseToFull.concatenating(view.toBase)
-                for raw in decode(view.image, symbols) where accept(raw) {
+                for raw in decode(view.image, symbols) where accept(raw, scanned: scanned) {
                     accepted += 1
                     merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
                                             corners: raw.corners.transformed(by: toFull), quality: raw.quality,
@@ -171,10 +177,8 @@ public struct PlanExecutor {
         return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
 
-    func accept(_ raw: RawSymbol) -> Bool {
-        let wanted = options.symbologies.members
-        guard wanted.contains(raw.symbology)
-            || Symbology.addOnHostsToScan.contains(raw.symbology) && wanted.contains(where: \.isAddOn) else { return false }
+    func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
+        guard scanned.members.contains(raw.symbology) else { return false }
         if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
         if raw.symbology == .itf && raw.bytes.count < options.minITFLength { return false }
         return true
