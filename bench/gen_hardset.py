@@ -8,7 +8,7 @@ Generation is cached: nothing is redone while truth.json holds the same VERSION.
 """
 import json, os, random, shutil, subprocess, sys, tempfile, concurrent.futures as cf
 
-VERSION = 5
+VERSION = 6
 CONVERT = "/usr/bin/convert"
 OUT = sys.argv[1] if len(sys.argv) > 1 else "bench-out/hardset"
 
@@ -92,6 +92,22 @@ def build(root, tmp):
               lambda png=png, text=text, mod=mod, x=x, y=y, i=i: (qr(png, text, mod, 2),
                   place(bgs12[i % 3], g_out("tiny-qr", f"tiny{i}.jpg"), [(png, x, y, [])], quality=92)))
 
+    # 1b. tiny-qr as a phone records it: the same 2-3 px modules (or a pitch between, from a
+    # resized code) under camera blur, a slight tilt or weak contrast. A separate seed keeps the
+    # other categories as they were.
+    Rh = random.Random(20261122)
+    hard_tiny = [(2, 0, ["-blur", "0x0.9"]), (2, 8, ["-blur", "0x0.8"]), (3, 12, ["-blur", "0x1.2"]),
+                 (3, 0, ["-blur", "0x1.4"]), (4, 20, ["-blur", "0x0.5"], ["-resize", "45%", "+level", "25%,75%"]),
+                 (5, 7, ["-blur", "0x0.6"], ["-resize", "36%"])]
+    for i, (mod, tilt, post, *extra) in enumerate(hard_tiny):
+        text = f"https://ex.am/t/{''.join(Rh.choice('ABCDEFGHJKLMNPQRSTUVWXYZ23456789') for _ in range(12 + 4 * i))}"
+        png = g.t(); x, y = Rh.randrange(200, 3400), Rh.randrange(200, 2500)
+        name = f"tiny-camera{i}.jpg"
+        ops = ["-background", "white", "-rotate", tilt] + (extra[0] if extra else [])
+        g.add("tiny-qr", name, [{"symbology": "qrcode", "text": text}],
+              lambda png=png, text=text, mod=mod, x=x, y=y, i=i, ops=ops, post=post, name=name: (qr(png, text, mod, 2),
+                  place(bgs12[i % 3], g_out("tiny-qr", name), [(png, x, y, ops)], post=post, quality=85)))
+
     # 2. fill-frame: codes filling the frame (huge modules).
     for i in range(6):
         if i < 4:
@@ -174,6 +190,22 @@ def build(root, tmp):
         g.add("dense-qr", f"dense{i}.jpg", [{"symbology": "qrcode", "text": text}],
               lambda png=png, text=text, mod=mod, v=v, i=i: (qr(png, text, mod, 4, version=v),
                   place(bgs12[i % 3], g_out("dense-qr", f"dense{i}.jpg"), [(png, 900, 500, [])], post=["-blur", "0x0.6"])))
+
+    # 7b. dense QR as a phone records it: camera blur, a tilt, a pitch between pixels, weak
+    # contrast, a keystone (the last is read by neither reader yet: it marks the limit).
+    hard_dense = [(25, 3, 10, "0x1.2", []), (30, 3, 0, "0x1.5", []), (35, 4, 5, "0x1.8", []),
+                  (40, 4, 15, "0x1.6", []), (35, 4, 0, "0x1.0", ["-resize", "80%"]),
+                  (30, 4, 0, "0x0.6", ["-matte", "-virtual-pixel", "white", "-distort", "Perspective",
+                                       "0,0 0,0  %w,0 %w,%h2  0,%h 0,%h  %w,%h %w,%h8"])]
+    for i, (v, mod, tilt, blur, extra) in enumerate(hard_dense):
+        text = f"DENSE{v}-" + "".join(Rh.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(60 + 20 * i))
+        png = g.t(); name = f"dense-camera{i}.jpg"
+        g.add("dense-qr", name, [{"symbology": "qrcode", "text": text}],
+              lambda png=png, text=text, mod=mod, v=v, i=i, tilt=tilt, blur=blur, extra=extra, name=name: (
+                  qr(png, text, mod, 4, version=v), perspective_fix(png, extra) if extra[:1] == ["-matte"] else None,
+                  place(bgs12[(i + 1) % 3], g_out("dense-qr", name),
+                        [(png, 900, 500, ["-background", "white", "-rotate", tilt] + ([] if extra[:1] == ["-matte"] else extra))],
+                        post=["-blur", blur], quality=85)))
 
     # 8. rotation and perspective (QR and 1D codes).
     rots = [("qrcode", ["-background", "white", "-rotate", "30"]), ("code128", ["-background", "white", "-rotate", "30"]),
