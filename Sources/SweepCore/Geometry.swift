@@ -17,6 +17,10 @@ public struct PixelRect: Sendable, Equatable, Hashable {
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+    /// The rectangle grown by `margin` pixels on every side (clamp it afterwards).
+    public func expanded(by margin: Int) -> PixelRect {
+        PixelRect(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+    }
     public func clamped(width w: Int, height h: Int) -> PixelRect {
         let x0 = max(0, min(x, w)), y0 = max(0, min(y, h))
         let x1 = max(x0, min(x + width, w)), y1 = max(y0, min(y + height, h))

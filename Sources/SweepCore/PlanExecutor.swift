@@ -108,11 +108,16 @@ public struct PlanExecutor {
                 }
                 if view.width != base.width || view.height != base.height { coarse += zip(look.regions, look.counts).map { ($0, $1) } }
             }
-            fineRegions = TextureProbe.fineRegions(base, coarse: coarse)
             regions = FractionalBox.merged(regions)
+            // A fine place inside a code-like one (a dense code: busy when shrunk in its middle,
+            // fine only at its sharper edge) is widened to it, so the full-resolution crop
+            // holds the whole code.
+            fineRegions = FractionalBox.merged(TextureProbe.fineRegions(base, coarse: coarse).map { box in
+                regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
+            })
             busyArea = FractionalBox.merged(regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
             candidates = c
-            trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
+            trace?("probe regions=\(regions.map { "\(Int($0.x0 * 4000)),\(Int($0.y0 * 3000))-\(Int($0.x1 * 4000)),\(Int($0.y1 * 3000))" }) fine=\(fineRegions.map { "\(Int($0.x0 * 4000)),\(Int($0.y0 * 3000))-\(Int($0.x1 * 4000)),\(Int($0.y1 * 3000))" })"); trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
             return c
         }
         /// The scale of full resolution a pass needs from its input.
@@ -128,6 +133,7 @@ public struct PlanExecutor {
             case .codeLike: hasCandidates()
             case .atLeast(let mp): fullMegapixels >= mp
             case .atMost(let mp): fullMegapixels <= mp
+            case .under(let mp): fullMegapixels < mp
             case .fineTexture: { _ = hasCandidates(); return !fineRegions.isEmpty }()
             case .busyArea(let f): hasCandidates() && busyArea >= f
             case .noSureRead(let q): !merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
@@ -137,6 +143,13 @@ public struct PlanExecutor {
             if !pass.when.allSatisfy({ holds($0) }) { continue }
             let symbols = pass.symbols.filter(scanned)
             if symbols.isEmpty { continue }
+            let crops = pass.steps.contains(.regions) || pass.steps.contains(.fineRegions) || pass.steps.contains { if case .smallRegions = $0 { true } else { false } }
+            if crops { _ = hasCandidates() }
+            // No place to crop: skip the pass before it costs a full-resolution decode.
+            if pass.steps.contains(.fineRegions) && fineRegions.isEmpty { continue }
+            if pass.steps.contains(.regions) && regions.isEmpty { continue }
+            if case .smallRegions(let a)? = pass.steps.first(where: { if case .smallRegions = $0 { true } else { false } }),
+               !regions.contains(where: { $0.area <= a }) { continue }
             if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
                 upgrade = nil
                 if let full = decodeFull(), full.width > 0 {
@@ -155,7 +168,6 @@ public struct PlanExecutor {
             let start = ContinuousClock.now
             let before = merged.codes.count
             var accepted = 0
-            if pass.steps.contains(.regions) || pass.steps.contains(.fineRegions) { _ = hasCandidates() }
             let views = materialize(pass.steps, cache: &cache, regions: regions, fine: fineRegions)
             for view in views where view.image.width >= 8 && view.image.height >= 8 {
                 let toFull = baseToFull.concatenating(view.toBase)
@@ -198,11 +210,19 @@ public struct PlanExecutor {
         return out
     }
 
+    /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
+    /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
+    /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
+    public static let cropMargin = 64
+
     func apply(_ step: PassStep, to img: LumaImage, regions: [FractionalBox]) -> [View] {
         switch step {
-        case .regions, .fineRegions:
-            return regions.map { box in
+        case .regions, .fineRegions, .smallRegions:
+            var boxes = regions
+            if case .smallRegions(let a) = step { boxes = regions.filter { $0.area <= a } }
+            return boxes.map { box in
                 let r = box.pixels(width: img.width, height: img.height)
+                    .expanded(by: Self.cropMargin).clamped(width: img.width, height: img.height)
                 return View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y)))
             }
         case .fit(let mp):

@@ -25,6 +25,9 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     case regions
     /// Crops around the places with fine texture only (see `PassCondition.fineTexture`).
     case fineRegions
+    /// The code-like places no bigger than this fraction of the frame: where a small code may
+    /// be. Blocks of text and textured surfaces are bigger and are left out.
+    case smallRegions(maxArea: Double)
 
     public var description: String {
         switch self {
@@ -41,6 +44,7 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
         case .fineRegions: "fine-texture-regions"
+        case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
         }
     }
 }
@@ -60,6 +64,8 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     case atLeast(megapixels: Double)
     /// The image holds at most this many megapixels.
     case atMost(megapixels: Double)
+    /// The image holds fewer than this many megapixels (the complement of `atLeast`).
+    case under(megapixels: Double)
     /// The cheap look saw fine texture (busy at the finest scale it looked at) away from the
     /// places that are busy when shrunk too: modules too small for the reduced passes.
     case fineTexture
@@ -75,6 +81,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .codeLike: "code-like-texture"
         case .atLeast(let mp): ">=\(format(mp))MP"
         case .atMost(let mp): "<=\(format(mp))MP"
+        case .under(let mp): "<\(format(mp))MP"
         case .fineTexture: "fine-texture"
         case .busyArea(let f): "busy-area>=\(Int(f * 100))%"
         case .noSureRead(let q): "no-read-of-quality>=\(q)"
@@ -135,12 +142,19 @@ public struct ScanPlan: Sendable, Equatable {
         case .normal:
             let small: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40)]
             return ScanPlan(effort: .normal, passes: [
-                ScanPass("fit3", [.fit(megapixels: 3)]),
+                // A photo (4 MP and more) is scanned at 3 MP only if the cheap look saw code-like
+                // texture at some scale: a smooth photo, the common case in a library, costs the
+                // look and the 0.75 MP pass. Smaller images are always scanned.
+                ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)]),
+                ScanPass("fit3", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike]),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
                 ScanPass("full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
+                // Modules of about 3 px under camera blur are busy already when shrunk (so not
+                // "fine") but read only at full size: the code-like places, decoded there.
+                ScanPass("regions-full", [.smallRegions(maxArea: 0.02)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound]),
                 // Small images (thumbnails, crops, web images): every retry is cheap there, so
                 // they get the retries a photo only gets where the probe saw code-like texture.
                 // Chosen one by one by what each pass alone adds on the zxing-cpp corpus.
@@ -162,6 +176,8 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("rotate45", [.rotate(45)], when: small),
                 ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
                 ScanPass("invert-full", [.fineRegions, .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
+                ScanPass("sharpen-full", [.fineRegions, .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
+                ScanPass("upscale2-sharpen-full", [.fineRegions, .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
                 ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
                 // Crowded sheets: whatever was found, look again tile by tile.
                 ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3)]),

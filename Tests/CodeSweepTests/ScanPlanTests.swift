@@ -3,6 +3,7 @@ import Testing
 import CodeSweep
 import MagickBridge
 import SweepCore
+import ZBarBridge
 
 /// Scan-plan behaviour on real images: each image is generated at test time with qrencode and
 /// ImageMagick (/usr/bin/convert), loaded through the library's ImageLoader and decoded by ZBar.
@@ -185,12 +186,101 @@ struct ScanPlanTests {
         #expect(abs(fb.minX - 816) <= 5 && abs(fb.maxY - 334) <= 5)
     }
 
+    /// A 12 MP photo-like frame (a seeded plasma scene with sensor noise, as the hard set's) with
+    /// `code` pasted at (x, y) tilted by `tilt` degrees, then the frame blurred as a phone's
+    /// optics do.
+    static func cameraShot(_ s: Scratch, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
+        let out = s.path(name)
+        try run(convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
+                          "-attenuate", "0.5", "+noise", "Gaussian",
+                          "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                          "-blur", "0x\(blur)", "-quality", "85", out])
+        return out
+    }
+
+    static let normalPasses = ScanPlan.forEffort(.normal).passes
+
+    /// A QR code of `text` (2-module margin) in a camera shot at (1500, 1200).
+    static func cameraQR(_ s: Scratch, _ text: String, module: Int, tilt: Int, blur: Double) throws -> String {
+        let code = s.path("q.png")
+        try qr(code, text, module: module, margin: 2)
+        return try cameraShot(s, code, x: 1500, y: 1200, tilt: tilt, blur: blur, name: "shot.jpg")
+    }
+
+    /// Reads a file as a sweep does: decoded first at the size the plan's first passes need
+    /// (a 12 MP JPEG at half size), full resolution decoded only if a pass asks for it.
+    static func sweepRead(_ path: String, _ passes: [ScanPass]) throws -> [DetectedCode] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
+        var options = ReaderOptions(symbologies: .standard, effort: .normal)
+        options.plan = ScanPlan(effort: .normal, passes: passes)
+        let loaded = try ImageLoader.load(bytes, format: format, minMegapixels: options.plan.firstDecodeMegapixels)
+        return BarcodeReader.read(try #require(loaded.frames.first), options: options, scale: loaded.scale,
+                                  fullResolution: { try? ImageLoader.load(bytes, format: format).frames.first })
+    }
+
+    @Test("a tilted, blurred QR with 3 px modules in a 12 MP photo is read from a full-resolution crop with room around it")
+    func blurredSmallModules() throws {
+        let s = try Scratch()
+        let shot = try Self.cameraQR(s, "https://ex.am/t/c-ABCDEFGHJKLMNPQRST", module: 3, tilt: 12, blur: 1.2)
+        let codes = try Self.sweepRead(shot, Self.normalPasses)
+        #expect(Self.texts(codes) == ["https://ex.am/t/c-ABCDEFGHJKLMNPQRST"])
+        #expect(codes.first?.pass == "full")
+        // Why crops keep a margin: ZBar misses this code in a crop with 25 px around it, and
+        // reads it in the same crop with 64 px more on every side.
+        let box = try #require(codes.first).corners.boundingBox
+        let tight = PixelRect(x: Int(box.minX) - 25, y: Int(box.minY) - 25, width: Int(box.maxX - box.minX) + 50, height: Int(box.maxY - box.minY) + 50)
+        let image = try Self.load(shot)
+        let decode = { (r: PixelRect) in ZBarDecoder.decode(image.cropped(r), symbologies: [.qr], config: .init()) }
+        #expect(decode(tight).isEmpty)
+        #expect(decode(tight.expanded(by: PlanExecutor.cropMargin)).count == 1)
+    }
+
+    @Test("a blurred QR busy already when shrunk is found only by the full-resolution look at code-like places")
+    func codeLikeRegionsAtFullSize() throws {
+        let s = try Scratch()
+        let shot = try Self.cameraQR(s, "https://ex.am/t/r-ABCDEFGHJKLMNPQRST", module: 3, tilt: 10, blur: 1.2)
+        let without = Self.normalPasses.filter { $0.name != "regions-full" }
+        #expect(try Self.sweepRead(shot, without).isEmpty, "the plan without regions-full should miss it")
+        let codes = try Self.sweepRead(shot, Self.normalPasses)
+        #expect(Self.texts(codes) == ["https://ex.am/t/r-ABCDEFGHJKLMNPQRST"])
+        #expect(codes.first?.pass == "regions-full")
+    }
+
+    @Test("a 2 px-module QR under camera blur is found only after sharpening its fine-texture crop")
+    func sharpenedFineCrop() throws {
+        let s = try Scratch()
+        let shot = try Self.cameraQR(s, "https://ex.am/t/b-ABCDEFGHJKLMNPQRST", module: 2, tilt: 8, blur: 0.8)
+        let without = Self.normalPasses.filter { !$0.steps.contains(.sharpen) }
+        #expect(try Self.sweepRead(shot, without).isEmpty, "the plan without sharpening should miss it")
+        let codes = try Self.sweepRead(shot, Self.normalPasses)
+        #expect(Self.texts(codes) == ["https://ex.am/t/b-ABCDEFGHJKLMNPQRST"])
+        #expect(codes.first?.pass == "sharpen-full")
+        let b = try #require(codes.first).corners.boundingBox
+        #expect(b.minX >= 1490 && b.maxX <= 1620 && b.minY >= 1190 && b.maxY <= 1320, "corners \(b) not on the code")
+    }
+
+    @Test("a blurred dense QR (version 35) is cropped whole for the full-resolution pass")
+    func denseBlurredWholeCrop() throws {
+        let s = try Scratch()
+        let code = s.path("q.png")
+        let text = "DENSE-c-" + String(repeating: "X7Q2", count: 100)
+        try Self.run("qrencode", ["-o", code, "-s", "4", "-m", "4", "-l", "M", "-v", "35", "--", text])
+        let shot = try Self.cameraShot(s, code, x: 900, y: 500, tilt: 5, blur: 1.8, name: "dense.jpg")
+        let codes = try Self.sweepRead(shot, Self.normalPasses)
+        #expect(Self.texts(codes) == [text])
+        #expect(codes.first?.pass == "full")
+    }
+
     @Test("plans are data: every effort level lists its passes")
     func listing() {
         #expect(ScanPlan.forEffort(.fast).passes.count == 1)
         let normal = ScanPlan.forEffort(.normal)
         #expect(normal.listing.contains("tiles3"))
-        #expect(normal.passes.first?.when.isEmpty == true)
+        // The 3 MP pass: always below 4 MP, and on a photo only where the cheap look saw code-like texture.
+        #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3"])
+        #expect(normal.passes[0].when == [.under(megapixels: 4)] && normal.passes[1].when == [.atLeast(megapixels: 4), .codeLike])
+        #expect(normal.listing.contains("regions-full: code-like-regions(<=2%)"))
         #expect(ScanPlan.forEffort(.thorough).passes.allSatisfy { $0.when.isEmpty })
     }
 }

@@ -98,4 +98,29 @@ struct FullResolutionOnDemandTests {
         #expect(full.isEmpty)
         #expect(log.sizes.contains { $0.0 < 600 && $0.1 < 600 }, "\(log.sizes)")
     }
+
+    @Test func aSmoothPhotoCostsOnlyTheSmallestPass() {
+        // No code-like texture at any scale: no 3 MP scan, no full-resolution decode.
+        var half = LumaImage(width: 2000, height: 1500, fill: 0)
+        for y in 0..<1500 { for x in 0..<2000 { half.pixels[y * 2000 + x] = UInt8(40 + (x + y) / 20) } }
+        let log = Log()
+        Self.run(half, log: log)
+        #expect(log.fullDecodes == 0)
+        #expect(log.sizes.count == 1 && log.sizes.allSatisfy { $0.0 * $0.1 <= 750_000 }, "\(log.sizes)")
+    }
+
+    @Test func aSmallCodeLikePlaceIsLookedAtFullSizeAndAWideOneIsNot() {
+        // A small patch (4 px modules at full size) read nowhere: full size is decoded once and
+        // only a crop around it is scanned there.
+        let small = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 2, modules: 41)
+        let log = Log()
+        Self.run(small, log: log)
+        #expect(log.fullDecodes == 1)
+        #expect(!log.sizes.contains { $0.0 > 2000 || $0.1 > 1500 }, "only crops at full size: \(log.sizes)")
+        // A wide textured place (more than 2 % of the frame: text, a fabric) is not.
+        let wide = TextureProbeTests.patch(width: 2000, height: 1500, x: 500, y: 400, module: 4, modules: 100)
+        let wideLog = Log()
+        Self.run(wide, log: wideLog)
+        #expect(wideLog.fullDecodes == 0)
+    }
 }
