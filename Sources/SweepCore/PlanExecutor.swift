@@ -117,7 +117,7 @@ public struct PlanExecutor {
             })
             busyArea = FractionalBox.merged(regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
             candidates = c
-            trace?("probe regions=\(regions.map { "\(Int($0.x0 * 4000)),\(Int($0.y0 * 3000))-\(Int($0.x1 * 4000)),\(Int($0.y1 * 3000))" }) fine=\(fineRegions.map { "\(Int($0.x0 * 4000)),\(Int($0.y0 * 3000))-\(Int($0.x1 * 4000)),\(Int($0.y1 * 3000))" })"); trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
+            trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
             return c
         }
         /// The scale of full resolution a pass needs from its input.
