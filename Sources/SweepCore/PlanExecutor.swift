@@ -143,13 +143,12 @@ public struct PlanExecutor {
             if !pass.when.allSatisfy({ holds($0) }) { continue }
             let symbols = pass.symbols.filter(scanned)
             if symbols.isEmpty { continue }
-            let crops = pass.steps.contains(.regions) || pass.steps.contains(.fineRegions) || pass.steps.contains { if case .smallRegions = $0 { true } else { false } }
-            if crops { _ = hasCandidates() }
-            // No place to crop: skip the pass before it costs a full-resolution decode.
-            if pass.steps.contains(.fineRegions) && fineRegions.isEmpty { continue }
-            if pass.steps.contains(.regions) && regions.isEmpty { continue }
-            if case .smallRegions(let a)? = pass.steps.first(where: { if case .smallRegions = $0 { true } else { false } }),
-               !regions.contains(where: { $0.area <= a }) { continue }
+            let crops = pass.steps.filter(\.isCrop)
+            if !crops.isEmpty {
+                _ = hasCandidates()
+                // No place to crop: skip the pass before it costs a full-resolution decode.
+                if crops.contains(where: { Self.places($0, regions: regions, fine: fineRegions).isEmpty }) { continue }
+            }
             if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
                 upgrade = nil
                 if let full = decodeFull(), full.width > 0 {
@@ -202,7 +201,7 @@ public struct PlanExecutor {
         let step = steps.last!
         var out: [View] = []
         for v in parent {
-            for child in apply(step, to: v.image, regions: step == .fineRegions ? fine : regions) {
+            for child in apply(step, to: v.image, regions: regions, fine: fine) {
                 out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
             }
         }
@@ -215,12 +214,20 @@ public struct PlanExecutor {
     /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
     public static let cropMargin = 64
 
-    func apply(_ step: PassStep, to img: LumaImage, regions: [FractionalBox]) -> [View] {
+    /// The places a crop step cuts out: code-like, the small code-like, or the fine ones.
+    static func places(_ step: PassStep, regions: [FractionalBox], fine: [FractionalBox]) -> [FractionalBox] {
+        switch step {
+        case .regions: regions
+        case .smallRegions(let maxArea): regions.filter { $0.area <= maxArea }
+        case .fineRegions: fine
+        default: []
+        }
+    }
+
+    func apply(_ step: PassStep, to img: LumaImage, regions: [FractionalBox], fine: [FractionalBox]) -> [View] {
         switch step {
         case .regions, .fineRegions, .smallRegions:
-            var boxes = regions
-            if case .smallRegions(let a) = step { boxes = regions.filter { $0.area <= a } }
-            return boxes.map { box in
+            return Self.places(step, regions: regions, fine: fine).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: Self.cropMargin).clamped(width: img.width, height: img.height)
                 return View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y)))

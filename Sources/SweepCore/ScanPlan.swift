@@ -29,6 +29,14 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// be. Blocks of text and textured surfaces are bigger and are left out.
     case smallRegions(maxArea: Double)
 
+    /// Crops the frame to places the cheap look found (the look must run first).
+    public var isCrop: Bool {
+        switch self {
+        case .regions, .fineRegions, .smallRegions: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .fit(let mp): "fit(\(format(mp))MP)"
