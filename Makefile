@@ -22,9 +22,11 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
-# and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables.
+# and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;
+# then a held-out batch of 24 camera-like shots of small QR codes (bench/camera_batch.py).
 bench-recall: release
 	python3 bench/recall.py --jobs 2
+	python3 bench/camera_batch.py --bin $(BIN)
 
 clean:
 	rm -rf .build
