@@ -5,14 +5,15 @@ usage: make_photolib.py OUTDIR [--count N] [--seed S]
 
 About 70 % of the images hold no code (photo-like scenes: seeded plasma/noise textures, some
 with text), the rest carry a QR code or a linear code of varied size composited into the
-scene. Most are 12 MP JPEGs (4000x3000, some with EXIF orientation 6), plus a few HEIC
-photos and PNG screenshots. truth.json lists the payloads each image holds.
+scene, half of them at a slant (5-20 degrees) in a slightly soft photo (blur sigma 0.6-1.2).
+Most are 12 MP JPEGs (4000x3000, some with EXIF orientation 6), plus a few HEIC photos and PNG
+screenshots. truth.json lists the payloads each image holds.
 Needs /usr/bin/convert (ImageMagick 6), qrencode, zint and exiftool.
 """
 import argparse, json, os, random, subprocess, sys
 
 CONVERT = "/usr/bin/convert"
-VERSION = 4  # bump when the generator changes: the cached set is made again
+VERSION = 5  # bump when the generator changes: the cached set is made again
 
 
 def run(*args):
@@ -63,6 +64,7 @@ def main():
         scene(base, rnd, w, h)
         payloads = []
         layers = []
+        post = []
         if has_code:
             if rnd.random() < 0.7:
                 text = f"https://example.com/p/{rnd.randrange(10**8):08d}"
@@ -83,6 +85,12 @@ def main():
                 s = sum(int(c) * (3 if k % 2 else 1) for k, c in enumerate(digits))
                 text = digits + str((10 - s % 10) % 10)
             payloads.append(text)
+            # Half the codes as a hand-held phone records them: at a slant and a little soft. A
+            # seed of its own per image, so the scenes and the other images stay as they were.
+            cam = random.Random(a.seed * 1000 + i)
+            if cam.random() < 0.5:
+                run(CONVERT, code, "-background", "white", "-rotate", str(cam.randrange(5, 21)), code)
+                post = ["-blur", f"0x{cam.choice([0.6, 0.8, 1.0, 1.2])}"]
             size = lambda: map(int, subprocess.run(["/usr/bin/identify", "-format", "%w %h", code], check=True,
                                                    capture_output=True, text=True).stdout.split())
             cw, ch = size()
@@ -97,7 +105,7 @@ def main():
             layers = ["-font", "DejaVu-Sans", "-fill", "black", "-pointsize", str(rnd.choice([30, 48, 64])), "-annotate",
                       f"+{rnd.randrange(100, w // 2)}+{rnd.randrange(100, h // 2)}",
                       "Lorem ipsum dolor sit amet\nconsectetur adipiscing elit\n0123456789 ABCDEF"]
-        args = [CONVERT, base] + layers
+        args = [CONVERT, base] + layers + post
         if fmt == "jpg":
             args += ["-quality", "88", out]
         elif fmt == "heic":
