@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CodeSweep
 import MagickBridge
+import FileWalker
 import SweepCore
 import ZBarBridge
 
@@ -207,16 +208,16 @@ struct ScanPlanTests {
         return try cameraShot(s, code, x: 1500, y: 1200, tilt: tilt, blur: blur, name: "shot.jpg")
     }
 
-    /// Reads a file as a sweep does: decoded first at the size the plan's first passes need
-    /// (a 12 MP JPEG at half size), full resolution decoded only if a pass asks for it.
+    /// Reads a file through `FileScanner`, as a sweep does (a 12 MP JPEG decoded at half size
+    /// first, full resolution only if a pass asks for it), with the plan made of `passes`.
     static func sweepRead(_ path: String, _ passes: [ScanPass]) throws -> [DetectedCode] {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
-        var options = ReaderOptions(symbologies: .standard, effort: .normal)
-        options.plan = ScanPlan(effort: .normal, passes: passes)
-        let loaded = try ImageLoader.load(bytes, format: format, minMegapixels: options.plan.firstDecodeMegapixels)
-        return BarcodeReader.read(try #require(loaded.frames.first), options: options, scale: loaded.scale,
-                                  fullResolution: { try? ImageLoader.load(bytes, format: format).frames.first })
+        var settings = ScanSettings()
+        settings.reader.plan = ScanPlan(effort: .normal, passes: passes)
+        guard case .file(let entry)? = Walker().walk([path]).first, let record = FileScanner.scan(entry, settings: settings) else {
+            throw TestFailure("no record for \(path)")
+        }
+        #expect(record.error == nil, "\(path): \(String(describing: record.error))")
+        return record.codes
     }
 
     @Test("a tilted, blurred QR with 3 px modules in a 12 MP photo is read from a full-resolution crop with room around it")
