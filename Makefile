@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile clean
+.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -27,6 +27,14 @@ test: deps
 bench-recall: release
 	python3 bench/recall.py --jobs 2
 	python3 bench/camera_batch.py --bin $(BIN)
+
+# QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
+# codes in 16 categories), codesweep against zxing-cpp 3.1 (pip install "zxing-cpp==3.1.*" pillow;
+# its reads are cached in bench-out/boofcv/), per-category table (prints figures; exit 2 without the set).
+# BOOFCV_EFFORTS=fast,normal,thorough adds columns.
+BOOFCV_EFFORTS ?= normal
+bench-boofcv: release
+	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS)
 
 clean:
 	rm -rf .build
