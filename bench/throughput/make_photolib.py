@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate a deterministic photo-library-like benchmark set (seeded; cached).
 
-usage: make_photolib.py OUTDIR [--count N] [--seed S]
+usage: make_photolib.py OUTDIR [--count N] [--seed S] [--textured N [--textured-dir DIR]]
 
 About 70 % of the images hold no code (photo-like scenes: seeded plasma/noise textures, some
 with text), the rest carry a QR code or a linear code of varied size composited into the
@@ -9,8 +9,15 @@ scene, half of them at a slant (5-20 degrees) in a slightly soft photo (blur sig
 Most are 12 MP JPEGs (4000x3000, some with EXIF orientation 6), plus a few HEIC photos and PNG
 screenshots. truth.json lists the payloads each image holds.
 Needs /usr/bin/convert (ImageMagick 6), qrencode, zint and exiftool.
+
+--textured N also makes N textured negatives (textured.py: 12 MP photos of text, grids, walls,
+fabric, foliage, facades, finder-like squares and checkerboards, no code in any) in a folder of
+their own (default OUTDIR-textured, with its own truth.json), so the set itself stays as it is.
 """
 import argparse, json, os, random, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import textured  # noqa: E402
 
 CONVERT = "/usr/bin/convert"
 VERSION = 5  # bump when the generator changes: the cached set is made again
@@ -34,7 +41,11 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--textured", type=int, default=0, metavar="N", help="also make N textured negatives")
+    ap.add_argument("--textured-dir", help="their folder (default: OUTDIR-textured)")
     a = ap.parse_args()
+    if a.textured:
+        textured.make(a.textured_dir or a.outdir.rstrip("/") + "-textured", a.textured, textured.SEED)
     os.makedirs(a.outdir, exist_ok=True)
     stamp = os.path.join(a.outdir, "truth.json")
     if os.path.exists(stamp):
