@@ -39,13 +39,16 @@ bench-boofcv: release
 clean:
 	rm -rf .build
 
-# Throughput and memory against zbarimg on a generated photo-library-like set (prints figures).
+# Throughput and memory against zbarimg on a generated photo-library-like set (prints figures):
+# the set as it is, then BENCH_TEXTURED textured negatives (text, grids, walls, fabric, foliage,
+# facades, finder-like squares, checkerboards; no codes) alone and added to it (0: the set only).
 # BENCH_EFFORTS=fast,normal,thorough adds thorough (about 4 minutes more).
 BENCH_COUNT ?= 60
+BENCH_TEXTURED ?= 20
 BENCH_EFFORTS ?= fast,normal
 bench: release
-	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT)
-	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --efforts $(BENCH_EFFORTS) --isolation process,none --out bench-out/throughput
+	python3 bench/throughput/make_photolib.py bench-out/photolib --count $(BENCH_COUNT) --textured $(BENCH_TEXTURED)
+	python3 bench/throughput/run.py $(BIN) bench-out/photolib --jobs 2 --efforts $(BENCH_EFFORTS) --isolation process,none --out bench-out/throughput $(if $(filter-out 0,$(BENCH_TEXTURED)),--textured bench-out/photolib-textured)
 
 # Memory over a long run: SOAK_COUNT hard links to the benchmark set in one sweep; RSS after
 # 1,000 records against RSS at the end (prints figures).

@@ -2,13 +2,19 @@
 """Throughput benchmark: codesweep at each effort level against zbarimg, same files, same run.
 
 usage: run.py CODESWEEP_BINARY PHOTOLIB_DIR [--jobs 2] [--efforts fast,normal,thorough]
-              [--isolation process,none] [--zbarimg-parallel 2]
+              [--isolation process,none] [--zbarimg-parallel 2] [--textured DIR]
 
 Prints, per tool: images, wall seconds, images/s, CPU seconds (user+sys of the whole process
 tree), peak RSS of the process tree (sampled from /proc every 20 ms: the sweep and its
 workers added up), codes found (payloads matching truth.json) and extra payloads; then the
 ratios to zbarimg measured in the same run, which are the figures to quote: the machine is
 shared and noisy, so absolute times drift.
+
+--textured DIR (make_photolib.py --textured N) also runs every tool on the textured negatives
+(no code in any image: every read there is a false read) and prints three tables: the set as it
+is, the textured negatives alone, and the set with them added (the sums of the two runs: wall
+and CPU seconds added, peak RSS the larger; a single sweep over both would save codesweep one
+start-up and one ramp-down, so the sum slightly understates its rate against zbarimg's).
 """
 import argparse, json, os, subprocess, sys, threading, time
 
@@ -104,6 +110,48 @@ def parse_zbarimg(path):
     return found
 
 
+def run_set(a, files, truth, out):
+    """Every tool on `files`, one after the other; rows of (name, wall, cpu, rss, hits, expected,
+    extra, files with extra reads)."""
+    os.makedirs(out, exist_ok=True)
+    rows = []
+
+    def extras(found):
+        want = {n: {gtin(p) for p in v} for n, v in truth["images"].items()}
+        return sorted(n for n, got in found.items() if n in want and {gtin(p) for p in got} - want[n])
+
+    # zbarimg: one process per image (its usual use in scripts), a.zbarimg_parallel at a time.
+    zout = os.path.join(out, "zbarimg.txt")
+    script = 'for f; do zbarimg -q "$f" 2>/dev/null | sed "s|^|$f\t|"; done'
+    cmd = ["bash", "-c", f'printf "%s\\0" "$@" | xargs -0 -n 1 -P {a.zbarimg_parallel} bash -c \'{script}\' _', "_"] + files
+    wall, cpu, rss = measure(cmd, zout)
+    found = parse_zbarimg(zout)
+    rows.append((f"zbarimg (xargs -P {a.zbarimg_parallel})", wall, cpu, rss, *score(found, truth), extras(found)))
+
+    for iso in a.isolation.split(","):
+        for effort in a.efforts.split(","):
+            cout = os.path.join(out, f"codesweep-{effort}-{iso}.jsonl")
+            cmd = [a.binary, "scan", "-q", "--effort", effort, "--jobs", str(a.jobs), "--isolation", iso] + files
+            wall, cpu, rss = measure(cmd, cout)
+            found = parse_codesweep(cout)
+            rows.append((f"codesweep --effort {effort} --isolation {iso}", wall, cpu, rss, *score(found, truth),
+                         extras(found)))
+    return rows
+
+
+def table(title, n, rows, show_extras=False):
+    base_rate = n / rows[0][1]
+    print(f"\n{title}")
+    print(f"{'tool':48} {'wall s':>7} {'img/s':>7} {'x zbarimg':>9} {'cpu s':>7} {'peak RSS MiB':>12} {'codes':>7} {'extra':>5}")
+    for name, wall, cpu, rss, hits, expected, extra, where in rows:
+        rate = n / wall
+        print(f"{name:48} {wall:7.1f} {rate:7.2f} {rate / base_rate:9.2f} {cpu:7.1f} {rss:12.0f} {hits:>3}/{expected:<3} {extra:5}")
+    if show_extras:
+        for name, *_, where in rows:
+            if where:
+                print(f"  false reads by {name.split(' (')[0]}: {', '.join(where)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
@@ -112,36 +160,28 @@ def main():
     ap.add_argument("--efforts", default="fast,normal,thorough")
     ap.add_argument("--isolation", default="process")
     ap.add_argument("--zbarimg-parallel", type=int, default=2)
+    ap.add_argument("--textured", metavar="DIR", help="textured negatives (make_photolib.py --textured N)")
     ap.add_argument("--out", default="bench-out/throughput")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
     truth = json.load(open(os.path.join(a.photolib, "truth.json")))
     files = sorted(os.path.join(a.photolib, n) for n in truth["images"])
     n = len(files)
-    rows = []
-
-    # zbarimg: one process per image (its usual use in scripts), a.zbarimg_parallel at a time.
-    zout = os.path.join(a.out, "zbarimg.txt")
-    script = 'for f; do zbarimg -q "$f" 2>/dev/null | sed "s|^|$f\t|"; done'
-    cmd = ["bash", "-c", f'printf "%s\\0" "$@" | xargs -0 -n 1 -P {a.zbarimg_parallel} bash -c \'{script}\' _', "_"] + files
-    wall, cpu, rss = measure(cmd, zout)
-    hits, expected, extra = score(parse_zbarimg(zout), truth)
-    rows.append((f"zbarimg (xargs -P {a.zbarimg_parallel})", wall, cpu, rss, hits, expected, extra))
-    base_rate = n / wall
-
-    for iso in a.isolation.split(","):
-        for effort in a.efforts.split(","):
-            out = os.path.join(a.out, f"codesweep-{effort}-{iso}.jsonl")
-            cmd = [a.binary, "scan", "-q", "--effort", effort, "--jobs", str(a.jobs), "--isolation", iso] + files
-            wall, cpu, rss = measure(cmd, out)
-            hits, expected, extra = score(parse_codesweep(out), truth)
-            rows.append((f"codesweep --effort {effort} --isolation {iso}", wall, cpu, rss, hits, expected, extra))
-
-    print(f"\nthroughput: {n} images from {a.photolib} (truth: {sum(len(v) for v in truth['images'].values())} codes), --jobs {a.jobs}, {os.cpu_count()} cores")
-    print(f"{'tool':48} {'wall s':>7} {'img/s':>7} {'x zbarimg':>9} {'cpu s':>7} {'peak RSS MiB':>12} {'codes':>7} {'extra':>5}")
-    for name, wall, cpu, rss, hits, expected, extra in rows:
-        rate = n / wall
-        print(f"{name:48} {wall:7.1f} {rate:7.2f} {rate / base_rate:9.2f} {cpu:7.1f} {rss:12.0f} {hits:>3}/{expected:<3} {extra:5}")
+    codes = sum(len(v) for v in truth["images"].values())
+    rows = run_set(a, files, truth, a.out)
+    head = f"--jobs {a.jobs}, {os.cpu_count()} cores"
+    table(f"throughput: {n} images from {a.photolib} (truth: {codes} codes), {head}", n, rows)
+    if not a.textured:
+        return
+    ttruth = json.load(open(os.path.join(a.textured, "truth.json")))
+    tfiles = sorted(os.path.join(a.textured, name) for name in ttruth["images"])
+    trows = run_set(a, tfiles, ttruth, os.path.join(a.out, "textured"))
+    table(f"textured negatives: {len(tfiles)} images from {a.textured} (no codes: every read is false), {head}",
+          len(tfiles), trows, show_extras=True)
+    both = [(r[0], r[1] + t[1], r[2] + t[2], max(r[3], t[3]), r[4] + t[4], r[5] + t[5], r[6] + t[6], r[7] + t[7])
+            for r, t in zip(rows, trows)]
+    table(f"set + textured negatives: {n + len(tfiles)} images (sums of the two runs above; peak RSS the larger)",
+          n + len(tfiles), both)
+    print("\nThe machine is shared: times are noisy; the x zbarimg ratios within one run are the figures to quote.")
 
 
 if __name__ == "__main__":
