@@ -8,10 +8,12 @@ Kinds, in turn: dense text pages, spreadsheet grids, brick walls, woven fabric (
 threads, plain/twill/basket weaves, stripes and plaids), foliage (noise at several scales),
 building facades with window grids (in perspective), finder-like concentric squares (1:1:3:1:1,
 scattered, in L-shaped triplets, as nested-square tiles), checkerboards (calibration targets,
-chequered floors, gingham) and tile walls. Each is drawn as ImageMagick vector primitives (MVG)
-computed here, then lit unevenly, blurred a little, given sensor noise and saved as a JPEG; a
-fifth are stored rotated with EXIF Orientation 6, as phones do. Seeded and cached: truth.json
-(no codes in any image: any code reported here is a false read) records count, seed and version.
+chequered floors, gingham) and tile walls. Most are drawn as ImageMagick vector primitives (MVG)
+computed here; fabric and gingham are a small woven repeat (a PPM made here) tiled over the
+frame, foliage is noise. Then each is lit unevenly, blurred a little (or not), given sensor noise
+and saved as a JPEG; about a fifth are stored rotated with EXIF Orientation 6, as phones do.
+Seeded (a seed per image, so they can be made two at a time) and cached: truth.json (no codes in
+any image: any code reported there is a false read) records count, seed and version.
 Needs /usr/bin/convert (ImageMagick 6; /usr/local/bin/convert may be something else), exiftool,
 and the DejaVu fonts (Ghostscript's are not assumed).
 """
@@ -101,7 +103,8 @@ def grain(r, scale, contrast, w=W, h=H):
             "-compose", "Overlay", "-composite"]
 
 
-# --- the kinds: each returns the convert arguments that make the scene (before the common post) ---
+# --- the kinds: each returns the convert arguments that make the scene, and the scale (px) and
+# strength (0..0.5) of the light and shade laid over it afterwards ---
 
 def k_text(r, tmp):
     s = Scene(r, 7)
