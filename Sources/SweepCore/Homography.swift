@@ -1,0 +1,111 @@
+/// A plane projective transform (3x3 matrix, row-major, h[8] normally 1):
+/// x' = (h0 x + h1 y + h2) / w, y' = (h3 x + h4 y + h5) / w, w = h6 x + h7 y + h8.
+/// Affine transforms are the special case h6 = h7 = 0; a perspective view of a flat code
+/// (a QR on a poster photographed at a slant) is mapped to its square by one of these.
+public struct Homography: Sendable, Equatable {
+    public var h: [Double]
+
+    public init(_ h: [Double]) {
+        precondition(h.count == 9)
+        self.h = h
+    }
+
+    public static let identity = Homography([1, 0, 0, 0, 1, 0, 0, 0, 1])
+
+    public init(_ a: AffineTransform) {
+        self.init([a.a, a.c, a.tx, a.b, a.d, a.ty, 0, 0, 1])
+    }
+
+    public func apply(_ p: Point) -> Point {
+        let w = h[6] * p.x + h[7] * p.y + h[8]
+        let iw = abs(w) < 1e-12 ? 1e12 : 1 / w
+        return Point(x: (h[0] * p.x + h[1] * p.y + h[2]) * iw, y: (h[3] * p.x + h[4] * p.y + h[5]) * iw)
+    }
+
+    /// self after other: p -> self(other(p)).
+    public func concatenating(_ other: Homography) -> Homography {
+        var m = [Double](repeating: 0, count: 9)
+        for r in 0..<3 {
+            for c in 0..<3 {
+                m[r * 3 + c] = h[r * 3] * other.h[c] + h[r * 3 + 1] * other.h[3 + c] + h[r * 3 + 2] * other.h[6 + c]
+            }
+        }
+        return Homography(m)
+    }
+
+    /// The inverse transform, or nil when the matrix is singular.
+    public var inverted: Homography? {
+        let a = h
+        let c0 = a[4] * a[8] - a[5] * a[7], c1 = a[5] * a[6] - a[3] * a[8], c2 = a[3] * a[7] - a[4] * a[6]
+        let det = a[0] * c0 + a[1] * c1 + a[2] * c2
+        guard abs(det) > 1e-15 else { return nil }
+        let inv = [c0, a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
+                   c1, a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
+                   c2, a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3]]
+        return Homography(inv.map { $0 / det })
+    }
+
+    /// The transform taking each of four source points to its destination (no three of either
+    /// four on a line), solved exactly; nil when the points are degenerate.
+    public init?(from src: [Point], to dst: [Point]) {
+        guard src.count == 4, dst.count == 4 else { return nil }
+        // Eight equations in h0...h7 (h8 = 1), by Gaussian elimination with partial pivoting.
+        var m = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
+        for i in 0..<4 {
+            let (x, y, u, v) = (src[i].x, src[i].y, dst[i].x, dst[i].y)
+            m[2 * i] = [x, y, 1, 0, 0, 0, -u * x, -u * y, u]
+            m[2 * i + 1] = [0, 0, 0, x, y, 1, -v * x, -v * y, v]
+        }
+        for col in 0..<8 {
+            var pivot = col
+            for r in col..<8 where abs(m[r][col]) > abs(m[pivot][col]) { pivot = r }
+            guard abs(m[pivot][col]) > 1e-12 else { return nil }
+            m.swapAt(col, pivot)
+            for r in 0..<8 where r != col {
+                let f = m[r][col] / m[col][col]
+                if f == 0 { continue }
+                for c in col..<9 { m[r][c] -= f * m[col][c] }
+            }
+        }
+        var out = (0..<8).map { m[$0][8] / m[$0][$0] }
+        out.append(1)
+        guard out.allSatisfy(\.isFinite) else { return nil }
+        self.init(out)
+    }
+}
+
+extension Quad {
+    public func transformed(by t: Homography) -> Quad { Quad(points.map(t.apply)) }
+
+    /// Whether the point lies inside the quad (any winding; the quad is taken as convex).
+    public func contains(_ p: Point) -> Bool {
+        var sign = 0.0
+        for i in 0..<4 {
+            let a = points[i], b = points[(i + 1) % 4]
+            let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+            if cross == 0 { continue }
+            if sign == 0 { sign = cross } else if (sign > 0) != (cross > 0) { return false }
+        }
+        return true
+    }
+
+    /// Area by the shoelace formula.
+    public var area: Double {
+        var s = 0.0
+        for i in 0..<4 {
+            let a = points[i], b = points[(i + 1) % 4]
+            s += a.x * b.y - b.x * a.y
+        }
+        return abs(s) / 2
+    }
+}
+
+extension AffineTransform {
+    /// The inverse, or nil when singular.
+    public var inverted: AffineTransform? {
+        let det = a * d - b * c
+        guard abs(det) > 1e-15 else { return nil }
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return AffineTransform(a: ia, b: ib, c: ic, d: id, tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
+    }
+}
