@@ -20,7 +20,7 @@ and the DejaVu fonts (Ghostscript's are not assumed).
 import argparse, json, math, multiprocessing, os, random, shutil, subprocess, sys, time
 
 CONVERT = "/usr/bin/convert"
-VERSION = 1  # bump when the generator changes: the cached set is made again
+VERSION = 2  # bump when the generator changes: the cached set is made again
 W, H = 4000, 3000
 SEED = 20261123
 KINDS = ["text", "sheet", "brick", "fabric", "foliage", "facade", "finder", "checker", "tiles"]
@@ -243,16 +243,13 @@ def fabric_tile(r, path):
     weave = r.choice(["plain", "twill", "basket"])
     n = 24  # threads per repeat (a multiple of every weave's period)
     pal = [(40, 50, 90), (180, 170, 150), (120, 30, 40), (30, 80, 50), (210, 205, 195), (60, 60, 60), (200, 150, 60)]
-    style = r.choice(["solid", "stripes", "plaid"])
+    style = r.choice(["stripes", "plaid", "plaid"])  # crossing stripes: plaid, or striped warp on a plain weft
     c1, c2, c3 = r.sample(pal, 3)
-    if style == "solid":
-        warp = [c1] * n; weft = [c2 if r.random() < 0.5 else c1] * n
-    else:
-        seq, k = [], 0
-        while len(seq) < n:
-            seq += [(c1, c2, c3)[k % 3]] * r.choice([1, 2, 3, 4, 6]); k += 1
-        warp = seq[:n]
-        weft = warp if style == "plaid" else [c1] * n
+    seq, k = [], 0
+    while len(seq) < n:
+        seq += [(c1, c2, c3)[k % 3]] * r.choice([1, 2, 3, 4, 6]); k += 1
+    warp = seq[:n]
+    weft = warp if style == "plaid" else [c2] * n
     size = n * p
     prof = [0.7 + 0.3 * math.sin(math.pi * (k + 0.5) / p) for k in range(p)]
     rows = []
