@@ -184,6 +184,35 @@ extension LumaImage {
         return mapBoxNeighbourhoods(radius: radius) { p, sum, count in p * count < sum - offset * count ? 0 : 255 }
     }
 
+    /// 3x3 median (edges kept as they are): removes the speckle a local threshold leaves in
+    /// glare and sensor noise without moving the edges of modules.
+    public func median3() -> LumaImage {
+        guard width >= 3, height >= 3 else { return self }
+        var out = pixels
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                var v = [UInt8](repeating: 0, count: 9)
+                for y in 1..<(height - 1) {
+                    for x in 1..<(width - 1) {
+                        var k = 0
+                        for dy in -1...1 {
+                            let row = (y + dy) * width + x
+                            v[k] = src[row - 1]; v[k + 1] = src[row]; v[k + 2] = src[row + 1]; k += 3
+                        }
+                        // Partial selection sort up to the middle element.
+                        for i in 0...4 {
+                            var mi = i
+                            for j in (i + 1)..<9 where v[j] < v[mi] { mi = j }
+                            v.swapAt(i, mi)
+                        }
+                        dst[y * width + x] = v[4]
+                    }
+                }
+            }
+        }
+        return LumaImage(width: width, height: height, pixels: out)
+    }
+
     /// Global contrast stretch: maps the 1st..99th percentile to 0...255.
     public func contrastStretched() -> LumaImage {
         guard !pixels.isEmpty else { return self }

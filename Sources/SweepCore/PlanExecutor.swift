@@ -34,8 +34,9 @@ public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
 public struct PlanExecutor {
     public let options: ReaderOptions
     public let decode: SymbolDecoder
-    /// Called after each pass that ran (and once for the cheap look) with a one-line summary:
-    /// pass name, milliseconds, symbols accepted. For tuning the plan (`CODESWEEP_TRACE=1`).
+    /// Called after each pass that ran (and once for the cheap look and the locator) with a
+    /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
+    /// (`CODESWEEP_TRACE=1`).
     public var trace: (@Sendable (String) -> Void)?
 
     public init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
@@ -43,8 +44,48 @@ public struct PlanExecutor {
         self.decode = decode
     }
 
-    /// Views of the image a list of steps produces, each with the transform back to the input.
-    struct View { var image: LumaImage; var toBase: AffineTransform }
+    /// A view of the image a list of steps produces, with the transform back to the base.
+    struct View { var image: LumaImage; var toBase: Homography }
+
+    /// Where the crop and warp steps cut: the cheap look's places (fractions of the frame) and
+    /// the located QR codes not read yet (in pixels of the base image).
+    struct Places {
+        var regions: [FractionalBox] = []
+        var fine: [FractionalBox] = []
+        var located: [QRCandidate] = []
+    }
+
+    /// What one frame's scan knows so far: the image the passes work on, what the cheap look
+    /// and the locator saw, and the codes found.
+    struct FrameState {
+        var base: LumaImage
+        /// The base's size relative to full resolution, and the map from its pixels to full resolution.
+        var baseScale: Double
+        var baseToFull: AffineTransform
+        /// Decodes full resolution; nil once used (or when the frame already is).
+        var upgrade: (() -> LumaImage?)?
+        let fullMegapixels: Double
+        var cache: [[PassStep]: [View]]
+        var merged = CodeMerger()
+        var look: TextureProbe.Result?
+        /// The locator's candidates, in full-resolution pixels (nil until it runs).
+        var located: [QRCandidate]?
+
+        init(base: LumaImage, baseScale: Double, baseToFull: AffineTransform, upgrade: (() -> LumaImage?)?) {
+            self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
+            fullMegapixels = base.megapixels / (baseScale * baseScale)
+            cache = [[]: [View(image: base, toBase: .identity)]]
+        }
+
+        /// The located codes that no code read so far covers.
+        var unreadLocated: [QRCandidate] {
+            let read = merged.codes.filter(\.symbology.isTwoDimensional).map(\.corners)
+            return (located ?? []).filter { c in
+                let center = c.center
+                return !read.contains { $0.contains(center) || c.corners.contains($0.center) }
+            }
+        }
+    }
 
     /// Scans one upright frame.
     /// - Parameters:
@@ -56,9 +97,7 @@ public struct PlanExecutor {
     public func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
                      fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
         var base = frame
-        var baseScale = scale
         var baseToFull = AffineTransform.unscale(scale)
-        var upgrade = scale < 0.999 ? fullResolution : nil
         if let roi = options.roi {
             let r = roi.pixels(width: frame.width, height: frame.height)
             base = frame.cropped(r)
@@ -72,121 +111,133 @@ public struct PlanExecutor {
             base = padded
             baseToFull = baseToFull.concatenating(back)
         }
+        var state = FrameState(base: base, baseScale: scale, baseToFull: baseToFull,
+                               upgrade: scale < 0.999 ? fullResolution : nil)
         let scanned = options.scanned
-        var merged = CodeMerger()
-        var cache: [[PassStep]: [View]] = [[]: [View(image: base, toBase: .identity)]]
-        let fullMegapixels = base.megapixels / (baseScale * baseScale)
-        var candidates: Bool? = nil
-        /// Where the cheap look saw code-like texture, as fractions of the frame (`.regions` crops).
-        var regions: [FractionalBox] = []
-        var fineRegions: [FractionalBox] = []
-        var busyArea = 0.0
-        func hasCandidates() -> Bool {
-            if let c = candidates { return c }
-            let start = ContinuousClock.now
-            // The look is taken on the views the cheap passes use (cached), coarse to fine, and
-            // on the frame as decoded: big modules show as transitions only when shrunk, 2 px
-            // modules only at full size. Every scale adds the places it saw.
-            var c = false, seen: [String] = []
-            var views: [LumaImage] = TextureProbe.scales.map { mp in
-                mp.map { materialize([.fit(megapixels: $0)], cache: &cache, regions: [], fine: [])[0].image } ?? base
-            }
-            // In a small image (a screenshot, a crop) the megapixel budgets leave it at full
-            // size, where modules of 4 px and more make too few transitions per block: look at
-            // it halved and thirded too.
-            if fullMegapixels <= 1 {
-                views += [2, 3].filter { base.width / $0 >= 16 && base.height / $0 >= 16 }.map { base.downscaled(by: $0) }
-            }
-            var seenSizes = Set<Int>()
-            var coarse: [(box: FractionalBox, count: Int)] = []
-            for view in views where seenSizes.insert(view.width &* 65_536 &+ view.height).inserted {
-                let look = TextureProbe.look(view)
-                seen.append("\(view.width)x\(view.height):\(look.busy)")
-                if look.busy >= TextureProbe.minBusyBlocks {
-                    c = true
-                    regions += look.regions
-                }
-                if view.width != base.width || view.height != base.height { coarse += zip(look.regions, look.counts).map { ($0, $1) } }
-            }
-            regions = FractionalBox.merged(regions)
-            // A fine place inside a code-like one (a dense code: busy when shrunk in its middle,
-            // fine only at its sharper edge) is widened to it, so the full-resolution crop
-            // holds the whole code.
-            fineRegions = FractionalBox.merged(TextureProbe.fineRegions(base, coarse: coarse).map { box in
-                regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
-            })
-            busyArea = FractionalBox.merged(regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
-            candidates = c
-            trace?("probe ms=\(ms(since: start)) busy=\(seen.joined(separator: ",")) code-like=\(c) regions=\(regions.count) fine=\(fineRegions.count) area=\(Int(busyArea * 100))%")
-            return c
-        }
-        /// The scale of full resolution a pass needs from its input.
-        func neededScale(_ pass: ScanPass) -> Double {
-            if case .fit(let mp)? = pass.steps.first { return min(1, (mp / fullMegapixels).squareRoot()) }
-            if case .downscale(let f)? = pass.steps.first { return 1 / Double(f) }
-            return 1
-        }
-        func holds(_ c: PassCondition) -> Bool {
-            switch c {
-            // An add-on alone is no find: it may be noise until its host code is read.
-            case .nothingFound: merged.codes.allSatisfy(\.symbology.isAddOn)
-            case .codeLike: hasCandidates()
-            case .atLeast(let mp): fullMegapixels >= mp
-            case .atMost(let mp): fullMegapixels <= mp
-            case .under(let mp): fullMegapixels < mp
-            case .fineTexture: { _ = hasCandidates(); return !fineRegions.isEmpty }()
-            case .busyArea(let f): hasCandidates() && busyArea >= f
-            case .noSureRead(let q): !merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
-            }
-        }
         for pass in options.plan.passes {
-            if !pass.when.allSatisfy({ holds($0) }) { continue }
-            let symbols = pass.symbols.filter(scanned)
-            if symbols.isEmpty { continue }
-            let crops = pass.steps.filter(\.isCrop)
-            if !crops.isEmpty {
-                _ = hasCandidates()
-                // No place to crop: skip the pass before it costs a full-resolution decode.
-                if crops.contains(where: { Self.places($0, regions: regions, fine: fineRegions).isEmpty }) { continue }
-            }
-            if neededScale(pass) > baseScale * 1.01, let decodeFull = upgrade {
-                upgrade = nil
-                if let full = decodeFull(), full.width > 0 {
-                    // Everything below now works on the full-resolution frame.
-                    base = full
-                    baseScale = 1
-                    baseToFull = .identity
-                    if let roi = options.roi {
-                        let r = roi.pixels(width: full.width, height: full.height)
-                        base = full.cropped(r)
-                        baseToFull = .translation(Double(r.x), Double(r.y))
-                    }
-                    cache = [[]: [View(image: base, toBase: .identity)]]
-                }
-            }
-            let start = ContinuousClock.now
-            let before = merged.codes.count
-            var accepted = 0
-            let views = materialize(pass.steps, cache: &cache, regions: regions, fine: fineRegions)
-            for view in views where view.image.width >= 8 && view.image.height >= 8 {
-                let toFull = baseToFull.concatenating(view.toBase)
-                for raw in decode(view.image, symbols) where accept(raw, scanned: scanned) {
-                    accepted += 1
-                    merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
-                                            corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                                            orientation: raw.orientation, frame: frameIndex, pass: pass.name))
-                }
-            }
-            trace?("pass \(pass.name) ms=\(ms(since: start)) read=\(accepted) new=\(merged.codes.count - before) size=\(base.width)x\(base.height)")
+            run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
         }
         let wanted = options.symbologies.members
-        return AddOnPairing.pairing(merged.codes).filter { wanted.contains($0.symbology) }
+        return AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) }
+    }
+
+    /// Runs one pass if its conditions hold, adding what it reads to the state.
+    func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
+        if !pass.when.allSatisfy({ holds($0, &state) }) { return }
+        let symbols = pass.symbols.filter(scanned)
+        if symbols.isEmpty { return }
+        let crops = pass.steps.filter(\.isCrop)
+        if !crops.isEmpty {
+            let look = probe(&state)
+            // No place to crop: skip the pass before it costs a full-resolution decode.
+            if crops.contains(where: { Self.places($0, regions: look.regions, fine: look.fine).isEmpty }) { return }
+        }
+        if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
+        if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
+            state.upgrade = nil
+            if let full = decodeFull(), full.width > 0 {
+                // Everything below now works on the full-resolution frame.
+                state.base = full
+                state.baseScale = 1
+                state.baseToFull = .identity
+                if let roi = options.roi {
+                    let r = roi.pixels(width: full.width, height: full.height)
+                    state.base = full.cropped(r)
+                    state.baseToFull = .translation(Double(r.x), Double(r.y))
+                }
+                state.cache = [[]: [View(image: state.base, toBase: .identity)]]
+            }
+        }
+        let start = ContinuousClock.now
+        let before = state.merged.codes.count
+        var accepted = 0
+        let views = materialize(pass.steps, &state)
+        let baseToFull = Homography(state.baseToFull)
+        for view in views where view.image.width >= 8 && view.image.height >= 8 {
+            let toFull = baseToFull.concatenating(view.toBase)
+            for raw in decode(view.image, symbols) where accept(raw, scanned: scanned) {
+                accepted += 1
+                state.merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
+                                              corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                                              orientation: raw.orientation, frame: frameIndex, pass: pass.name))
+            }
+        }
+        // Warped views depend on what is still unread: never reuse them.
+        for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
+        trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
+    }
+
+    /// The cheap look, taken once per frame on first use. It looks at the views the cheap
+    /// passes use (cached), coarse to fine, and at the frame as decoded: big modules show as
+    /// transitions only when shrunk, 2 px modules only at full size. Every scale adds the
+    /// places it saw.
+    func probe(_ state: inout FrameState) -> TextureProbe.Result {
+        if let look = state.look { return look }
+        let start = ContinuousClock.now
+        let base = state.base
+        var views: [LumaImage] = TextureProbe.scales.map { mp in
+            mp.map { materialize([.fit(megapixels: $0)], &state)[0].image } ?? base
+        }
+        // In a small image (a screenshot, a crop) the megapixel budgets leave it at full
+        // size, where modules of 4 px and more make too few transitions per block: look at
+        // it halved and thirded too.
+        if state.fullMegapixels <= 1 {
+            views += [2, 3].filter { base.width / $0 >= 16 && base.height / $0 >= 16 }.map { base.downscaled(by: $0) }
+        }
+        let look = TextureProbe.look(views: views, base: base)
+        state.look = look
+        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) area=\(Int(look.busyArea * 100))%")
+        return look
+    }
+
+    /// The QR locator, run once per frame on first use, on the view of at most
+    /// `QRLocator.viewMegapixels`; candidates are kept in full-resolution pixels.
+    func locate(_ state: inout FrameState) -> [QRCandidate] {
+        if let found = state.located { return found }
+        let start = ContinuousClock.now
+        let view = materialize([.fit(megapixels: QRLocator.viewMegapixels)], &state)[0]
+        let toFull = Homography(state.baseToFull).concatenating(view.toBase)
+        let result = QRLocator.locateTimed(view.image)
+        let found = result.candidates.map { $0.mapped(by: toFull) }
+        state.located = found
+        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(format1($0.1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { format1($0.moduleSize) }.joined(separator: ","))")
+        return found
+    }
+
+    /// The scale of full resolution a pass needs from its input.
+    func neededScale(_ pass: ScanPass, _ state: inout FrameState) -> Double {
+        switch pass.steps.first {
+        case .fit(let mp)?: return min(1, (mp / state.fullMegapixels).squareRoot())
+        case .downscale(let f)?: return 1 / Double(f)
+        case .located?, .locatedGrid?:
+            // Warps are sampled from the base: modules of 3 px there read well once squared.
+            let smallest = state.unreadLocated.map(\.moduleSize).min() ?? 3
+            return min(1, QRLocator.minSourceModule / max(0.1, smallest))
+        default: return 1
+        }
+    }
+
+    func holds(_ c: PassCondition, _ state: inout FrameState) -> Bool {
+        switch c {
+        // An add-on alone is no find: it may be noise until its host code is read.
+        case .nothingFound: return state.merged.codes.allSatisfy(\.symbology.isAddOn)
+        case .codeLike: return probe(&state).codeLike
+        case .atLeast(let mp): return state.fullMegapixels >= mp
+        case .atMost(let mp): return state.fullMegapixels <= mp
+        case .under(let mp): return state.fullMegapixels < mp
+        case .fineTexture: return !probe(&state).fine.isEmpty
+        case .busyArea(let f): let look = probe(&state); return look.codeLike && look.busyArea >= f
+        case .noSureRead(let q): return !state.merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
+        case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
+        }
     }
 
     func ms(since start: ContinuousClock.Instant) -> Int {
         let d = start.duration(to: .now).components
         return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
+
+    func format1(_ d: Double) -> String { String(Double(Int(d * 10)) / 10) }
 
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }
@@ -195,17 +246,22 @@ public struct PlanExecutor {
         return true
     }
 
-    func materialize(_ steps: [PassStep], cache: inout [[PassStep]: [View]], regions: [FractionalBox], fine: [FractionalBox]) -> [View] {
-        if let hit = cache[steps] { return hit }
-        let parent = materialize(Array(steps.dropLast()), cache: &cache, regions: regions, fine: fine)
+    func materialize(_ steps: [PassStep], _ state: inout FrameState) -> [View] {
+        if let hit = state.cache[steps] { return hit }
+        let parent = materialize(Array(steps.dropLast()), &state)
         let step = steps.last!
+        var places = Places()
+        if step.isCrop, let look = state.look { places.regions = look.regions; places.fine = look.fine }
+        if step.isLocated, let fullToBase = state.baseToFull.inverted {
+            places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
+        }
         var out: [View] = []
         for v in parent {
-            for child in apply(step, to: v.image, regions: regions, fine: fine) {
+            for child in apply(step, to: v.image, places: places) {
                 out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
             }
         }
-        cache[steps] = out
+        state.cache[steps] = out
         return out
     }
 
@@ -224,24 +280,40 @@ public struct PlanExecutor {
         }
     }
 
-    func apply(_ step: PassStep, to img: LumaImage, regions: [FractionalBox], fine: [FractionalBox]) -> [View] {
+    func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [View] {
+        func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
         case .regions, .fineRegions, .smallRegions:
-            return Self.places(step, regions: regions, fine: fine).map { box in
+            return Self.places(step, regions: places.regions, fine: places.fine).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: Self.cropMargin).clamped(width: img.width, height: img.height)
-                return View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y)))
+                return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
+            }
+        case .located(let side, let margin):
+            return places.located.map { c in
+                // No fewer pixels a module than the source has (up to 8), so a dense code keeps its detail.
+                let s = max(side, Int(min(8, max(4, c.moduleSize)).rounded()) * c.dimension)
+                let (image, back) = img.rectified(c.toImage, dimension: c.dimension, side: s, margin: Int(Double(s) * margin))
+                return View(image: image, toBase: back)
+            }
+        case .locatedGrid:
+            // The best frame's grid, then the next-best frames' (another version, another corner).
+            return places.located.flatMap { c in
+                ([(c.dimension, c.toImage)] + c.otherFrames).map { frame in
+                    let (image, back) = img.sampledGrid(frame.1, dimension: frame.0, modulePixels: 4, quiet: 4)
+                    return View(image: image, toBase: back)
+                }
             }
         case .fit(let mp):
             let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
             return f <= 1 ? [View(image: img, toBase: .identity)]
-                : [View(image: img.downscaled(by: f), toBase: .unscale(1 / Double(f)))]
+                : [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
         case .downscale(let f):
-            return [View(image: img.downscaled(by: f), toBase: .unscale(1 / Double(f)))]
+            return [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
         case .upscale(let f):
             // Never blow an image up past 16 MP: upscaling is for small images and crops.
             guard img.pixelCount * f * f <= 16_000_000 else { return [] }
-            return [View(image: img.upscaled(by: f), toBase: .unscale(Double(f)))]
+            return [affine(img.upscaled(by: f), .unscale(Double(f)))]
         case .invert:
             return [View(image: img.inverted(), toBase: .identity)]
         case .contrastStretch:
@@ -254,9 +326,11 @@ public struct PlanExecutor {
             return [View(image: img.sharpened(radius: r, amount: a), toBase: .identity)]
         case .binarize:
             return [View(image: img.binarized(), toBase: .identity)]
+        case .median:
+            return [View(image: img.median3(), toBase: .identity)]
         case .rotate(let deg):
             let (rot, back) = img.rotated(degrees: deg)
-            return [View(image: rot, toBase: back)]
+            return [affine(rot, back)]
         case .tiles(let grid, let overlap):
             guard grid > 1 else { return [View(image: img, toBase: .identity)] }
             var views: [View] = []
@@ -268,144 +342,10 @@ public struct PlanExecutor {
                     let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
                     let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
                     let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
-                    views.append(View(image: img.cropped(r), toBase: .translation(Double(r.x), Double(r.y))))
+                    views.append(affine(img.cropped(r), .translation(Double(r.x), Double(r.y))))
                 }
             }
             return views
         }
-    }
-}
-
-/// Keeps one entry per code: the same symbology and payload at an overlapping place is the
-/// same code, whichever pass (or tile) found it; the first pass to find it is kept.
-public struct CodeMerger: Sendable {
-    public private(set) var codes: [DetectedCode] = []
-    public init() {}
-
-    public mutating func add(_ code: DetectedCode) {
-        for (i, existing) in codes.enumerated()
-        where existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes {
-            let slack = max(4, diagonal(existing.corners) * 0.25)
-            if existing.corners.overlaps(code.corners, slack: slack) {
-                // A later pass at higher resolution may have better corners for a linear code
-                // (more scan lines): keep the first pass's name, take the better quality.
-                if !code.symbology.isTwoDimensional && code.quality > existing.quality {
-                    codes[i].quality = code.quality
-                }
-                return
-            }
-        }
-        codes.append(code)
-    }
-
-    func diagonal(_ q: Quad) -> Double {
-        let b = q.boundingBox
-        return ((b.maxX - b.minX) * (b.maxX - b.minX) + (b.maxY - b.minY) * (b.maxY - b.minY)).squareRoot()
-    }
-}
-
-/// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
-/// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
-public enum TextureProbe {
-    /// The scales looked at (megapixels; nil = the image as is), coarse to fine.
-    public static let scales: [Double?] = [0.75, 3, nil]
-    /// Busy blocks (each with a busy neighbour) needed to call an image code-like.
-    public static let minBusyBlocks = 4
-
-    /// Busy blocks (each with a busy neighbour) and the boxes around groups of them, as
-    /// fractions of the image, grown to take in the code's quiet zone and its flat parts
-    /// (finder patterns, wide bars) that are not busy themselves.
-    public static func look(_ img: LumaImage, fine: Bool = false) -> (busy: Int, regions: [FractionalBox], counts: [Int]) {
-        let (mask, bw, bh) = fine ? busyMask(img, minTransitions: 40, minFar: 24) : busyMask(img)
-        guard bw > 0, bh > 0 else { return (0, [], []) }
-        var seen = [Bool](repeating: false, count: bw * bh)
-        var busy = 0
-        var regions: [FractionalBox] = []
-        var counts: [Int] = []
-        var stack: [Int] = []
-        for start in 0..<(bw * bh) where mask[start] && !seen[start] {
-            // One 8-connected group of busy blocks.
-            seen[start] = true
-            stack = [start]
-            var count = 0, x0 = bw, y0 = bh, x1 = 0, y1 = 0
-            while let i = stack.popLast() {
-                count += 1
-                let x = i % bw, y = i / bw
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-                for dy in -1...1 {
-                    for dx in -1...1 where dx != 0 || dy != 0 {
-                        let nx = x + dx, ny = y + dy
-                        guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
-                        let j = ny * bw + nx
-                        if mask[j] && !seen[j] { seen[j] = true; stack.append(j) }
-                    }
-                }
-            }
-            guard count >= 2 else { continue } // a lone busy block is noise or a speck
-            busy += count
-            counts.append(count)
-            let grow = max(3.0, 0.35 * Double(max(x1 - x0, y1 - y0) + 1))
-            regions.append(FractionalBox(x0: (Double(x0) - grow) * 8 / Double(img.width),
-                                         y0: (Double(y0) - grow) * 8 / Double(img.height),
-                                         x1: (Double(x1 + 1) + grow) * 8 / Double(img.width),
-                                         y1: (Double(y1 + 1) + grow) * 8 / Double(img.height)))
-        }
-        return (busy, regions, counts)
-    }
-
-    /// Fine texture: places busy at the finest scale (`finest`, looked at with the fine
-    /// variant) with little busy there when shrunk (`coarse`: the groups the coarser looks found,
-    /// with their block counts). Text and photo detail are busy at every scale; modules of
-    /// 1-1.5 px only at the finest.
-    public static func fineRegions(_ finest: LumaImage, coarse: [(box: FractionalBox, count: Int)]) -> [FractionalBox] {
-        let fine = look(finest, fine: true)
-        return FractionalBox.merged(zip(fine.regions, fine.counts).filter { box, count in
-            let shrunk = coarse.filter { $0.box.overlaps(box) }.reduce(0) { $0 + $1.count }
-            return count >= 2 && count >= 4 * shrunk
-        }.map(\.0))
-    }
-
-    public static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
-        look(img).busy
-    }
-
-    /// Number of 8x8 blocks that look like part of a code: enough contrast (at least
-    /// `minContrast` levels, low-contrast prints included), many sharp transitions in both
-    /// directions relative to the block's own range, and two-tone (most pixels far from the
-    /// middle of the range; sensor noise and smooth gradients are not).
-    /// The fine variant (more transitions, less two-tone) finds modules of 1-1.5 px, which
-    /// the decoder's own resampling has already blurred towards grey.
-    static func busyMask(_ img: LumaImage, minContrast: Int32 = 24, minTransitions: Int = 20, minFar: Int = 40) -> (mask: [Bool], bw: Int, bh: Int) {
-        let w = img.width, h = img.height
-        guard w >= 16, h >= 16 else { return ([], 0, 0) }
-        let bw = (w - 1) / 8, bh = (h - 1) / 8
-        var mask = [Bool](repeating: false, count: bw * bh)
-        img.pixels.withUnsafeBufferPointer { p in
-            var by = 0
-            while by + 8 < h {
-                var bx = 0
-                while bx + 8 < w {
-                    var lo: Int32 = 255, hi: Int32 = 0
-                    for y in by..<(by + 8) { for x in bx..<(bx + 8) { let v = Int32(p[y * w + x]); lo = min(lo, v); hi = max(hi, v) } }
-                    let t = (hi - lo) / 4
-                    if hi - lo >= minContrast {
-                        var hx = 0, vy = 0, far = 0
-                        let mid = (hi + lo) / 2, band = (hi - lo) / 4
-                        for y in by..<(by + 8) {
-                            for x in bx..<(bx + 8) {
-                                let v = Int32(p[y * w + x])
-                                if abs(v - Int32(p[y * w + x + 1])) > t { hx += 1 }
-                                if abs(v - Int32(p[(y + 1) * w + x])) > t { vy += 1 }
-                                if abs(v - mid) > band { far += 1 }
-                            }
-                        }
-                        if hx + vy >= minTransitions && (hx >= 6 || vy >= 6) && far >= minFar { mask[(by / 8) * bw + bx / 8] = true }
-                    }
-                    bx += 8
-                }
-                by += 8
-            }
-        }
-        return (mask, bw, bh)
     }
 }

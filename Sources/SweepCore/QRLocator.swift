@@ -18,7 +18,7 @@ public struct FinderPattern: Sendable, Equatable {
 /// A place where a QR code probably is: three finder patterns in the geometry of a code,
 /// checked by the timing pattern between them, with the perspective transform from the code's
 /// own module grid to the image.
-public struct QRCandidate: Sendable, Equatable {
+public struct QRCandidate: Sendable {
     /// Finder centres as the code is drawn: top-left, top-right, bottom-left (a mirrored code
     /// is located as the code it mirrors, its module frame reflected).
     public var topLeft: Point, topRight: Point, bottomLeft: Point
@@ -33,6 +33,9 @@ public struct QRCandidate: Sendable, Equatable {
     /// Maps module coordinates (0...dimension on each axis, the code's own frame, y down) to
     /// image pixels.
     public var toImage: Homography
+    /// The next-best frames (another version, or another fourth point), best first: a grid
+    /// drawn through one of them may read where the best one's does not.
+    public var otherFrames: [(dimension: Int, toImage: Homography)] = []
 
     public var version: Int { (dimension - 17) / 4 }
 
@@ -50,6 +53,7 @@ public struct QRCandidate: Sendable, Equatable {
         c.topLeft = t.apply(topLeft); c.topRight = t.apply(topRight); c.bottomLeft = t.apply(bottomLeft)
         c.alignment = alignment.map(t.apply)
         c.toImage = t.concatenating(toImage)
+        c.otherFrames = otherFrames.map { ($0.dimension, t.concatenating($0.toImage)) }
         let s = (t.apply(Point(x: center.x + moduleSize, y: center.y)).x - t.apply(center).x)
         c.moduleSize = abs(s)
         return c
@@ -506,6 +510,7 @@ public enum QRLocator {
         // near where it should be, and from the finders' outer sides. The one whose quiet zone,
         // outer modules and alignment pattern look most as they should wins.
         var best: (score: Double, toImage: Homography, n: Int, alignment: Point?)? = nil
+        var all: [(score: Double, toImage: Homography, n: Int)] = []
         let dst = [A.center, B.center, C.center]
         for version in [estimated, estimated - 1, estimated + 1] where version >= 1 && version <= 40 {
             let n = 17 + 4 * version
@@ -533,13 +538,17 @@ public enum QRLocator {
             }
             for (h, ap) in frames {
                 let f = frameScore(L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(h), dimension: n)
+                all.append((f, h, n))
                 // Another version must do clearly better than the estimate.
                 if best == nil || f > best!.score + (n == 17 + 4 * estimated ? 1e-9 : 0.03) { best = (f, h, n, ap) }
             }
         }
         guard let chosen = best else { return nil }
-        return QRCandidate(topLeft: A.center, topRight: B.center, bottomLeft: C.center, dimension: chosen.n,
-                           moduleSize: m, alignment: chosen.alignment, score: score, toImage: chosen.toImage)
+        var candidate = QRCandidate(topLeft: A.center, topRight: B.center, bottomLeft: C.center, dimension: chosen.n,
+                                    moduleSize: m, alignment: chosen.alignment, score: score, toImage: chosen.toImage)
+        candidate.otherFrames = all.filter { $0.toImage != chosen.toImage }.sorted { $0.score > $1.score }
+            .prefix(3).map { ($0.n, $0.toImage) }
+        return candidate
     }
 
     /// How well a module frame (module coordinates to level pixels) fits the code: the quiet

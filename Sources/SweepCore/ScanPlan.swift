@@ -15,6 +15,8 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     case unsharp(radius: Int, amount: Double)
     /// Global black/white at Otsu's threshold.
     case binarize
+    /// 3x3 median: the speckle of glare and noise left by a threshold removed.
+    case median
     /// Rotation by degrees (counter-clockwise), for linear codes lying off-axis.
     case rotate(Double)
     /// Overlapping tiles: the image is cut into grid x grid tiles, each grown by `overlap` (a
@@ -28,11 +30,30 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The code-like places no bigger than this fraction of the frame: where a small code may
     /// be. Blocks of text and textured surfaces are bigger and are left out.
     case smallRegions(maxArea: Double)
+    /// One square view per QR code the locator found and no pass has read yet: the code warped
+    /// through its perspective transform to `side` pixels (more for dense codes, to keep the
+    /// source's detail) with `margin` x side of its surroundings on every side, so ZBar sees it
+    /// flat, square and at a good module size. A wide margin keeps the quiet zone when the
+    /// fourth corner (guessed where a version 1 code has no alignment pattern) falls short.
+    /// (ZBar reads mirrored codes as they are.) Must be the first step of a pass.
+    case located(side: Int, margin: Double)
+    /// One clean rendering per located, unread QR code: its module grid sampled through the
+    /// perspective transform, thresholded module by module and drawn anew (4 px modules, a
+    /// 4-module quiet zone). Must be the first step of a pass.
+    case locatedGrid
 
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
         switch self {
         case .regions, .fineRegions, .smallRegions: true
+        default: false
+        }
+    }
+
+    /// Warps the located QR codes (the locator must run first).
+    public var isLocated: Bool {
+        switch self {
+        case .located, .locatedGrid: true
         default: false
         }
     }
@@ -48,11 +69,14 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .sharpen: "sharpen"
         case .unsharp(let r, let a): "unsharp(r=\(r), x\(format(a)))"
         case .binarize: "binarize(otsu)"
+        case .median: "median(3x3)"
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
         case .fineRegions: "fine-texture-regions"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
+        case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
+        case .locatedGrid: "located-qr-grid"
         }
     }
 }
@@ -82,6 +106,8 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// No sure read so far: nothing, or only linear codes read on fewer scan lines than this
     /// (a weak read may be a misdecode, or another code than the one in the middle).
     case noSureRead(minQuality: Int)
+    /// The QR locator (run on first use) found a code that no pass has read yet.
+    case locatedUnread
 
     public var description: String {
         switch self {
@@ -93,6 +119,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .fineTexture: "fine-texture"
         case .busyArea(let f): "busy-area>=\(Int(f * 100))%"
         case .noSureRead(let q): "no-read-of-quality>=\(q)"
+        case .locatedUnread: "located-qr-unread"
         }
     }
 }
@@ -154,10 +181,23 @@ public struct ScanPlan: Sendable, Equatable {
                 // texture at some scale: a smooth photo, the common case in a library, costs the
                 // look and the 0.75 MP pass. Smaller images are always scanned.
                 ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)]),
-                ScanPass("fit3", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike]),
+                ScanPass("fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike]),
+                // Where the QR locator found a code no pass has read: each one warped flat and
+                // square for ZBar; with a wide margin (a fourth corner guessed short); contrast-
+                // stretched and thresholded at three block sizes, the speckle of glare and noise
+                // then removed by a median (dark codes in glare, damaged codes); the module grid
+                // drawn anew. Each pass warps only the codes still unread, so a photo whose codes
+                // the 3 MP pass read costs the locator and nothing more.
+                ScanPass("located", [.located(side: 300, margin: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-wide", [.located(side: 240, margin: 0.6)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-threshold-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-grid", [.locatedGrid], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
-                ScanPass("full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
+                ScanPass("fine-full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
                 // Modules of about 3 px under camera blur are busy already when shrunk (so not
@@ -188,7 +228,9 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("upscale2-sharpen-full", [.fineRegions, .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
                 ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
                 // Crowded sheets: whatever was found, look again tile by tile.
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3)]),
+                // Only where the locator says a code is and was not read: a page of text or a
+                // fabric is busy too, and tiling it at full resolution costs more than all else.
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedUnread]),
                 ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound], symbols: .linear),
                 ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound], symbols: .linear),
             ])
