@@ -226,7 +226,7 @@ struct ScanPlanTests {
         let shot = try Self.cameraQR(s, "https://ex.am/t/c-ABCDEFGHJKLMNPQRST", module: 3, tilt: 12, blur: 1.2)
         let codes = try Self.sweepRead(shot, Self.normalPasses)
         #expect(Self.texts(codes) == ["https://ex.am/t/c-ABCDEFGHJKLMNPQRST"])
-        #expect(codes.first?.pass == "full")
+        #expect(codes.first?.pass == "fine-full")
         // Why crops keep a margin: ZBar misses this code in a crop with 25 px around it, and
         // reads it in the same crop with 64 px more on every side.
         let box = try #require(codes.first).corners.boundingBox
@@ -241,11 +241,17 @@ struct ScanPlanTests {
     func codeLikeRegionsAtFullSize() throws {
         let s = try Scratch()
         let shot = try Self.cameraQR(s, "https://ex.am/t/r-ABCDEFGHJKLMNPQRST", module: 3, tilt: 10, blur: 1.2)
-        let without = Self.normalPasses.filter { $0.name != "regions-full" }
+        // The locator finds it too (and reads it first in the normal plan); without the located
+        // passes, regions-full is what reads it, and without both nothing does.
+        let unlocated = Self.normalPasses.filter { !$0.name.hasPrefix("located") }
+        let without = unlocated.filter { $0.name != "regions-full" }
         #expect(try Self.sweepRead(shot, without).isEmpty, "the plan without regions-full should miss it")
-        let codes = try Self.sweepRead(shot, Self.normalPasses)
+        let codes = try Self.sweepRead(shot, unlocated)
         #expect(Self.texts(codes) == ["https://ex.am/t/r-ABCDEFGHJKLMNPQRST"])
         #expect(codes.first?.pass == "regions-full")
+        let all = try Self.sweepRead(shot, Self.normalPasses)
+        #expect(Self.texts(all) == ["https://ex.am/t/r-ABCDEFGHJKLMNPQRST"])
+        #expect(all.first?.pass == "located")
     }
 
     @Test("a 2 px-module QR under camera blur is found only after sharpening its fine-texture crop")
@@ -270,7 +276,7 @@ struct ScanPlanTests {
         let shot = try Self.cameraShot(s, code, x: 900, y: 500, tilt: 5, blur: 1.8, name: "dense.jpg")
         let codes = try Self.sweepRead(shot, Self.normalPasses)
         #expect(Self.texts(codes) == [text])
-        #expect(codes.first?.pass == "full")
+        #expect(codes.first?.pass == "fine-full")
     }
 
     @Test("plans are data: every effort level lists its passes")
@@ -279,7 +285,7 @@ struct ScanPlanTests {
         let normal = ScanPlan.forEffort(.normal)
         #expect(normal.listing.contains("tiles3"))
         // The 3 MP pass: always below 4 MP, and on a photo only where the cheap look saw code-like texture.
-        #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3"])
+        #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3-textured"])
         #expect(normal.passes[0].when == [.under(megapixels: 4)] && normal.passes[1].when == [.atLeast(megapixels: 4), .codeLike])
         #expect(normal.listing.contains("regions-full: code-like-regions(<=2%)"))
         #expect(ScanPlan.forEffort(.thorough).passes.allSatisfy { $0.when.isEmpty })

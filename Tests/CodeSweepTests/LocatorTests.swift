@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import CodeSweep
+import SweepCore
+import ZBarBridge
+
+/// The QR locator and the located passes, on real images made at test time with qrencode and
+/// ImageMagick and read by ZBar: a code warped by perspective that ZBar misses on the raw image,
+/// a mirrored code, a sheet of 40 codes, a damaged code, and a textured photo without codes.
+@Suite("QR locator", .serialized)
+struct LocatorTests {
+    static func load(_ path: String) throws -> LumaImage { try ScanPlanTests.load(path) }
+
+    static func normalPlanRead(_ image: LumaImage) -> [DetectedCode] {
+        BarcodeReader.read(image, options: ReaderOptions(effort: .normal))
+    }
+
+    /// A version 3 QR (29 modules of 8 px) on a white canvas, its corners at (182,182)-(414,414).
+    static func code(_ dir: TempDir, _ text: String) throws -> String {
+        let q = dir.file("q.png"), c = dir.file("c.png")
+        try ScanPlanTests.run("qrencode", ["-o", q, "-s", "8", "-m", "4", "-l", "M", "-v", "3", "--", text])
+        try ScanPlanTests.run(ScanPlanTests.convert, [q, "-bordercolor", "white", "-border", "150", c])
+        return c
+    }
+
+    @Test func aCodeWarpedByPerspectiveIsReadThroughTheLocatorWithItsCorners() throws {
+        let dir = try TempDir()
+        let text = "https://example.com/perspective-test"
+        let c = try Self.code(dir, text)
+        let p = dir.file("p.png")
+        // The code's corners (clockwise from top-left) moved to a keystone.
+        let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
+        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
+                                                    "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
+        let image = try Self.load(p)
+        // ZBar alone does not read it.
+        #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
+        let located = QRLocator.locate(image)
+        #expect(located.count == 1)
+        let codes = Self.normalPlanRead(image)
+        let code = try #require(codes.first { $0.bytes == Array(text.utf8) }, "\(codes)")
+        #expect(code.pass.hasPrefix("located"))
+        expectCorners(code.corners, near: drawn, tolerance: 2)
+    }
+
+    @Test func aMirroredCodeAtASlantIsReadThroughTheLocator() throws {
+        let dir = try TempDir()
+        let text = "MIRRORED-0042"
+        let c = try Self.code(dir, text)
+        let m = dir.file("m.png")
+        // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
+        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
+                                                    "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", m])
+        let image = try Self.load(m)
+        #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
+        let codes = Self.normalPlanRead(image)
+        let code = try #require(codes.first { $0.bytes == Array(text.utf8) }, "\(codes)")
+        #expect(code.pass.hasPrefix("located"))
+        // The outline is the keystone's, whatever corner the mirrored code calls its first.
+        let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
+        for p in code.corners.points {
+            #expect(drawn.contains { abs($0.x - p.x) <= 2 && abs($0.y - p.y) <= 2 }, "\(code.corners.points)")
+        }
+    }
+
+    @Test func aDamagedCodeIsStillLocated() throws {
+        let dir = try TempDir()
+        let c = try Self.code(dir, "DAMAGED-CODE-1234567890")
+        let d = dir.file("d.png")
+        // A dark blot over a third of the data area: no reader decodes it, but its finders stand.
+        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-fill", "black", "-draw", "rectangle 250,250 360,400", d])
+        let image = try Self.load(d)
+        #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
+        let located = QRLocator.locate(image)
+        let candidate = try #require(located.first)
+        #expect(located.count == 1)
+        #expect(candidate.dimension == 29 || candidate.dimension == 25 || candidate.dimension == 33, "\(candidate.dimension)")
+        #expect(abs(candidate.moduleSize - 8) < 1.5, "\(candidate.moduleSize)")
+        expectCorners(candidate.corners, near: [Point(x: 182, y: 182), Point(x: 414, y: 182), Point(x: 414, y: 414), Point(x: 182, y: 414)],
+                      tolerance: 8)
+    }
+
+    @Test func aSheetOfFortySmallCodesIsReadWhole() throws {
+        let dir = try TempDir()
+        var args = ["-size", "4000x3000", "xc:white"]
+        var texts: [String] = []
+        for k in 0..<40 {
+            let text = "SHEET-\(k)-\(String(k * 7919, radix: 36))"
+            texts.append(text)
+            let png = dir.file("q\(k).png")
+            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "5", "-m", "2", "-l", "M", "--", text])
+            let x = 120 + (k % 8) * 480 + (k * 37) % 60, y = 150 + (k / 8) * 560 + (k * 53) % 50
+            args += [png, "-geometry", "+\(x)+\(y)", "-composite"]
+        }
+        let sheet = dir.file("sheet.jpg")
+        try ScanPlanTests.run(ScanPlanTests.convert, args + ["-blur", "0x0.8", "-quality", "90", sheet])
+        let record = try Library.file(sheet)
+        let found = Set(record.codes.map { String(decoding: $0.bytes, as: UTF8.self) })
+        #expect(found == Set(texts), "missing: \(Set(texts).subtracting(found).sorted())")
+        #expect(record.codes.count == 40)
+    }
+
+    @Test func aTexturedPhotoWithoutCodesCostsNoFullResolutionPass() throws {
+        // Text, a grid and checkerboards: texture that looks code-like, and no code.
+        let dir = try TempDir()
+        let png = dir.file("texture.png")
+        var draw = ["-size", "2000x1500", "xc:gray90", "-font", "DejaVu-Sans", "-pointsize", "22", "-fill", "black"]
+        for line in 0..<20 {
+            draw += ["-annotate", "+60+\(80 + line * 34)", "Quarterly figures \(line): revenue 12,345.67 and costs 8,901.23 (+4.5 %)"]
+        }
+        draw += ["-stroke", "black", "-strokewidth", "2"]
+        for i in 0..<30 { draw += ["-draw", "line \(1100 + i * 28),800 \(1100 + i * 28),1400"] }
+        for i in 0..<22 { draw += ["-draw", "line 1100,\(800 + i * 28) 1912,\(800 + i * 28)"] }
+        draw += ["-stroke", "none", "(", "-size", "400x400", "pattern:checkerboard", "-scale", "300%", ")",
+                 "-geometry", "+100+850", "-composite", png]
+        try ScanPlanTests.run(ScanPlanTests.convert, draw)
+        let half = try Self.load(png)
+        #expect(QRLocator.locate(half).isEmpty)
+        let log = FullResolutionOnDemandTests.Log()
+        FullResolutionOnDemandTests.run(half, log: log)
+        #expect(log.fullDecodes == 0, "\(log.sizes)")
+        #expect(log.sizes.allSatisfy { $0.0 <= 2000 && $0.1 <= 1500 })
+    }
+
+    @Test func homographyMapsFourPointsExactlyAndInverts() throws {
+        let src = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
+        let dst = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
+        let h = try #require(Homography(from: src, to: dst))
+        for (s, d) in zip(src, dst) {
+            let p = h.apply(s)
+            #expect(abs(p.x - d.x) < 1e-6 && abs(p.y - d.y) < 1e-6)
+        }
+        let inv = try #require(h.inverted)
+        let back = inv.apply(h.apply(Point(x: 3, y: 7)))
+        #expect(abs(back.x - 3) < 1e-9 && abs(back.y - 7) < 1e-9)
+        // Three points on a line give no transform.
+        #expect(Homography(from: [Point(x: 0, y: 0), Point(x: 1, y: 1), Point(x: 2, y: 2), Point(x: 0, y: 5)], to: dst) == nil)
+    }
+
+    @Test func locatedPassesAreNamedUniquelyAndListed() {
+        for effort in Effort.allCases {
+            let names = ScanPlan.forEffort(effort).passes.map(\.name)
+            #expect(Set(names).count == names.count, "\(effort): \(names)")
+        }
+        let listing = ScanPlan.forEffort(.normal).listing
+        #expect(listing.contains("located: located-qr(300px, margin 25%) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
+        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr-unread"), "\(listing)")
+    }
+}
