@@ -26,7 +26,10 @@ struct CodeSweepCommand: AsyncParsableCommand {
     /// ArgumentParser exits 64 (EX_USAGE) on usage errors; CodeSweep documents 2.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            // Arguments are bytes: CommandLine.arguments would turn bytes that are not UTF-8
+            // into U+FFFD; escaped, they reach the walker and output files exactly.
+            let arguments = ArgumentBytes.escapedArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+            var command = try parseAsRoot(Array(arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
