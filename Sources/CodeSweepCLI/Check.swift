@@ -205,7 +205,7 @@ struct Check: AsyncParsableCommand {
     func write(_ text: String, to path: String) throws {
         let out = try OutputFile.open(path)
         out.write(text)
-        out.close()
+        if let failure = out.close() { throw failure }
     }
 
     static func todayUTC() -> String {

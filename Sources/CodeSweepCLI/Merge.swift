@@ -80,7 +80,6 @@ struct Merge: ParsableCommand {
             OutputFile.standardError.write("codesweep merge: \(error)\n")
             throw ExitCode(2)
         }
-        defer { out.close() }
         var chunk = [UInt8]()
         for l in merged {
             chunk += l.text
@@ -88,6 +87,10 @@ struct Merge: ParsableCommand {
             if chunk.count >= 1 << 20 { out.write(String(decoding: chunk, as: UTF8.self)); chunk.removeAll(keepingCapacity: true) }
         }
         out.write(String(decoding: chunk, as: UTF8.self))
+        if let failure = out.close() {
+            OutputFile.standardError.write("codesweep merge: \(TerminalText.escape(failure.message))\n")
+            throw ExitCode(2)
+        }
         OutputFile.standardError.write("codesweep merge: \(merged.count) records from \(reports.count) reports\n")
     }
 }

@@ -75,7 +75,7 @@ struct Report: ParsableCommand {
         do {
             let file = try OutputFile.open(html)
             file.write(out)
-            file.close()
+            if let failure = file.close() { throw failure }
         } catch {
             OutputFile.standardError.write("codesweep: cannot write \(html): \(error)\n")
             throw ExitCode(2)

@@ -132,10 +132,10 @@ struct Scan: AsyncParsableCommand {
         walk.followSymlinks = followSymlinks
 
         Interrupt.install()
-        var items = Walker(options: walk).walk(paths)
+        var items = Walker(options: walk).walk(byteRoots: paths.map(ArgumentBytes.bytes))
         if let filesFrom {
             do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
-                OutputFile.standardError.write("codesweep: \(error)\n")
+                OutputFile.standardError.write("codesweep: \(TerminalText.escape(error.description))\n")
                 throw ExitCode(2)
             }
         }
@@ -156,10 +156,9 @@ struct Scan: AsyncParsableCommand {
                 out = .standardOutput
             }
         } catch {
-            OutputFile.standardError.write("codesweep: \(error)\n")
+            OutputFile.standardError.write("codesweep: \(TerminalText.escape(String(describing: error)))\n")
             throw ExitCode(2)
         }
-        defer { out.close() }
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
         var sink: any RecordSink
         switch format {
@@ -171,11 +170,15 @@ struct Scan: AsyncParsableCommand {
             do {
                 sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
             } catch {
-                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                OutputFile.standardError.write("codesweep: \(TerminalText.escape(error.message))\n")
                 throw ExitCode(2)
             }
         }
         var summary = SweepSummary()
+        // The first write error (report or picture) stops the sweep: nothing is lost silently.
+        var writeFailure: OutputError? = sink.outputFailure
+        var pictureProblems = 0
+        if writeFailure != nil { Interrupt.stopForWriteFailure() }
         // A live line on stderr would tangle with records printed to the same terminal; the
         // summary still comes at the end.
         let liveProgress = output != nil || !OutputFile.standardOutput.isTerminal
@@ -187,21 +190,39 @@ struct Scan: AsyncParsableCommand {
         }
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         await sweep.run(items, emit: { record in
+            guard writeFailure == nil else { return }
             sink.write(record)
-            for message in pictures?.annotate(record) ?? [] { OutputFile.standardError.write("codesweep: \(message)\n") }
+            if let failure = sink.outputFailure {
+                writeFailure = failure
+                Interrupt.stopForWriteFailure()
+                return
+            }
+            if let pictures {
+                for message in pictures.annotate(record) {
+                    OutputFile.standardError.write("codesweep: \(TerminalText.escape(message))\n")
+                }
+                pictureProblems = pictures.problems
+                if let failure = pictures.writeFailure {
+                    writeFailure = OutputError(message: failure)
+                    Interrupt.stopForWriteFailure()
+                    return
+                }
+            }
             summary.add(record)
             if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
-        }, shouldStop: { Interrupt.requested })
+        }, shouldStop: { Interrupt.requested || Interrupt.writeFailed })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
         sink.finish(summary: summary)
+        if writeFailure == nil { writeFailure = sink.outputFailure }
+        if let problem = out.close(), writeFailure == nil { writeFailure = problem }
         progress.finish(summary)
-        if let failure = (sink as? JSONDocumentSink)?.failure {
-            OutputFile.standardError.write("codesweep: \(failure)\n")
+        if let writeFailure {
+            OutputFile.standardError.write("codesweep: \(TerminalText.escape(writeFailure.message)); the sweep was stopped\n")
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }
-        if summary.filesFailed > 0 { throw ExitCode(1) }
+        if summary.filesFailed > 0 || pictureProblems > 0 { throw ExitCode(1) }
     }
 }
 

@@ -32,6 +32,10 @@ struct Worker: ParsableCommand {
 enum Interrupt {
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
     static var requested: Bool { flag != 0 }
+    /// Set (from the sweep's emitting task) when the report or a picture could not be written.
+    nonisolated(unsafe) static var writeFailureFlag: sig_atomic_t = 0
+    static var writeFailed: Bool { writeFailureFlag != 0 }
+    static func stopForWriteFailure() { writeFailureFlag = 1 }
     static func install() {
         let handler: @convention(c) (Int32) -> Void = { sig in
             if Interrupt.flag != 0 { _exit(128 + sig) }

@@ -62,6 +62,7 @@ public struct CSVSink: RecordSink {
     }
 
     public mutating func finish(summary: SweepSummary) {}
+    public var outputFailure: OutputError? { out.failure }
 
     static func number(_ v: Double) -> String {
         JSONValue.double((v * 10).rounded() / 10).serialized()
