@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import CodeSweep
+import FileWalker
+import SweepCore
+
+/// Issue 14, "nothing silent, nothing unbounded": write errors, NUL lists, byte-exact
+/// arguments, concurrent and mismatched resumes, interrupts, worker lifetimes and multi-frame
+/// budgets. Everything runs the real `codesweep` binary on real files made here.
+@Suite("Nothing silent", .serialized)
+struct SilentFailureTests {
+    static var binary: String { codesweepBinary }
+
+    struct Result { var status: Int32; var out: Data; var err: String; var text: String { String(decoding: out, as: UTF8.self) } }
+
+    /// Runs `/bin/sh -c script` with `args` as $1..., stdout and stderr to files (nothing can
+    /// block on a full pipe). The shell lets a test redirect to /dev/full and pass arguments
+    /// that are not UTF-8 (built with printf), which Foundation's Process cannot.
+    @discardableResult
+    static func sh(_ script: String, _ args: [String] = [], env: [String: String] = [:], stdin: String? = nil) throws -> Result {
+        let scratch = try TempDir()
+        let outPath = scratch.file("out"), errPath = scratch.file("err")
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script, "sh"] + args
+        p.environment = childEnvironment(["CS": binary].merging(env) { $1 })
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        if let stdin {
+            try Data(stdin.utf8).write(to: URL(fileURLWithPath: scratch.file("in")))
+            p.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch.file("in")))
+        } else {
+            p.standardInput = FileHandle.nullDevice
+        }
+        try p.run()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, out: try Data(contentsOf: URL(fileURLWithPath: outPath)),
+                      err: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
+    }
+
+    static func records(_ text: String) throws -> [JSONValue] {
+        try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    }
+
+    /// `count` QR code PNGs with longish payloads (records of ~400 bytes each).
+    static func makeImages(_ dir: TempDir, _ folder: String, count: Int) throws -> String {
+        let d = try dir.mkdir(folder)
+        for i in 0..<count {
+            try run(Tools.qrencode, ["-s", "3", "-o", d + String(format: "/q%03d.png", i),
+                                     "payload \(i): some text that makes each record a little longer"])
+        }
+        return d
+    }
+
+    /// A tmpfs of `kib` KiB mounted on a fresh folder, for a real "no space left on device";
+    /// nil when mounting is not permitted (not root). Unmounted by `unmount`.
+    static func smallFileSystem(_ dir: TempDir, kib: Int) throws -> String? {
+        let mnt = try dir.mkdir("full")
+        let r = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kib)k", "tmpfs", mnt], check: false)
+        return r.status == 0 ? mnt : nil
+    }
+
+    static func unmount(_ mnt: String) { _ = try? run("/bin/umount", [mnt], check: false) }
+
+    /// Fills the file system at `mnt` until `leave` bytes are free.
+    static func fill(_ mnt: String, leaving leave: Int) throws {
+        var st = statvfs()
+        #expect(statvfs(mnt, &st) == 0)
+        let free = Int(st.f_bavail) * Int(st.f_frsize)
+        if free > leave { try Data(count: free - leave).write(to: URL(fileURLWithPath: mnt + "/filler")) }
+    }
+
+    // MARK: - 1. Write errors
+
+    @Test("A full device ends the sweep with exit 2 naming the output: jsonl keeps whole lines, json leaves the old report, csv, annotate")
+    func writeErrorsEndTheSweep() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 40)
+
+        // To stdout: /dev/full fails every write.
+        for format in ["jsonl", "json", "csv", "text"] {
+            let r = try Self.sh("exec \"$CS\" scan -q --format \"$1\" \"$2\" > /dev/full", [format, images])
+            #expect(r.status == 2, "\(format): \(r.err)")
+            #expect(r.err.contains("cannot write to standard output: No space left on device"), "\(format): \(r.err)")
+        }
+
+        guard let mnt = try Self.smallFileSystem(dir, kib: 64) else {
+            Issue.record("cannot mount a tmpfs (not root?): only the /dev/full half of this test ran")
+            return
+        }
+        defer { Self.unmount(mnt) }
+
+        // An earlier good json report, then a full disk: exit 2, the old report untouched,
+        // no temporary file left.
+        let report = mnt + "/report.json"
+        let first = try Self.sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images + "/q000.png"])
+        #expect(first.status == 0, "\(first.err)")
+        let good = try Data(contentsOf: URL(fileURLWithPath: report))
+        try Self.fill(mnt, leaving: 8192)
+        let json = try Self.sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images])
+        #expect(json.status == 2)
+        #expect(json.err.contains("cannot write to '\(report)'") && json.err.contains("No space left on device"), "\(json.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == good)
+        #expect(try JSONParser.parse(String(decoding: good, as: UTF8.self))["files"]?.arrayValue?.count == 1)
+        let left = try FileManager.default.contentsOfDirectory(atPath: mnt).sorted()
+        #expect(left == ["filler", "report.json"], "\(left)")
+
+        // jsonl: exit 2, every line written is a complete record, fewer than all of them.
+        let jsonl = mnt + "/report.jsonl"
+        let lines = try Self.sh("exec \"$CS\" scan -q -o \"$1\" \"$2\"", [jsonl, images])
+        #expect(lines.status == 2)
+        #expect(lines.err.contains("cannot write to '\(jsonl)': No space left on device"), "\(lines.err)")
+        let text = try String(contentsOfFile: jsonl, encoding: .utf8)
+        #expect(text.isEmpty || text.hasSuffix("\n"))
+        let recs = try Self.records(text)
+        #expect(recs.count >= 5 && recs.count < 40, "\(recs.count) records")
+        for r in recs { #expect(FileRecord(json: r) != nil) }
+        try FileManager.default.removeItem(atPath: jsonl)
+
+        // csv: exit 2, the file ends with a whole row.
+        let csv = mnt + "/codes.csv"
+        let c = try Self.sh("exec \"$CS\" scan -q --format csv -o \"$1\" \"$2\"", [csv, images])
+        #expect(c.status == 2)
+        #expect(c.err.contains("cannot write to '\(csv)': No space left on device"), "\(c.err)")
+        let rows = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(rows.hasSuffix("\r\n"))
+        try FileManager.default.removeItem(atPath: csv)
+
+        // --annotate into the full file system: the pictures cannot all be written, exit 2.
+        let pictures = mnt + "/pictures"
+        let a = try Self.sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [pictures, images])
+        #expect(a.status == 2, "\(a.err)")
+        #expect(a.err.contains("--annotate: cannot"), "\(a.err)")
+    }
+
+    // MARK: - 2. NUL lists
+
+    @Test("--files-from without -0 refuses a list holding NUL bytes (exit 2, a hint to use -0)")
+    func nulListWithoutDashZero() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 2)
+        let list = images + "/q000.png\0" + images + "/q001.png\0"
+        let r = try Self.sh("exec \"$CS\" scan -q --files-from -", stdin: list)
+        #expect(r.status == 2)
+        #expect(r.err.contains("NUL") && r.err.contains("-0"), "\(r.err)")
+        #expect(r.out.isEmpty)
+        let ok = try Self.sh("exec \"$CS\" scan -q --files-from - -0", stdin: list)
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(try Self.records(ok.text).count == 2)
+    }
+
+    // MARK: - 3. Byte-exact arguments
+
+    @Test("Arguments are bytes: a file, a root and a glob holding byte 0xff on the command line")
+    func nonUTF8Arguments() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 1)
+        // images/bad\xffdir/bad\xffname.png, made through the shell (names are bytes there).
+        let made = try Self.sh("""
+            d="$1/bad$(printf '\\377')dir"; mkdir "$d" && cp "$1/q000.png" "$d/bad$(printf '\\377')name.png"
+            """, [images])
+        #expect(made.status == 0, "\(made.err)")
+        let expected: [UInt8] = Array((images + "/bad").utf8) + [0xFF] + Array("dir/bad".utf8) + [0xFF] + Array("name.png".utf8)
+
+        func check(_ r: Result, _ what: String) throws {
+            #expect(r.status == 0, "\(what): \(r.err)")
+            let recs = try Self.records(r.text)
+            let rec = try #require(recs.first { $0["path_b64"] != nil }, "\(what): \(r.text)")
+            #expect(Base64.decode(rec["path_b64"]?.stringValue ?? "") == expected, "\(what)")
+            #expect(rec["status"]?.stringValue == "ok", "\(what)")
+            #expect(rec["codes"]?.arrayValue?.count == 1, "\(what)")
+        }
+        // The file itself.
+        try check(try Self.sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir/bad$(printf '\\377')name.png\"", [images]), "file")
+        // Its folder as a root.
+        try check(try Self.sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir\"", [images]), "root")
+        // A glob with the byte, over the whole tree: only that file.
+        let g = try Self.sh("exec \"$CS\" scan -q --include \"bad$(printf '\\377')*\" \"$1\"", [images])
+        try check(g, "glob")
+        #expect(try Self.records(g.text).count == 1)
+    }
+}
