@@ -142,12 +142,29 @@ struct Scan: AsyncParsableCommand {
         if let shard = shard.flatMap(Shard.init(parsing:)) { items = shard.select(items) }
         let out: OutputFile
         let pictures: AnnotationPlan?
+        var previousFailures = 0
         do {
             pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: items) }
             if let resume {
-                let previous = try ResumeLog.load(resume)
+                // Locked for the whole run: a second sweep on the same file is refused.
+                let (previous, file) = try ResumeLog.open(resume)
+                let current = resumeSettings(settings)
+                let stored = ResumeSettings.stored(for: resume)
+                if previous.recordCount > 0 {
+                    let differences = stored.map { current.differences(from: $0) } ?? previous.visibleDifferences(from: current)
+                    if !differences.isEmpty {
+                        file.close()
+                        throw OutputError(message: "cannot resume \(ArgumentBytes.display(resume)) with other settings than it was written with (its records would not match): "
+                                          + differences.joined(separator: "; ") + ". Resume with the same settings, or write a new report")
+                    }
+                }
+                if stored == nil && previous.recordCount > 0 {
+                    OutputFile.standardError.write("codesweep: note: \(TerminalText.escape(ArgumentBytes.display(resume))) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records\n")
+                }
+                if stored != current { try current.store(for: resume) }
+                previousFailures = previous.failuresAmong(items)
                 items = previous.remaining(items)
-                out = try OutputFile.open(resume, append: true)
+                out = file
             } else if output != nil, format == .json {
                 out = .standardOutput // unused: the json sink writes a temporary file and renames it
             } else if let output {
@@ -222,7 +239,19 @@ struct Scan: AsyncParsableCommand {
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }
-        if summary.filesFailed > 0 || pictureProblems > 0 { throw ExitCode(1) }
+        // A resumed sweep's status also counts the failures recorded by its earlier part.
+        if summary.filesFailed > 0 || previousFailures > 0 || pictureProblems > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Scan {
+    /// The settings that change what a record says, as `--resume` stores and compares them.
+    func resumeSettings(_ s: ScanSettings) -> ResumeSettings {
+        ResumeSettings(symbologies: s.reader.symbologies.members.map(\.rawValue), effort: s.reader.plan.effort.rawValue,
+                       roi: s.reader.roi.map { "\($0.x),\($0.y),\($0.width),\($0.height)" },
+                       minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
+                       hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
+                       limits: "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_file_bytes=\(s.maxFileBytes)")
     }
 }
 

@@ -181,4 +181,90 @@ struct SilentFailureTests {
         try check(g, "glob")
         #expect(try Self.records(g.text).count == 1)
     }
+
+    // MARK: - 4. --resume: a lock, stored settings, the earlier part's failures
+
+    /// Starts `codesweep` with the test hooks on (a file starting CODESWEEP-TEST-HANG hangs its worker).
+    static func start(_ args: [String], stdout: String? = nil) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.environment = childEnvironment(["CODESWEEP_TEST_HOOKS": "1"])
+        if let stdout {
+            FileManager.default.createFile(atPath: stdout, contents: nil)
+            p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+        } else {
+            p.standardOutput = FileHandle.nullDevice
+        }
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Waits (polling, up to `limit` seconds) until FILE holds at least `lines` lines.
+    static func waitForLines(_ file: String, _ lines: Int, limit: Double = 60) -> Int {
+        let end = Date().addingTimeInterval(limit)
+        var n = 0
+        while Date() < end {
+            n = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").count
+            if n >= lines { break }
+            usleep(20_000)
+        }
+        return n
+    }
+
+    @Test("Two sweeps resuming one file at once: one proceeds, the other exits 2; no line is written twice")
+    func concurrentResumesAreRefused() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 5)
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        let report = dir.file("report.jsonl")
+        // The first sweep reaches the hanging file last and holds the lock until its timeout.
+        let first = try Self.start(["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images])
+        #expect(Self.waitForLines(report, 5) == 5)
+        let second = try Self.sh("CODESWEEP_TEST_HOOKS=1 exec \"$CS\" scan -q --jobs 1 --timeout 5 --resume \"$1\" \"$2\"", [report, images])
+        #expect(second.status == 2)
+        #expect(second.err.contains("is locked by another codesweep sweep"), "\(second.err)")
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 1) // the hanging file is a timeout
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6)
+        let paths = try lines.map { try JSONParser.parse(String($0))["path"]?.stringValue ?? "" }
+        #expect(Set(paths).count == 6)
+    }
+
+    @Test("A resume with other record-changing settings exits 2 naming the setting; its exit status counts earlier failures")
+    func resumeChecksSettingsAndEarlierFailures() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 3)
+        try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: images + "/broken.png"))
+        let report = dir.file("report.jsonl")
+        let first = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
+        #expect(first.status == 1, "\(first.err)") // broken.png
+        let written = try Data(contentsOf: URL(fileURLWithPath: report))
+        #expect(try Self.records(String(decoding: written, as: UTF8.self)).count == 4)
+        try run(Tools.qrencode, ["-s", "3", "-o", images + "/q100.png", "added later"])
+
+        for (flags, named) in [([] as [String], "--hash"), (["--hash", "md5"], "--hash"),
+                               (["--hash", "sha256", "--effort", "fast"], "--effort"),
+                               (["--hash", "sha256", "--symbologies", "qr"], "--symbologies")] {
+            let r = try Self.sh("exec \"$CS\" scan -q \"$@\"", ["--resume", report] + flags + [images])
+            #expect(r.status == 2, "\(flags)")
+            #expect(r.err.contains("cannot resume") && r.err.contains(named + ":"), "\(flags): \(r.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == written, "\(flags)") // nothing appended
+        }
+        // The same settings: the new file is appended, and the earlier failure still counts.
+        let same = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
+        #expect(same.status == 1, "\(same.err)")
+        let recs = try Self.records(try String(contentsOfFile: report, encoding: .utf8))
+        #expect(recs.count == 5)
+        #expect(recs.allSatisfy { $0["status"]?.stringValue == "error" || $0["hashes"]?["sha256"] != nil })
+        // A report written with -o has no stored settings: what its records show is compared.
+        let plain = dir.file("plain.jsonl")
+        #expect(try Self.sh("exec \"$CS\" scan -q -o \"$1\" \"$2/q000.png\"", [plain, images]).status == 0)
+        let mixed = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [plain, images])
+        #expect(mixed.status == 2)
+        #expect(mixed.err.contains("--hash:"), "\(mixed.err)")
+    }
 }
