@@ -12,6 +12,7 @@ public enum WorkerServer {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
         signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
         signal(SIGPIPE, SIG_IGN)
+        watchLifeline()
         MagickEnvironment.start()
         let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
@@ -24,6 +25,22 @@ public enum WorkerServer {
             write(WorkerProtocol.reply(FileScanner.scan(entry, settings: settings)))
         }
         return 0
+    }
+
+    /// Exits as soon as the coordinator is gone, whatever the main thread is doing (a decoder
+    /// may hang or spin): a thread blocks reading the lifeline pipe (CODESWEEP_LIFELINE_FD),
+    /// whose only write end the coordinator holds, and sees end of file when it dies.
+    static func watchLifeline() {
+        guard let value = getenv("CODESWEEP_LIFELINE_FD"), let fd = Int32(String(cString: value)) else { return }
+        let parent = getppid()
+        Thread.detach {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(fd, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 || getppid() != parent { _exit(0) }
+            }
+        }
     }
 
     /// Test-only (CODESWEEP_TEST_HOOKS=1): a file whose content starts with
@@ -44,6 +61,24 @@ public enum WorkerServer {
                 if n < 0 { if errno == EINTR { continue }; exit(0) }
                 off += n
             }
+        }
+    }
+}
+
+/// A plain POSIX thread for blocking work that must not occupy the Swift concurrency pool.
+enum Thread {
+    final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
+
+    static func detach(_ body: @escaping () -> Void) {
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        if pthread_create(&thread, nil, { arg in
+            Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue().body()
+            return nil
+        }, box) == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Box>.fromOpaque(box).release()
         }
     }
 }

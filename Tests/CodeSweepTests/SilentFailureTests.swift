@@ -267,4 +267,71 @@ struct SilentFailureTests {
         #expect(mixed.status == 2)
         #expect(mixed.err.contains("--hash:"), "\(mixed.err)")
     }
+
+    // MARK: - 5. Interrupts and worker lifetimes
+
+    /// The worker processes of `parent` (children whose command is `codesweep __worker`).
+    static func workers(of parent: pid_t) -> [pid_t] {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+        return pids.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == parent else { return false }
+            let cmd = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return String(decoding: cmd, as: UTF8.self).contains("__worker")
+        }
+    }
+
+    /// Alive: the process exists and is not a zombie (a dead child not yet reaped).
+    static func alive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z" && state != "X"
+    }
+
+    @Test("SIGINT while a worker hangs: exit 130 within 3 s, every finished record written")
+    func sigintDuringAHangingFile() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 5)
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        let out = dir.file("out.jsonl")
+        let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
+        #expect(Self.waitForLines(out, 5) == 5) // the five images are done; the last file hangs
+        let workers = Self.workers(of: p.processIdentifier)
+        #expect(workers.count == 2)
+        let sent = Date()
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        let took = Date().timeIntervalSince(sent)
+        #expect(p.terminationStatus == 130)
+        #expect(took < 3, "took \(took) s")
+        let recs = try Self.records(try String(contentsOfFile: out, encoding: .utf8))
+        #expect(recs.count == 5)
+        #expect(recs.allSatisfy { $0["status"]?.stringValue == "ok" })
+        for w in workers { #expect(!Self.alive(w), "worker \(w)") }
+    }
+
+    @Test("kill -9 of the sweep leaves no worker alive after 2 s, hung or idle")
+    func workersDieWithTheSweep() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 3)
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/y-hang.png"))
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        let out = dir.file("out.jsonl")
+        let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images])
+        #expect(Self.waitForLines(out, 3) == 3) // both workers are now in the hanging files
+        let workers = Self.workers(of: p.processIdentifier)
+        #expect(workers.count == 2)
+        #expect(workers.allSatisfy(Self.alive))
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let end = Date().addingTimeInterval(2)
+        while Date() < end && workers.contains(where: Self.alive) { usleep(20_000) }
+        for w in workers {
+            #expect(!Self.alive(w), "worker \(w) still alive 2 s after its sweep was killed")
+            if Self.alive(w) { kill(w, SIGKILL) }
+        }
+    }
 }
