@@ -15,6 +15,9 @@ public struct ScanSettings: Sendable {
     public var timings = false
     /// Digests to add to each record (computed from the bytes already read for decoding).
     public var hashes: [HashAlgorithm] = []
+    /// Address space a worker process may add to what it holds at start, in MiB (setrlimit
+    /// RLIMIT_AS), whatever a decoder does; 0: no limit. Only with worker processes.
+    public var memoryLimitMiB = 1024
     public init() {}
 }
 

@@ -30,6 +30,13 @@ final class WorkerSlot: @unchecked Sendable {
     let lifeline: Int32
     /// The end of a timeout message: which flag changes the limit (" (see --timeout)").
     let timeoutHint: String
+    /// The worker's address-space limit beyond its start (MiB; 0: none), to tell a death at
+    /// the limit from another crash.
+    let memoryLimitMiB: Int
+    /// Smallest and largest virtual size seen of the current worker (the first: its size
+    /// between files; the second: while the current file is in flight).
+    private var idleVirtual = Int.max
+    private var busyVirtual = 0
     private var pid: pid_t = 0
     private var toWorker: Int32 = -1
     private var fromWorker: Int32 = -1
@@ -40,7 +47,8 @@ final class WorkerSlot: @unchecked Sendable {
     static let pollInterval = 0.1
 
     init(index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?,
-         lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String) {
+         lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String, memoryLimitMiB: Int) {
+        self.memoryLimitMiB = memoryLimitMiB
         self.timeoutHint = timeoutHint
         self.lifeline = lifeline
         self.shouldStop = shouldStop
@@ -81,6 +89,8 @@ final class WorkerSlot: @unchecked Sendable {
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
         let deadline = now() + timeout
         var stopSeen: Double? = nil
+        busyVirtual = 0
+        noteIdleSize() // a worker that has not answered yet: its size as it starts the file
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<nl])
@@ -88,8 +98,11 @@ final class WorkerSlot: @unchecked Sendable {
                 switch WorkerProtocol.parseReply(line) {
                 case .record(var r):
                     r.pathBytes = entry.pathBytes // exact bytes from our side of the pipe
+                    noteIdleSize()
                     return r
-                case .skipped: return nil
+                case .skipped:
+                    noteIdleSize()
+                    return nil
                 case .invalid:
                     stop(graceful: false)
                     return failure(entry, .internalError, "worker sent an unreadable reply")
@@ -108,6 +121,7 @@ final class WorkerSlot: @unchecked Sendable {
                 stop(graceful: false)
                 return nil
             }
+            if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid) { busyVirtual = max(busyVirtual, v) }
             var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(min(left, Self.pollInterval) * 1000) + 1)
             if ready < 0 && errno == EINTR { continue }
@@ -117,10 +131,19 @@ final class WorkerSlot: @unchecked Sendable {
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if n <= 0 {
                 let status = stop(graceful: false)
+                let limit = memoryLimitMiB << 20
+                if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
+                    return failure(entry, .tooLarge, "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced")
+                }
                 return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
             }
             pending.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// The worker's size between files: what its address-space limit was added to.
+    private func noteIdleSize() {
+        if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
     }
 
     private func now() -> Double {
@@ -201,6 +224,7 @@ final class WorkerSlot: @unchecked Sendable {
         close(outPipe[1])
         guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return false }
         pid = child
+        idleVirtual = Int.max
         toWorker = inPipe[1]
         fromWorker = outPipe[0]
         pending.removeAll()
@@ -266,7 +290,7 @@ actor WorkerPool {
         let slots = (0..<count).map {
             WorkerSlot(index: $0, executable: executable, settingsJSON: json, timeout: timeout,
                        tmpdir: MagickEnvironment.privateDirectory, lifeline: readEnd, shouldStop: shouldStop,
-                       timeoutHint: timeoutHint)
+                       timeoutHint: timeoutHint, memoryLimitMiB: settings.memoryLimitMiB)
         }
         free = slots
         all = slots

@@ -14,6 +14,7 @@ public enum WorkerServer {
         signal(SIGPIPE, SIG_IGN)
         watchLifeline()
         MagickEnvironment.start()
+        limitAddressSpace(mib: settings.memoryLimitMiB)
         let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
@@ -25,6 +26,17 @@ public enum WorkerServer {
             write(WorkerProtocol.reply(FileScanner.scan(entry, settings: settings)))
         }
         return 0
+    }
+
+    /// No file may make this process use more than `mib` MiB of address space beyond what it
+    /// holds now (the runtime and libraries, loaded): past it, allocations fail, ImageMagick
+    /// reports "memory allocation failed" and anything else dies; either way the file costs
+    /// no more and the sweep records it as too_large.
+    static func limitAddressSpace(mib: Int) {
+        guard mib > 0 else { return }
+        let limit = rlim_t(ProcessMemory.virtualBytes(getpid()) ?? 0) + rlim_t(mib) << 20
+        var rl = rlimit(rlim_cur: limit, rlim_max: limit)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &rl)
     }
 
     /// Exits as soon as the coordinator is gone, whatever the main thread is doing (a decoder
@@ -44,12 +56,18 @@ public enum WorkerServer {
     }
 
     /// Test-only (CODESWEEP_TEST_HOOKS=1): a file whose content starts with
-    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it.
+    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it,
+    /// "CODESWEEP-TEST-GREEDY" allocates and touches memory until it dies (as a decoder run
+    /// away would).
     static func testHook(_ e: FileEntry) {
         guard let head = try? FileScanner.readFile(e.pathBytes, limit: 1 << 20).prefix(32) else { return }
         let s = String(decoding: head, as: UTF8.self)
         if s.hasPrefix("CODESWEEP-TEST-HANG") { while true { sleep(1000) } }
         if s.hasPrefix("CODESWEEP-TEST-CRASH") { abort() }
+        if s.hasPrefix("CODESWEEP-TEST-GREEDY") {
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 32 << 20)) }
+        }
     }
 
     static func write(_ s: String) {
@@ -62,6 +80,22 @@ public enum WorkerServer {
                 off += n
             }
         }
+    }
+}
+
+/// A process's memory as /proc reports it (Linux).
+enum ProcessMemory {
+    /// Virtual size in bytes (the first field of /proc/PID/statm, in pages).
+    static func virtualBytes(_ pid: pid_t) -> Int? {
+        let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 128)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return nil }
+        let first = buf[0..<n].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard let pages = Int(String(decoding: first, as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
 

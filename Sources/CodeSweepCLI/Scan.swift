@@ -78,6 +78,9 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
+    @Option(help: ArgumentHelp("Memory one file may take in a worker process, in MiB: the worker's address space may grow by no more than this (setrlimit), whatever a decoder does; a file that needs more is recorded as too_large. 0: no limit.", valueName: "MIB"))
+    var maxMemory: Int = 1024
+
     @Option(help: ArgumentHelp("Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).", valueName: "DIR"))
     var annotate: String?
 
@@ -108,6 +111,7 @@ struct Scan: AsyncParsableCommand {
             throw ValidationError("--roi takes x,y,w,h as fractions in 0...1 with x+w <= 1 and y+h <= 1, e.g. 0.25,0.25,0.5,0.5")
         }
         do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
+        if maxMemory < 0 || (maxMemory > 0 && maxMemory < 128) { throw ValidationError("--max-memory takes MiB, at least 128 (0: no limit)") }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if let resume, let output, output != resume {
@@ -125,6 +129,7 @@ struct Scan: AsyncParsableCommand {
                                         minLinearQuality: minQuality, minITFLength: minItfLength)
         settings.timings = timings
         settings.hashes = try HashAlgorithm.parseList(hash)
+        settings.memoryLimitMiB = maxMemory
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
@@ -251,7 +256,7 @@ extension Scan {
                        roi: s.reader.roi.map { "\($0.x),\($0.y),\($0.width),\($0.height)" },
                        minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
                        hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
-                       limits: "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_file_bytes=\(s.maxFileBytes)")
+                       limits: "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes)")
     }
 }
 

@@ -334,4 +334,91 @@ struct SilentFailureTests {
             if Self.alive(w) { kill(w, SIGKILL) }
         }
     }
+
+    // MARK: - 6. Multi-frame bombs and the memory limit
+
+    /// Writes the bombs of issue 14 with python3's zlib (a declared dependency): a 4.6 KB GIF
+    /// of 200 1x1 frames on a 10000x10000 screen, a TIFF of 300 deflated 2000x2000 pages, and a
+    /// 116 KB PNG of 10950x10950 zeros.
+    static let bombMaker = """
+        import struct, zlib, sys
+        d = sys.argv[1]
+        g = bytearray(b'GIF89a' + struct.pack('<HH', 10000, 10000) + bytes([0x80, 0, 0, 0, 0, 0, 255, 255, 255]))
+        for i in range(200):
+            g += b'\\x21\\xf9\\x04\\x04\\x00\\x00\\x00\\x00' + b'\\x2c' + struct.pack('<HHHH', i % 100, i // 100, 1, 1) + b'\\x00\\x02\\x02\\x44\\x01\\x00'
+        open(d + '/frames.gif', 'wb').write(g + b'\\x3b')
+        w = h = 2000
+        strip = zlib.compress(b'\\xff' * (w * h), 9)
+        t = bytearray(b'II*\\x00\\x00\\x00\\x00\\x00')
+        link = 4
+        for p in range(300):
+            off = len(t); t += strip
+            if len(t) % 2: t += b'\\x00'
+            struct.pack_into('<I', t, link, len(t))
+            tags = [(256,4,w),(257,4,h),(258,3,8),(259,3,8),(262,3,1),(273,4,off),(277,3,1),(278,4,h),(279,4,len(strip))]
+            t += struct.pack('<H', len(tags))
+            for tag, typ, val in tags:
+                t += struct.pack('<HHI', tag, typ, 1) + (struct.pack('<HH', val, 0) if typ == 3 else struct.pack('<I', val))
+            link = len(t); t += b'\\x00\\x00\\x00\\x00'
+        open(d + '/pages.tif', 'wb').write(t)
+        def chunk(k, b): return struct.pack('>I', len(b)) + k + b + struct.pack('>I', zlib.crc32(k + b) & 0xffffffff)
+        c = zlib.compressobj(9)
+        row = bytes(10951)
+        idat = b''.join(c.compress(row) for _ in range(10950)) + c.flush()
+        open(d + '/zlib.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 10950, 10950, 8, 0, 0, 0, 0)) + chunk(b'IDAT', idat) + chunk(b'IEND', b''))
+        """
+
+    /// Runs codesweep under python3 and returns its result with the peak RSS (KiB) over the
+    /// sweep and its workers (RUSAGE_CHILDREN of the python process, which waits for it).
+    static let peakRSS = """
+        import resource, subprocess, sys
+        r = subprocess.run(sys.argv[1:])
+        sys.stderr.write('peak_rss_kib=%d\\n' % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        sys.exit(r.returncode)
+        """
+
+    @Test("Multi-frame and zlib bombs get too_large with the numbers, before decoding: peak RSS under 1 GB, no temp files left")
+    func bombsAreRefusedBeforeDecoding() throws {
+        let dir = try TempDir()
+        let bombs = try dir.mkdir("bombs")
+        try run("/usr/bin/env", ["python3", "-c", Self.bombMaker, bombs])
+        let tmp = try dir.mkdir("tmp")
+        let r = try Self.sh("exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 \"$2\"", [Self.peakRSS, bombs], env: ["TMPDIR": tmp])
+        #expect(r.status == 1, "\(r.err)")
+        let recs = try Self.records(r.text)
+        #expect(recs.count == 3)
+        var byName: [String: JSONValue] = [:]
+        for rec in recs { byName[URL(fileURLWithPath: rec["path"]?.stringValue ?? "").lastPathComponent] = rec }
+        let gif = try #require(byName["frames.gif"]?["error"])
+        #expect(gif["kind"]?.stringValue == "too_large")
+        #expect(gif["message"]?.stringValue?.contains("10000x10000 screen") == true, "\(gif)")
+        #expect(gif["message"]?.stringValue?.contains("budget is 64 megapixels") == true, "\(gif)")
+        let tiff = try #require(byName["pages.tif"]?["error"])
+        #expect(tiff["kind"]?.stringValue == "too_large")
+        #expect(tiff["message"]?.stringValue?.contains("the first 64 frames (the file has more) of up to 4.0 megapixels") == true, "\(tiff)")
+        let png = try #require(byName["zlib.png"]?["error"])
+        #expect(png["kind"]?.stringValue == "too_large")
+        #expect(png["message"]?.stringValue?.contains("10950x10950") == true, "\(png)")
+        let peak = r.err.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
+        let kib = try #require(peak, "\(r.err)")
+        #expect(kib < 1_000_000, "peak RSS \(kib) KiB")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+
+    @Test("A worker that grows past --max-memory dies at the limit; the file is too_large and the sweep goes on")
+    func workerMemoryLimit() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 1)
+        try Data("CODESWEEP-TEST-GREEDY".utf8).write(to: URL(fileURLWithPath: images + "/a-greedy.png"))
+        let r = try Self.sh("CODESWEEP_TEST_HOOKS=1 exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 --max-memory 256 \"$2\"", [Self.peakRSS, images])
+        #expect(r.status == 1, "\(r.err)")
+        let recs = try Self.records(r.text)
+        #expect(recs.count == 2)
+        #expect(recs.first?["error"]?["kind"]?.stringValue == "too_large", "\(recs.first.map { $0.serialized() } ?? "")")
+        #expect(recs.first?["error"]?["message"]?.stringValue?.contains("256 MiB") == true)
+        #expect(recs.last?["status"]?.stringValue == "ok")
+        let peak = r.err.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
+        let kib = try #require(peak, "\(r.err)")
+        #expect(kib < 512 * 1024, "peak RSS \(kib) KiB with a 256 MiB limit")
+    }
 }
