@@ -37,7 +37,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                OutputFile.standardError.write(fullMessage(for: error) + "\n")
+                Stderr.say(fullMessage(for: error))
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)

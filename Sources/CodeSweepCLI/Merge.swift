@@ -49,7 +49,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         let lines: [ReportMerge.Line]
         do { lines = try ReportMerge.load(reports) } catch {
-            OutputFile.standardError.write("codesweep merge: \(error)\n")
+            Stderr.say("codesweep merge: \(error)")
             throw ExitCode(2)
         }
         var expectation: ReportMerge.Expectation? = nil
@@ -63,7 +63,7 @@ struct Merge: ParsableCommand {
             var items = walker.walk(root)
             if let expectFrom {
                 do { items += walker.walk(byteRoots: try PathList.read(expectFrom, nulSeparated: null)) } catch {
-                    OutputFile.standardError.write("codesweep merge: \(error)\n")
+                    Stderr.say("codesweep merge: \(error)")
                     throw ExitCode(2)
                 }
             }
@@ -71,13 +71,13 @@ struct Merge: ParsableCommand {
         }
         let merged: [ReportMerge.Line]
         do { merged = try ReportMerge.merge(lines, expecting: expectation) } catch {
-            OutputFile.standardError.write(error.problems.map { "codesweep merge: \($0)\n" }.joined())
-            OutputFile.standardError.write("codesweep merge: nothing written\n")
+            for problem in error.problems { Stderr.say("codesweep merge: \(problem)") }
+            Stderr.say("codesweep merge: nothing written")
             throw ExitCode(1)
         }
         let out: OutputFile
         do { out = try output.map { try OutputFile.open($0) } ?? .standardOutput } catch {
-            OutputFile.standardError.write("codesweep merge: \(error)\n")
+            Stderr.say("codesweep merge: \(error)")
             throw ExitCode(2)
         }
         var chunk = [UInt8]()
@@ -88,9 +88,9 @@ struct Merge: ParsableCommand {
         }
         out.write(String(decoding: chunk, as: UTF8.self))
         if let failure = out.close() {
-            OutputFile.standardError.write("codesweep merge: \(TerminalText.escape(failure.message))\n")
+            Stderr.say("codesweep merge: \(failure.message)")
             throw ExitCode(2)
         }
-        OutputFile.standardError.write("codesweep merge: \(merged.count) records from \(reports.count) reports\n")
+        Stderr.say("codesweep merge: \(merged.count) records from \(reports.count) reports")
     }
 }

@@ -140,7 +140,7 @@ struct Scan: AsyncParsableCommand {
         var items = Walker(options: walk).walk(byteRoots: paths.map(ArgumentBytes.bytes))
         if let filesFrom {
             do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
-                OutputFile.standardError.write("codesweep: \(TerminalText.escape(error.description))\n")
+                Stderr.say("codesweep: \(error.description)")
                 throw ExitCode(2)
             }
         }
@@ -164,7 +164,7 @@ struct Scan: AsyncParsableCommand {
                     }
                 }
                 if stored == nil && previous.recordCount > 0 {
-                    OutputFile.standardError.write("codesweep: note: \(TerminalText.escape(ArgumentBytes.display(resume))) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records\n")
+                    Stderr.say("codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records")
                 }
                 if stored != current { try current.store(for: resume) }
                 previousFailures = previous.failuresAmong(items)
@@ -178,7 +178,7 @@ struct Scan: AsyncParsableCommand {
                 out = .standardOutput
             }
         } catch {
-            OutputFile.standardError.write("codesweep: \(TerminalText.escape(String(describing: error)))\n")
+            Stderr.say("codesweep: \(String(describing: error))")
             throw ExitCode(2)
         }
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
@@ -192,7 +192,7 @@ struct Scan: AsyncParsableCommand {
             do {
                 sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
             } catch {
-                OutputFile.standardError.write("codesweep: \(TerminalText.escape(error.message))\n")
+                Stderr.say("codesweep: \(error.message)")
                 throw ExitCode(2)
             }
         }
@@ -221,7 +221,7 @@ struct Scan: AsyncParsableCommand {
             }
             if let pictures {
                 for message in pictures.annotate(record) {
-                    OutputFile.standardError.write("codesweep: \(TerminalText.escape(message))\n")
+                    Stderr.say("codesweep: \(message)")
                 }
                 pictureProblems = pictures.problems
                 if let failure = pictures.writeFailure {
@@ -240,7 +240,7 @@ struct Scan: AsyncParsableCommand {
         if let problem = out.close(), writeFailure == nil { writeFailure = problem }
         progress.finish(summary)
         if let writeFailure {
-            OutputFile.standardError.write("codesweep: \(TerminalText.escape(writeFailure.message)); the sweep was stopped\n")
+            Stderr.say("codesweep: \(writeFailure.message); the sweep was stopped")
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }

@@ -48,6 +48,16 @@ enum Interrupt {
     }
 }
 
+/// Messages for stderr. Each line goes through `TerminalText.escape`, the one escaper used
+/// wherever text reaches a terminal: file names, YAML snippets and decoder messages can hold
+/// control characters and escape sequences, and none is printed raw.
+enum Stderr {
+    static func say(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        OutputFile.standardError.write(lines.map { TerminalText.escape(String($0)) }.joined(separator: "\n") + "\n")
+    }
+}
+
 /// The live progress line on a terminal's stderr.
 final class Progress {
     let total: Int

@@ -421,4 +421,35 @@ struct SilentFailureTests {
         let kib = try #require(peak, "\(r.err)")
         #expect(kib < 512 * 1024, "peak RSS \(kib) KiB with a 256 MiB limit")
     }
+
+    // MARK: - 7. Smaller items
+
+    @Test("A CSV cell like x;=1+1 is quoted, so a spreadsheet splitting on ';' cannot make a formula of it")
+    func csvSemicolonIsQuoted() throws {
+        let dir = try TempDir()
+        try run(Tools.qrencode, ["-s", "4", "-o", dir.file("semi.png"), "x;=1+1"])
+        let r = try Self.sh("exec \"$CS\" scan -q --format csv \"$1\"", [dir.file("semi.png")])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.text.contains(",\"x;=1+1\","), "\(r.text)")
+        #expect(!r.text.contains(",x;=1+1,"))
+    }
+
+    @Test("No raw terminal escape reaches stderr: --annotate messages with a file name holding ESC, a YAML error echoing one")
+    func stderrIsEscaped() throws {
+        let dir = try TempDir()
+        let input = try dir.mkdir("in")
+        try run(Tools.qrencode, ["-s", "6", "-m", "4", "-o", input + "/red\u{1B}[31m.png", "escape test"])
+        try Data("not a font".utf8).write(to: URL(fileURLWithPath: dir.file("bogus.ttf")))
+        let a = try Self.sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [dir.file("out"), input],
+                            env: ["CODESWEEP_FONT": dir.file("bogus.ttf")])
+        #expect(a.status == 0, "\(a.err)")
+        #expect(a.err.contains("red\\x1b[31m.png: no usable font"), "\(a.err)")
+        #expect(!a.err.utf8.contains(0x1B))
+
+        try Data("url:\n  scheme: [https\n  \u{1B}]0;owned\u{07}\u{1B}[2J: [\n".utf8).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
+        let y = try Self.sh("exec \"$CS\" check --rules \"$1\" \"$2\"", [dir.file("rules.yml"), input])
+        #expect(y.status == 2, "\(y.err)")
+        #expect(y.err.contains("rules.yml"), "\(y.err)")
+        #expect(!y.err.utf8.contains(0x1B) && !y.err.utf8.contains(0x07), "\(y.err)")
+    }
 }
