@@ -452,4 +452,36 @@ struct SilentFailureTests {
         #expect(y.err.contains("rules.yml"), "\(y.err)")
         #expect(!y.err.utf8.contains(0x1B) && !y.err.utf8.contains(0x07), "\(y.err)")
     }
+
+    @Test("A HEIC whose header declares 65535x65535 is too_large, not corrupt")
+    func hugeHEICIsTooLarge() throws {
+        let dir = try TempDir()
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples/qr-card.heic")))
+        // Every 'ispe' box (image spatial extents) now declares 65535x65535.
+        var patched = 0
+        for i in 4..<(bytes.count - 16) where bytes[i..<(i + 4)].elementsEqual(Array("ispe".utf8)) {
+            for k in 0..<8 { bytes[i + 8 + k] = [0, 0, 0xFF, 0xFF][k % 4] }
+            patched += 1
+        }
+        #expect(patched >= 1)
+        try dir.write("huge.heic", bytes)
+        let r = try Self.sh("exec \"$CS\" scan -q \"$1\"", [dir.file("huge.heic")])
+        #expect(r.status == 1)
+        let rec = try #require(try Self.records(r.text).first)
+        #expect(rec["error"]?["kind"]?.stringValue == "too_large", "\(r.text)")
+        #expect(rec["error"]?["message"]?.stringValue?.contains("65535x65535") == true)
+    }
+
+    @Test("ArgumentBytes: escaping is exact both ways, and plain UTF-8 is unchanged")
+    func argumentBytesRoundTrip() {
+        let cases: [[UInt8]] = [Array("plain/ascii.png".utf8), Array("héllo wörld €".utf8), [0x61, 0xFF, 0x62], [0xC3],
+                                [0xE2, 0x82], [0x80, 0x80, 0xFE], Array("\u{F780}\u{F7FF}x".utf8), [], [0xED, 0xA0, 0x80]]
+        for c in cases {
+            #expect(ArgumentBytes.bytes(ArgumentBytes.escape(c)) == c, "\(c)")
+        }
+        #expect(ArgumentBytes.escape(Array("héllo €".utf8)) == "héllo €")
+        #expect(ArgumentBytes.display(ArgumentBytes.escape([0x61, 0xFF])) == "a\u{FFFD}")
+        #expect(ArgumentBytes.escape([0x61, 0xFF]) != ArgumentBytes.escape([0x61, 0xFE]))
+    }
 }
