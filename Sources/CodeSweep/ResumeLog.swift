@@ -37,11 +37,12 @@ public struct ResumeLog {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let err = errno
-            Glibc.close(fd)
             if err == EWOULDBLOCK {
+                Glibc.close(fd)
                 throw OutputError(message: "\(shown) is locked by another codesweep sweep appending to it; wait for that sweep to end (or stop it) before resuming, or give another file")
             }
-            throw OutputError(message: "cannot lock \(shown): \(String(cString: strerror(err)))")
+            Glibc.close(fd)
+            throw OutputError(message: "cannot lock \(shown) (\(String(cString: strerror(err)))): without a lock two sweeps could append to it at once; resume on a file system that supports flock")
         }
         do {
             let log = try read(fd: fd, shown: shown)

@@ -45,7 +45,7 @@ public enum WorkerServer {
     static func watchLifeline() {
         guard let value = getenv("CODESWEEP_LIFELINE_FD"), let fd = Int32(String(cString: value)) else { return }
         let parent = getppid()
-        Thread.detach {
+        DetachedThread.detach {
             var byte: UInt8 = 0
             while true {
                 let n = read(fd, &byte, 1)
@@ -100,7 +100,7 @@ enum ProcessMemory {
 }
 
 /// A plain POSIX thread for blocking work that must not occupy the Swift concurrency pool.
-enum Thread {
+enum DetachedThread {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
     static func detach(_ body: @escaping () -> Void) {

@@ -25,6 +25,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
 
     /// ArgumentParser exits 64 (EX_USAGE) on usage errors; CodeSweep documents 2.
     static func main() async {
+        reserveStandardDescriptors()
         do {
             // Arguments are bytes: CommandLine.arguments would turn bytes that are not UTF-8
             // into U+FFFD; escaped, they reach the walker and output files exactly.
@@ -41,6 +42,16 @@ struct CodeSweepCommand: AsyncParsableCommand {
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
+        }
+    }
+
+    /// A closed stdin, stdout or stderr would be reused by the next file or pipe opened (a
+    /// report could end up in a worker's pipe). Each closed one gets /dev/null instead, stdout
+    /// opened read-only so that writing the report fails with EBADF (exit 2), as it should.
+    static func reserveStandardDescriptors() {
+        for fd: Int32 in [0, 1, 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let got = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY)
+            if got >= 0 && got != fd { dup2(got, fd); close(got) }
         }
     }
 }

@@ -86,6 +86,11 @@ struct SilentFailureTests {
             #expect(r.err.contains("cannot write to standard output: No space left on device"), "\(format): \(r.err)")
         }
 
+        // A closed stdout: EBADF, not a report written into whatever was opened next.
+        let closed = try Self.sh("exec \"$CS\" scan -q \"$1\" >&-", [images])
+        #expect(closed.status == 2)
+        #expect(closed.err.contains("cannot write to standard output: Bad file descriptor"), "\(closed.err)")
+
         guard let mnt = try Self.smallFileSystem(dir, kib: 64) else {
             Issue.record("cannot mount a tmpfs (not root?): only the /dev/full half of this test ran")
             return
