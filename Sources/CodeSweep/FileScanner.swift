@@ -68,7 +68,8 @@ public enum FileScanner {
         do {
             let plan = settings.reader.plan
             let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
-                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil)
+                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil,
+                                              reduceToFit: settings.reader.roi == nil)
             lap("decode")
             // Full resolution is decoded again only if a pass asks for it (at most once per file).
             let full = LazyFullDecode(bytes: bytes, format: format, limits: settings.limits)

@@ -42,8 +42,10 @@ public enum ImageLoader {
     /// - Parameter minMegapixels: when set, a JPEG may be decoded reduced (libjpeg's DCT scaling
     ///   by 1/2, 1/4 or 1/8) as long as the result still holds at least this many megapixels;
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
+    /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
+    ///   a warning) instead of refused; only for a first decode that reports its `scale`.
     public static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
-                            minMegapixels: Double? = nil) throws(RecordError) -> LoadedImage {
+                            minMegapixels: Double? = nil, reduceToFit: Bool = false) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
@@ -107,6 +109,18 @@ public enum ImageLoader {
         var decoded = total / (decodeScale * decodeScale)
         let composed = format == .gif && framesRead > 1
         if composed { decoded += framesRead * max(canvasWidth, storedWidth) * max(canvasHeight, storedHeight) }
+        var notes: [String] = []
+        if decoded > limits.maxTotalPixels && format == .jpeg && reduceToFit {
+            // A JPEG too large for the budget is still read: libjpeg decodes it DCT-scaled.
+            var d = decodeScale * 2
+            while d <= 8 && total / (d * d) > limits.maxTotalPixels { d *= 2 }
+            if d <= 8 {
+                _ = MagickSetOption(wand, "jpeg:size", "\((storedWidth + d - 1) / d)x\((storedHeight + d - 1) / d)")
+                notes.append("decoded at 1/\(d) size: full resolution (\(Self.megapixels(total)) megapixels) is over the budget of \(Self.megapixels(limits.maxTotalPixels)) megapixels per file")
+                decodeScale = d
+                decoded = total / (d * d)
+            }
+        }
         if decoded > limits.maxTotalPixels {
             let frames = frameCount > limits.maxFrames ? "the first \(framesRead) frames (the file has more)" : "\(framesRead) frames"
             let what = composed
@@ -120,7 +134,7 @@ public enum ImageLoader {
 
         // 2. Decode.
         let ok = bytes.withUnsafeBytes { MagickReadImageBlob(wand, $0.baseAddress, $0.count) }
-        var warnings: [String] = []
+        var warnings: [String] = notes
         let ex = exception(wand)
         if ok == MagickFalse {
             if ImageHeader.looksTruncated(bytes, format: format) {
