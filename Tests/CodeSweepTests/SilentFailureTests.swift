@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CodeSweep
 import FileWalker
+import MagickBridge
 import SweepCore
 
 /// Issue 14, "nothing silent, nothing unbounded": write errors, NUL lists, byte-exact
@@ -488,5 +489,26 @@ struct SilentFailureTests {
         #expect(ArgumentBytes.escape(Array("héllo €".utf8)) == "héllo €")
         #expect(ArgumentBytes.display(ArgumentBytes.escape([0x61, 0xFF])) == "a\u{FFFD}")
         #expect(ArgumentBytes.escape([0x61, 0xFF]) != ArgumentBytes.escape([0x61, 0xFE]))
+    }
+
+    @Test("A JPEG over the pixel budget is decoded DCT-scaled to fit on a first decode, refused otherwise")
+    func jpegOverBudgetIsReduced() throws {
+        let dir = try TempDir()
+        _ = try Make.qrOnCanvas("reduced to fit", in: dir, name: "big.jpg", width: 2000, height: 1500, at: 600, 400, scale: 12)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("big.jpg"))))
+        var limits = LoadLimits()
+        limits.maxTotalPixels = 1_000_000 // 3 MP of JPEG: over it, 1/2 size (0.75 MP) fits
+        let reduced = try ImageLoader.load(bytes, format: .jpeg, limits: limits, reduceToFit: true)
+        #expect(reduced.scale == 0.5)
+        #expect(reduced.width == 2000 && reduced.height == 1500)
+        #expect(reduced.frames.first?.width == 1000)
+        #expect(reduced.warnings.contains { $0.contains("decoded at 1/2 size") })
+        #expect(throws: RecordError.self) { try ImageLoader.load(bytes, format: .jpeg, limits: limits) }
+        do {
+            _ = try ImageLoader.load(bytes, format: .jpeg, limits: limits)
+        } catch {
+            #expect(error.kind == .tooLarge)
+            #expect(error.message.contains("2000x1500"), "\(error.message)")
+        }
     }
 }
