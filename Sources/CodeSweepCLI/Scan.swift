@@ -235,12 +235,13 @@ struct Scan: AsyncParsableCommand {
         }, shouldStop: { Interrupt.requested || Interrupt.writeFailed })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
+        let stoppedEarly = writeFailure != nil
         sink.finish(summary: summary)
         if writeFailure == nil { writeFailure = sink.outputFailure }
         if let problem = out.close(), writeFailure == nil { writeFailure = problem }
         progress.finish(summary)
         if let writeFailure {
-            Stderr.say("codesweep: \(writeFailure.message); the sweep was stopped")
+            Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }
