@@ -166,7 +166,7 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// Spawns are serialised: between pipe() and FD_CLOEXEC another spawn could inherit the
     /// new pipe ends, and a worker's crash would then never show as end of file.
-    private static let spawnLock = DispatchQueue(label: "codesweep.worker.spawn")
+    static let spawnLock = DispatchQueue(label: "codesweep.worker.spawn")
 
     private func spawn() -> Bool {
         WorkerSlot.spawnLock.sync { spawnLocked() }
@@ -274,18 +274,22 @@ actor WorkerPool {
     /// Write end of the lifeline pipe: held (close-on-exec) by this process only, so the
     /// workers' read ends see end of file when it dies.
     private let lifelineWriteEnd: Int32
+    private let lifelineReadEnd: Int32
 
     init(count: Int, executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String,
          shouldStop: @escaping @Sendable () -> Bool) {
         MagickEnvironment.start()
         let json = WorkerProtocol.encode(settings)
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        } else {
-            ends = [-1, -1]
+        // Both ends close-on-exec, set under the spawn lock (no spawn can slip in between):
+        // a worker gets the read end only as its descriptor 3, nothing else inherits either.
+        let ends: [Int32] = WorkerSlot.spawnLock.sync {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return [-1, -1] }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return fds
         }
         lifelineWriteEnd = ends[1]
+        lifelineReadEnd = ends[0]
         let readEnd = ends[0]
         let slots = (0..<count).map {
             WorkerSlot(index: $0, executable: executable, settingsJSON: json, timeout: timeout,
@@ -311,5 +315,6 @@ actor WorkerPool {
 
     deinit {
         if lifelineWriteEnd >= 0 { close(lifelineWriteEnd) }
+        if lifelineReadEnd >= 0 { close(lifelineReadEnd) }
     }
 }
