@@ -53,18 +53,7 @@ public struct ResumeLog {
         }
     }
 
-    /// Reads FILE without locking or changing it (a missing file is an empty log).
-    public static func load(_ path: String) throws(OutputError) -> ResumeLog {
-        let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        if fd < 0 {
-            if errno == ENOENT { return ResumeLog() }
-            throw OutputError(message: "cannot open \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))")
-        }
-        defer { Glibc.close(fd) }
-        return try read(fd: fd, shown: ArgumentBytes.display(path), truncate: false)
-    }
-
-    static func read(fd: Int32, shown: String, truncate: Bool = true) throws(OutputError) -> ResumeLog {
+    static func read(fd: Int32, shown: String) throws(OutputError) -> ResumeLog {
         var log = ResumeLog()
         var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -94,7 +83,7 @@ public struct ResumeLog {
             log.recordCount += 1
             goodEnd = start
         }
-        if truncate && goodEnd < data.count { _ = ftruncate(fd, off_t(goodEnd)) }
+        if goodEnd < data.count { _ = ftruncate(fd, off_t(goodEnd)) }
         return log
     }
 
