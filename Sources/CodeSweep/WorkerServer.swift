@@ -33,8 +33,8 @@ public enum WorkerServer {
     /// reports "memory allocation failed" and anything else dies; either way the file costs
     /// no more and the sweep records it as too_large.
     static func limitAddressSpace(mib: Int) {
-        guard mib > 0 else { return }
-        let limit = rlim_t(ProcessMemory.virtualBytes(getpid()) ?? 0) + rlim_t(mib) << 20
+        guard mib > 0, let now = ProcessMemory.virtualBytes(getpid()), now > 0 else { return }
+        let limit = rlim_t(now) + rlim_t(mib) << 20
         var rl = rlimit(rlim_cur: limit, rlim_max: limit)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &rl)
     }
