@@ -36,12 +36,29 @@ struct CodeSweepCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            failOnStandardOutputError()
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Stderr.say(fullMessage(for: error))
                 exit(withError: ExitCode(2))
             }
+            if let code = error as? ExitCode, code.rawValue == 0 || code.rawValue == 1 { failOnStandardOutputError() }
             exit(withError: error)
+        }
+    }
+
+    /// What `check`, `summarize`, `merge` and `symbologies` print to stdout is output too: a
+    /// write (or fsync) that failed there ends with exit 2 and says so. (`scan` stops at its
+    /// own first write error.)
+    static func failOnStandardOutputError() {
+        // Text printed with print() (symbologies, plan, help) sits in stdio's buffer until here.
+        if fflush(nil) != 0 {
+            Stderr.say("codesweep: cannot write to standard output: \(String(cString: strerror(errno)))")
+            exit(withError: ExitCode(2))
+        }
+        if let failure = OutputFile.standardOutput.sync() {
+            Stderr.say("codesweep: \(failure.message)")
+            exit(withError: ExitCode(2))
         }
     }
 

@@ -87,6 +87,13 @@ struct SilentFailureTests {
             #expect(r.err.contains("cannot write to standard output: No space left on device"), "\(format): \(r.err)")
         }
 
+        // Other commands' stdout too.
+        for command in ["symbologies", "plan"] {
+            let r = try Self.sh("exec \"$CS\" \"$1\" > /dev/full", [command])
+            #expect(r.status == 2, "\(command): \(r.err)")
+            #expect(r.err.contains("cannot write to standard output"), "\(command): \(r.err)")
+        }
+
         // A closed stdout: EBADF, not a report written into whatever was opened next.
         let closed = try Self.sh("exec \"$CS\" scan -q \"$1\" >&-", [images])
         #expect(closed.status == 2)
