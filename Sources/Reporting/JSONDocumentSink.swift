@@ -49,7 +49,7 @@ public struct JSONDocumentSink: RecordSink {
                     temp = try OutputFile.createNew(name)
                 } catch {
                     attempt += 1
-                    if access(name, F_OK) != 0 || attempt >= 20 { throw error } // not a name clash
+                    if ArgumentBytes.withCPath(name, { access($0, F_OK) }) != 0 || attempt >= 20 { throw error } // not a name clash
                 }
             }
             temp!.label = "'\(ArgumentBytes.display(path))' (through its temporary file '\(ArgumentBytes.display(temp!.path!))', removed; the target was left as it was)"
