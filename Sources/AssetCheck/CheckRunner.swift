@@ -66,7 +66,9 @@ public struct CheckRunner: Sendable {
         settings.reader = ReaderOptions(symbologies: .standard, effort: .normal)
         settings.timings = true
         var records: [FileRecord] = []
-        await Sweep(settings: settings, jobs: jobs, isolation: isolation).run(items, emit: { records.append($0) })
+        var sweep = Sweep(settings: settings, jobs: jobs, isolation: isolation)
+        sweep.timeoutHint = " (check allows 60 s per image)" // check has no --timeout flag
+        await sweep.run(items, emit: { records.append($0) })
 
         // Scannability, in parallel over images with codes (one full-resolution reload each).
         var out = [(scans: [Scannability?], seconds: Double)](repeating: ([], 0), count: records.count)

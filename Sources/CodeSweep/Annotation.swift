@@ -33,33 +33,38 @@ public final class AnnotationPlan {
     let inputs: Set<FileID>
     /// Output paths written during this run (a later file never replaces an earlier one's).
     var written: Set<[UInt8]> = []
+    /// Pictures asked for and not made (each also reported as a message); the sweep then exits 1.
+    public private(set) var problems = 0
+    /// The first picture that could not be written (no space, an I/O error, a folder that cannot
+    /// be made), naming it: the sweep stops and exits 2, as for the report itself.
+    public private(set) var writeFailure: String?
 
     /// Plans the output paths for the walked items and refuses if DIR is, or is inside, a folder
     /// being scanned, or if any output path is an input file.
     public init(outputDir: String, roots: [String], items: [WalkItem]) throws(AnnotationRefusal) {
         guard !outputDir.isEmpty else { throw AnnotationRefusal(description: "--annotate needs a folder") }
-        self.outputDir = Array(outputDir.utf8)
+        self.outputDir = ArgumentBytes.bytes(outputDir)
         var ids = Set<FileID>()
         for case .file(let f) in items { ids.insert(FileID(dev: f.device, ino: f.inode)) }
         inputs = ids
 
         let outReal = Self.resolve(self.outputDir)
         for root in roots {
-            let r = Array(root.utf8)
+            let r = ArgumentBytes.bytes(root)
             var st = stat()
             guard Self.cStat(r, &st, follow: true) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
             let rootReal = Self.resolve(r)
             if outReal == rootReal || outReal.starts(with: rootReal + (rootReal.last == 47 ? [] : [47])) {
-                throw AnnotationRefusal(description: "--annotate folder '\(outputDir)' is inside the folder being scanned ('\(root)'): pictures would be written among the inputs; choose a folder outside it")
+                throw AnnotationRefusal(description: "--annotate folder '\(ArgumentBytes.display(outputDir))' is inside the folder being scanned ('\(ArgumentBytes.display(root))'): pictures would be written among the inputs; choose a folder outside it")
             }
         }
         var st = stat()
         if Self.cStat(self.outputDir, &st, follow: true) == 0 && (st.st_mode & S_IFMT) != S_IFDIR {
-            throw AnnotationRefusal(description: "--annotate '\(outputDir)' exists and is not a folder")
+            throw AnnotationRefusal(description: "--annotate '\(ArgumentBytes.display(outputDir))' exists and is not a folder")
         }
 
         // Each item's path below its argument. Items come in the order of their roots.
-        let rootBytes = roots.map { Array($0.utf8) }
+        let rootBytes = roots.map(ArgumentBytes.bytes)
         var prefixes: [[UInt8]] = []
         var used: [[UInt8]: Int] = [:]
         for (i, r) in rootBytes.enumerated() {
@@ -105,6 +110,14 @@ public final class AnnotationPlan {
     /// Annotates one record's file if it has codes. Returns messages for stderr (empty when
     /// all went well).
     public func annotate(_ record: FileRecord) -> [String] {
+        let messages = makePictures(record)
+        problems += messages.filter { !$0.hasSuffix(Self.noFontNote) }.count
+        return messages
+    }
+
+    static let noFontNote = "no usable font; outlines drawn without labels"
+
+    func makePictures(_ record: FileRecord) -> [String] {
         guard record.error == nil, !record.codes.isEmpty, let format = record.format,
               let targets = bases[record.pathBytes], !done.contains(record.pathBytes) else { return [] }
         done.insert(record.pathBytes)
@@ -127,7 +140,7 @@ public final class AnnotationPlan {
             let expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
             do {
                 let picture = try Annotator.annotate(bytes, format: format, frame: frame, marks: marks, as: output, expectedSize: expected)
-                if !picture.labelsDrawn { messages.append("annotate \(show): no usable font; outlines drawn without labels") }
+                if !picture.labelsDrawn { messages.append("annotate \(show): " + Self.noFontNote) }
                 for base in targets {
                     if let problem = write(picture.bytes, to: base + Array(suffix.utf8)) { messages.append("annotate \(show): \(problem)") }
                 }
@@ -157,20 +170,26 @@ public final class AnnotationPlan {
         }
         let temp = dir + Array("/.codesweep-\(getpid())-\(written.count).tmp".utf8)
         let fd = Self.withC(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { return "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))" }
+        guard fd >= 0 else {
+            let problem = "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
+            if writeFailure == nil { writeFailure = "--annotate: " + problem }
+            return problem
+        }
         var off = 0
         var failure: String? = nil
         while off < data.count {
             let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, data.count - off) }
             if n < 0 { if errno == EINTR { continue }; failure = String(cString: strerror(errno)); break }
+            if n == 0 { failure = String(cString: strerror(EIO)); break }
             off += n
         }
-        close(fd)
+        if Glibc.close(fd) != 0 && failure == nil && errno != EINTR { failure = String(cString: strerror(errno)) }
         if failure == nil, Self.withC(temp, { t in Self.withC(target) { rename(t, $0) } }) != 0 {
             failure = String(cString: strerror(errno))
         }
         if let failure {
             _ = Self.withC(temp) { unlink($0) }
+            if writeFailure == nil { writeFailure = "--annotate: cannot write '\(shown)': \(failure)" }
             return "cannot write '\(shown)': \(failure)"
         }
         written.insert(target)
@@ -189,7 +208,9 @@ public final class AnnotationPlan {
             if let p = makeFolders(Array(dir[..<slash])) { return p }
         }
         if Self.withC(dir, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
-            return "cannot create folder '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
+            let problem = "cannot create folder '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
+            if writeFailure == nil { writeFailure = "--annotate: " + problem }
+            return problem
         }
         return nil
     }

@@ -15,6 +15,9 @@ public struct ScanSettings: Sendable {
     public var timings = false
     /// Digests to add to each record (computed from the bytes already read for decoding).
     public var hashes: [HashAlgorithm] = []
+    /// Address space a worker process may add to what it holds at start, in MiB (setrlimit
+    /// RLIMIT_AS), whatever a decoder does; 0: no limit. Only with worker processes.
+    public var memoryLimitMiB = 1024
     public init() {}
 }
 
@@ -36,7 +39,13 @@ public enum FileScanner {
         }
         let bytes: [UInt8]
         do {
-            bytes = try readFile(entry.pathBytes, limit: settings.maxFileBytes)
+            let read = try readFileAndStat(entry.pathBytes, limit: settings.maxFileBytes)
+            bytes = read.bytes
+            // Size and time of the file the bytes came from (fstat on the same descriptor), so
+            // that size, mtime and hashes agree even if the file changed after the walk.
+            record.size = read.size
+            record.mtime = read.mtime
+            if read.changed { record.warnings.append("the file changed while it was read") }
             lap("read")
         } catch {
             record.error = error
@@ -59,7 +68,8 @@ public enum FileScanner {
         do {
             let plan = settings.reader.plan
             let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
-                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil)
+                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil,
+                                              reduceToFit: settings.reader.roi == nil)
             lap("decode")
             // Full resolution is decoded again only if a pass asks for it (at most once per file).
             let full = LazyFullDecode(bytes: bytes, format: format, limits: settings.limits)
@@ -67,7 +77,7 @@ public enum FileScanner {
             record.height = loaded.height
             record.orientation = loaded.orientation
             record.frames = loaded.frames.count
-            record.warnings = loaded.warnings
+            record.warnings += loaded.warnings
             record.metadata = loaded.metadata
             for (i, frame) in loaded.frames.enumerated() {
                 record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
@@ -98,6 +108,12 @@ public enum FileScanner {
     /// Reads a whole regular file. Opens with O_NONBLOCK so that a file swapped for a FIFO
     /// after the walk cannot block, and checks the type on the open descriptor.
     static func readFile(_ path: [UInt8], limit: Int) throws(RecordError) -> [UInt8] {
+        try readFileAndStat(path, limit: limit).bytes
+    }
+
+    /// The bytes, and the size and modification time fstat gives for the descriptor they were
+    /// read from after reading; `changed` when the file's size or time moved while it was read.
+    static func readFileAndStat(_ path: [UInt8], limit: Int) throws(RecordError) -> (bytes: [UInt8], size: Int, mtime: Double, changed: Bool) {
         let fd = (path + [0]).withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         }
@@ -123,7 +139,14 @@ public enum FileScanner {
             off += n
         }
         if off < size { buf.removeSubrange(off...) }
-        return buf
+        var after = stat()
+        guard fstat(fd, &after) == 0 else { return (buf, buf.count, mtime(st), true) }
+        let changed = Int(after.st_size) != buf.count || mtime(after) != mtime(st)
+        return (buf, Int(after.st_size), mtime(after), changed)
+    }
+
+    static func mtime(_ st: stat) -> Double {
+        Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
     }
 }
 

@@ -6,56 +6,204 @@ import Glibc
 #endif
 
 /// What an interrupted jsonl sweep already recorded, for --resume.
+///
+/// `open` takes an exclusive lock (flock) on the report for the whole run, so two sweeps can
+/// never append to one file at once; the second is refused. The settings that change records
+/// are kept beside the report (`ResumeSettings`), so a resume with other settings is refused
+/// instead of writing a mixed report.
 public struct ResumeLog {
     struct Key: Hashable { var path: [UInt8]; var size: Int?; var mtimeMillis: Int64? }
     var done: Set<Key> = []
+    /// Records in the report that are failures (status "error").
+    var failed: Set<Key> = []
     public private(set) var recordCount = 0
+    /// Which record-changing settings the records themselves show (for a report with no stored
+    /// settings): the digests present, whether timings are present, whether any file was read.
+    var hashKinds: Set<String> = []
+    var anyTimings = false
+    var anyRead = false
 
     static func key(_ path: [UInt8], _ size: Int?, _ mtime: Double?) -> Key {
         Key(path: path, size: size, mtimeMillis: mtime.map { Int64(($0 * 1000).rounded()) })
     }
 
-    /// Reads FILE (a missing file is an empty log) and cuts off a last line left incomplete by
-    /// a kill, so appended records start on a line of their own.
-    public static func load(_ path: String) throws(OutputError) -> ResumeLog {
-        var log = ResumeLog()
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return log }
-            throw OutputError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
+    /// Opens FILE for appending (creating it), locks it exclusively, reads what it holds and
+    /// cuts off a last line left incomplete by a kill, so appended records start on a line of
+    /// their own. The returned output holds the lock until the process ends.
+    public static func open(_ path: String) throws(OutputError) -> (log: ResumeLog, out: OutputFile) {
+        let shown = ArgumentBytes.display(path)
+        let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw OutputError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let err = errno
+            if err == EWOULDBLOCK {
+                Glibc.close(fd)
+                throw OutputError(message: "\(shown) is locked by another codesweep sweep appending to it; wait for that sweep to end (or stop it) before resuming, or give another file")
+            }
+            Glibc.close(fd)
+            throw OutputError(message: "cannot lock \(shown) (\(String(cString: strerror(err)))): without a lock two sweeps could append to it at once; resume on a file system that supports flock")
         }
-        defer { close(fd) }
-        var reader = [UInt8]()
+        do {
+            let log = try read(fd: fd, shown: shown)
+            return (log, OutputFile.adopt(fd: fd, path: path, appending: true))
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    static func read(fd: Int32, shown: String) throws(OutputError) -> ResumeLog {
+        var log = ResumeLog()
+        var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            reader.append(contentsOf: chunk[0..<n])
+            if n < 0 { throw OutputError(message: "cannot read \(shown): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+            offset += off_t(n)
         }
         var goodEnd = 0
         var start = 0
-        while let nl = reader[start...].firstIndex(of: 0x0A) {
-            let line = Array(reader[start..<nl])
+        while let nl = data[start...].firstIndex(of: 0x0A) {
+            let line = Array(data[start..<nl])
             start = nl + 1
             guard let v = try? JSONParser.parse(line), let r = FileRecord(json: v) else {
-                throw OutputError(message: "\(path) is not a codesweep jsonl report (bad line at byte \(goodEnd))")
+                throw OutputError(message: "\(shown) is not a codesweep jsonl report (bad line at byte \(goodEnd))")
             }
-            log.done.insert(key(r.pathBytes, r.size, r.mtime))
+            let k = key(r.pathBytes, r.size, r.mtime)
+            log.done.insert(k)
+            if r.error != nil { log.failed.insert(k) }
+            if let h = r.hashes { log.hashKinds.formUnion(h.keys) }
+            if r.timings != nil { log.anyTimings = true }
+            if r.format != nil { log.anyRead = true }
             log.recordCount += 1
             goodEnd = start
         }
-        if goodEnd < reader.count { _ = ftruncate(fd, off_t(goodEnd)) }
+        if goodEnd < data.count { _ = ftruncate(fd, off_t(goodEnd)) }
         return log
     }
 
     /// The walked items not recorded yet.
     public func remaining(_ items: [WalkItem]) -> [WalkItem] {
-        items.filter { item in
-            switch item {
-            case .file(let f): !done.contains(ResumeLog.key(f.pathBytes, f.size, f.mtime))
-            case .failure(_, let bytes, _): !done.contains(ResumeLog.key(bytes, nil, nil))
+        items.filter { !done.contains(Self.key(of: $0)) }
+    }
+
+    /// How many of the walked items are recorded as failures already (a resumed sweep's exit
+    /// status counts them with its own).
+    public func failuresAmong(_ items: [WalkItem]) -> Int {
+        items.filter { failed.contains(Self.key(of: $0)) }.count
+    }
+
+    static func key(of item: WalkItem) -> Key {
+        switch item {
+        case .file(let f): key(f.pathBytes, f.size, f.mtime)
+        case .failure(_, let bytes, _): key(bytes, nil, nil)
+        }
+    }
+
+    /// For a report with no stored settings: the record-changing settings its records show
+    /// that differ from `settings` (only --hash and --timings can be seen in records).
+    public func visibleDifferences(from settings: ResumeSettings) -> [String] {
+        guard recordCount > 0 else { return [] }
+        var out: [String] = []
+        let wanted = Set(settings.hashes)
+        if anyRead && hashKinds != wanted {
+            out.append("--hash: the records in the report have \(ResumeSettings.describe(hashKinds.sorted())), this run asks for \(ResumeSettings.describe(wanted.sorted()))")
+        }
+        if anyRead && anyTimings != settings.timings {
+            out.append("--timings: the records in the report \(anyTimings ? "have" : "have no") timings_ms, this run \(settings.timings ? "adds" : "leaves out") timings")
+        }
+        return out
+    }
+}
+
+/// The settings that change what a record says, kept beside a `--resume` report in
+/// `REPORT.codesweep-settings.json`, so that resuming with other settings is refused.
+public struct ResumeSettings: Equatable, Sendable {
+    /// (flag, value as the flag is written), in a fixed order.
+    public var values: [(String, String)]
+    public var hashes: [String]
+    public var timings: Bool
+
+    public init(symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
+                hashes: [String], timings: Bool, charset: String?, limits: String) {
+        self.hashes = hashes.sorted()
+        self.timings = timings
+        values = [
+            ("--symbologies", symbologies.sorted().joined(separator: ",")),
+            ("--effort", effort),
+            ("--roi", roi ?? "whole image"),
+            ("--min-quality", String(minQuality)),
+            ("--min-itf-length", String(minITFLength)),
+            ("--hash", Self.describe(self.hashes)),
+            ("--timings", timings ? "on" : "off"),
+            ("--charset", charset ?? "detect"),
+            ("limits", limits),
+        ]
+    }
+
+    init(values: [(String, String)]) {
+        self.values = values
+        hashes = []
+        timings = false
+    }
+
+    public static func == (a: ResumeSettings, b: ResumeSettings) -> Bool {
+        a.values.map { $0.0 + "\u{0}" + $0.1 } == b.values.map { $0.0 + "\u{0}" + $0.1 }
+    }
+
+    static func describe(_ hashes: [String]) -> String { hashes.isEmpty ? "none" : hashes.joined(separator: ",") }
+
+    public static func sidecarPath(for report: String) -> String { report + ".codesweep-settings.json" }
+
+    var json: JSONValue {
+        .object([("codesweep_settings", .int(1)),
+                 ("settings", .object(values.map { ($0.0, .string($0.1)) }))])
+    }
+
+    /// The settings stored beside REPORT; nil when there are none (or they cannot be read).
+    public static func stored(for report: String) -> ResumeSettings? {
+        let path = sidecarPath(for: report)
+        let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let data = PathList.readAll(fd: fd)
+        guard let v = try? JSONParser.parse(data), case .object(let fields)? = v["settings"] else { return nil }
+        return ResumeSettings(values: fields.compactMap { k, v in v.stringValue.map { (k, $0) } })
+    }
+
+    /// Each setting that differs, as "--flag: the report was written with X, this run asks for Y".
+    public func differences(from stored: ResumeSettings) -> [String] {
+        var out: [String] = []
+        let old = Dictionary(stored.values, uniquingKeysWith: { a, _ in a })
+        for (flag, value) in values {
+            let before = old[flag] ?? "(not recorded)"
+            if before != value {
+                out.append("\(flag): the report was written with '\(before)', this run asks for '\(value)'")
             }
+        }
+        return out
+    }
+
+    /// Writes the settings beside REPORT (temporary file, fsync, rename).
+    public func store(for report: String) throws(OutputError) {
+        let target = Self.sidecarPath(for: report)
+        let temp = target + ".\(getpid()).tmp"
+        let out = try OutputFile.open(temp)
+        out.write(json.serialized() + "\n")
+        if let failure = out.close() {
+            _ = ArgumentBytes.withCPath(temp) { unlink($0) }
+            throw failure
+        }
+        let rc = ArgumentBytes.withCPath(temp) { t in ArgumentBytes.withCPath(target) { rename(t, $0) } }
+        if rc != 0 {
+            let message = "cannot write \(ArgumentBytes.display(target)): \(String(cString: strerror(errno)))"
+            _ = ArgumentBytes.withCPath(temp) { unlink($0) }
+            throw OutputError(message: message)
         }
     }
 }

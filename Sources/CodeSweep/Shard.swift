@@ -57,10 +57,17 @@ public enum PathList {
         if file == "-" {
             data = readAll(fd: 0)
         } else {
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw PathListError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
+            let fd = ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
+            guard fd >= 0 else { throw PathListError(message: "cannot open \(ArgumentBytes.display(file)): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
             data = readAll(fd: fd)
+        }
+        // A NUL can never be part of a path: a list holding one was written with -print0 and
+        // read line by line it would be one "path" made of many, and the sweep would look
+        // complete after covering one file.
+        if !nulSeparated, let at = data.firstIndex(of: 0) {
+            let shown = file == "-" ? "standard input" : ArgumentBytes.display(file)
+            throw PathListError(message: "the list \(shown) holds a NUL byte (at byte \(at)): it looks NUL-separated (find -print0); add -0 to read it as such")
         }
         return split(data, nulSeparated: nulSeparated)
     }

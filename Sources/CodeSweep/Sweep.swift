@@ -12,6 +12,8 @@ public struct Sweep: Sendable {
     /// Images decoded at once (default: the number of cores).
     public var jobs: Int
     public var isolation: Isolation
+    /// Ends a timeout record's message: where the limit is set (`check` has no --timeout).
+    public var timeoutHint = " (see --timeout)"
     public init(settings: ScanSettings, jobs: Int, isolation: Isolation = .none) {
         self.settings = settings
         self.jobs = max(1, jobs)
@@ -21,9 +23,12 @@ public struct Sweep: Sendable {
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Runs the sweep. `emit` is called on the caller's task, once per record, in the order of
-    /// `items`, as soon as the next record in order is ready. `shouldStop` is polled between files.
+    /// `items`, as soon as the next record in order is ready. `shouldStop` is polled between files
+    /// and, with worker processes, while files are in flight: once it is true no file is
+    /// started, and a worker still busy a moment later is killed and its file left unrecorded,
+    /// so the sweep ends within about a second with every finished record emitted.
     public func run(_ items: [WalkItem], emit: (FileRecord) -> Void,
-                    shouldStop: @Sendable () -> Bool = { false }) async {
+                    shouldStop: @escaping @Sendable () -> Bool = { false }) async {
         MagickEnvironment.start()
         let settings = self.settings
         // Records finished out of order wait here; the window bounds how far ahead work runs.
@@ -33,7 +38,8 @@ public struct Sweep: Sendable {
         let window = jobs * 16
         let pool: WorkerPool?
         if case .processes(let exe, let timeout) = isolation {
-            pool = WorkerPool(count: jobs, executable: exe, settings: settings, timeout: timeout)
+            pool = WorkerPool(count: jobs, executable: exe, settings: settings, timeout: timeout,
+                              timeoutHint: timeoutHint, shouldStop: shouldStop)
         } else {
             pool = nil
         }

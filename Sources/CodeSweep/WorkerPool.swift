@@ -23,12 +23,35 @@ final class WorkerSlot: @unchecked Sendable {
     let timeout: Double
     let tmpdir: String?
     let queue: DispatchQueue
+    /// Polled while a file is in flight: once true, the worker gets `stopGrace` seconds to
+    /// answer, then is killed and the file left unrecorded (SIGINT/SIGTERM, a write error).
+    let shouldStop: @Sendable () -> Bool
+    /// The read end of the pool's lifeline pipe, given to each worker as descriptor 3.
+    let lifeline: Int32
+    /// The end of a timeout message: which flag changes the limit (" (see --timeout)").
+    let timeoutHint: String
+    /// The worker's address-space limit beyond its start (MiB; 0: none), to tell a death at
+    /// the limit from another crash.
+    let memoryLimitMiB: Int
+    /// Smallest and largest virtual size seen of the current worker (the first: its size
+    /// between files; the second: while the current file is in flight).
+    private var idleVirtual = Int.max
+    private var busyVirtual = 0
     private var pid: pid_t = 0
     private var toWorker: Int32 = -1
     private var fromWorker: Int32 = -1
     private var pending: [UInt8] = []
 
-    init(index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?) {
+    static let stopGrace = 0.3
+    /// How often a worker in flight is looked at (the stop request, the memory limit).
+    static let pollInterval = 0.1
+
+    init(index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?,
+         lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String, memoryLimitMiB: Int) {
+        self.memoryLimitMiB = memoryLimitMiB
+        self.timeoutHint = timeoutHint
+        self.lifeline = lifeline
+        self.shouldStop = shouldStop
         self.executable = executable
         self.settingsJSON = settingsJSON
         self.timeout = timeout
@@ -65,6 +88,9 @@ final class WorkerSlot: @unchecked Sendable {
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
         let deadline = now() + timeout
+        var stopSeen: Double? = nil
+        busyVirtual = 0
+        noteIdleSize() // a worker that has not answered yet: its size as it starts the file
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<nl])
@@ -72,20 +98,32 @@ final class WorkerSlot: @unchecked Sendable {
                 switch WorkerProtocol.parseReply(line) {
                 case .record(var r):
                     r.pathBytes = entry.pathBytes // exact bytes from our side of the pipe
+                    noteIdleSize()
                     return r
-                case .skipped: return nil
+                case .skipped:
+                    noteIdleSize()
+                    return nil
                 case .invalid:
                     stop(graceful: false)
                     return failure(entry, .internalError, "worker sent an unreadable reply")
                 }
             }
-            let left = deadline - now()
+            let t = now()
+            let left = deadline - t
             if left <= 0 {
                 stop(graceful: false)
-                return failure(entry, .timeout, "decoding took longer than \(formatSeconds(timeout)) s; the worker was stopped (see --timeout)")
+                return failure(entry, .timeout, "decoding took longer than \(formatSeconds(timeout)) s; the worker was stopped\(timeoutHint)")
             }
+            if stopSeen == nil && shouldStop() { stopSeen = t }
+            if let seen = stopSeen, t - seen >= Self.stopGrace {
+                // Interrupted: the file in flight is not finished and is not recorded
+                // (--resume scans it again).
+                stop(graceful: false)
+                return nil
+            }
+            if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid) { busyVirtual = max(busyVirtual, v) }
             var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(left, 3600) * 1000) + 1)
+            let ready = poll(&p, 1, Int32(min(left, Self.pollInterval) * 1000) + 1)
             if ready < 0 && errno == EINTR { continue }
             if ready <= 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -93,10 +131,19 @@ final class WorkerSlot: @unchecked Sendable {
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if n <= 0 {
                 let status = stop(graceful: false)
+                let limit = memoryLimitMiB << 20
+                if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
+                    return failure(entry, .tooLarge, "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced")
+                }
                 return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
             }
             pending.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// The worker's size between files: what its address-space limit was added to.
+    private func noteIdleSize() {
+        if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
     }
 
     private func now() -> Double {
@@ -119,7 +166,7 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// Spawns are serialised: between pipe() and FD_CLOEXEC another spawn could inherit the
     /// new pipe ends, and a worker's crash would then never show as end of file.
-    private static let spawnLock = DispatchQueue(label: "codesweep.worker.spawn")
+    static let spawnLock = DispatchQueue(label: "codesweep.worker.spawn")
 
     private func spawn() -> Bool {
         WorkerSlot.spawnLock.sync { spawnLocked() }
@@ -136,6 +183,9 @@ final class WorkerSlot: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        // The lifeline: the worker watches descriptor 3 and exits when it reads end of file,
+        // that is when this process is gone (even by SIGKILL), hung in a decoder or not.
+        if lifeline >= 0 { posix_spawn_file_actions_adddup2(&actions, lifeline, 3) }
         // ZBar prints assertion noise on stderr; a worker's stderr is not the user's business.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attr = posix_spawnattr_t()
@@ -160,10 +210,11 @@ final class WorkerSlot: @unchecked Sendable {
         var e = environ
         while let p = e.pointee {
             let s = String(cString: p)
-            if !s.hasPrefix("TMPDIR=") { envStrings.append(s) }
+            if !s.hasPrefix("TMPDIR=") && !s.hasPrefix("CODESWEEP_LIFELINE_FD=") { envStrings.append(s) }
             e += 1
         }
         if let tmpdir { envStrings.append("TMPDIR=\(tmpdir)") }
+        if lifeline >= 0 { envStrings.append("CODESWEEP_LIFELINE_FD=3") }
         var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
         defer { for a in envp { free(a) } }
 
@@ -173,6 +224,7 @@ final class WorkerSlot: @unchecked Sendable {
         close(outPipe[1])
         guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return false }
         pid = child
+        idleVirtual = Int.max
         toWorker = inPipe[1]
         fromWorker = outPipe[0]
         pending.removeAll()
@@ -219,12 +271,30 @@ actor WorkerPool {
     private var all: [WorkerSlot]
     private var waiters: [CheckedContinuation<WorkerSlot, Never>] = []
 
-    init(count: Int, executable: String, settings: ScanSettings, timeout: Double) {
+    /// Write end of the lifeline pipe: held (close-on-exec) by this process only, so the
+    /// workers' read ends see end of file when it dies.
+    private let lifelineWriteEnd: Int32
+    private let lifelineReadEnd: Int32
+
+    init(count: Int, executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String,
+         shouldStop: @escaping @Sendable () -> Bool) {
         MagickEnvironment.start()
         let json = WorkerProtocol.encode(settings)
+        // Both ends close-on-exec, set under the spawn lock (no spawn can slip in between):
+        // a worker gets the read end only as its descriptor 3, nothing else inherits either.
+        let ends: [Int32] = WorkerSlot.spawnLock.sync {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return [-1, -1] }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return fds
+        }
+        lifelineWriteEnd = ends[1]
+        lifelineReadEnd = ends[0]
+        let readEnd = ends[0]
         let slots = (0..<count).map {
             WorkerSlot(index: $0, executable: executable, settingsJSON: json, timeout: timeout,
-                       tmpdir: MagickEnvironment.privateDirectory)
+                       tmpdir: MagickEnvironment.privateDirectory, lifeline: readEnd, shouldStop: shouldStop,
+                       timeoutHint: timeoutHint, memoryLimitMiB: settings.memoryLimitMiB)
         }
         free = slots
         all = slots
@@ -241,5 +311,10 @@ actor WorkerPool {
 
     func shutdown() async {
         for s in all { await s.shutdown() }
+    }
+
+    deinit {
+        if lifelineWriteEnd >= 0 { close(lifelineWriteEnd) }
+        if lifelineReadEnd >= 0 { close(lifelineReadEnd) }
     }
 }

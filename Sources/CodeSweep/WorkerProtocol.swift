@@ -47,6 +47,8 @@ enum WorkerProtocol {
             ("max_pixels", .int(s.limits.maxPixels)),
             ("max_frames", .int(s.limits.maxFrames)),
             ("max_file_bytes", .int(s.maxFileBytes)),
+            ("max_total_pixels", .int(s.limits.maxTotalPixels)),
+            ("memory_limit_mib", .int(s.memoryLimitMiB)),
             ("timings", .bool(s.timings)),
             ("hashes", .array(s.hashes.map { .string($0.rawValue) })),
         ]
@@ -71,6 +73,8 @@ enum WorkerProtocol {
         if let p = v["max_pixels"]?.intValue { s.limits.maxPixels = p }
         if let f = v["max_frames"]?.intValue { s.limits.maxFrames = f }
         if let b = v["max_file_bytes"]?.intValue { s.maxFileBytes = b }
+        if let t = v["max_total_pixels"]?.intValue { s.limits.maxTotalPixels = t }
+        if let m = v["memory_limit_mib"]?.intValue { s.memoryLimitMiB = m }
         s.timings = v["timings"]?.boolValue ?? false
         s.hashes = (v["hashes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(HashAlgorithm.init(rawValue:)) }
         return s

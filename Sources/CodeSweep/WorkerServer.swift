@@ -12,7 +12,9 @@ public enum WorkerServer {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
         signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
         signal(SIGPIPE, SIG_IGN)
+        watchLifeline()
         MagickEnvironment.start()
+        limitAddressSpace(mib: settings.memoryLimitMiB)
         let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
@@ -26,13 +28,46 @@ public enum WorkerServer {
         return 0
     }
 
+    /// No file may make this process use more than `mib` MiB of address space beyond what it
+    /// holds now (the runtime and libraries, loaded): past it, allocations fail, ImageMagick
+    /// reports "memory allocation failed" and anything else dies; either way the file costs
+    /// no more and the sweep records it as too_large.
+    static func limitAddressSpace(mib: Int) {
+        guard mib > 0, let now = ProcessMemory.virtualBytes(getpid()), now > 0 else { return }
+        let limit = rlim_t(now) + rlim_t(mib) << 20
+        var rl = rlimit(rlim_cur: limit, rlim_max: limit)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &rl)
+    }
+
+    /// Exits as soon as the coordinator is gone, whatever the main thread is doing (a decoder
+    /// may hang or spin): a thread blocks reading the lifeline pipe (CODESWEEP_LIFELINE_FD),
+    /// whose only write end the coordinator holds, and sees end of file when it dies.
+    static func watchLifeline() {
+        guard let value = getenv("CODESWEEP_LIFELINE_FD"), let fd = Int32(String(cString: value)) else { return }
+        let parent = getppid()
+        DetachedThread.detach {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(fd, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 || getppid() != parent { _exit(0) }
+            }
+        }
+    }
+
     /// Test-only (CODESWEEP_TEST_HOOKS=1): a file whose content starts with
-    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it.
+    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it,
+    /// "CODESWEEP-TEST-GREEDY" allocates and touches memory until it dies (as a decoder run
+    /// away would).
     static func testHook(_ e: FileEntry) {
         guard let head = try? FileScanner.readFile(e.pathBytes, limit: 1 << 20).prefix(32) else { return }
         let s = String(decoding: head, as: UTF8.self)
         if s.hasPrefix("CODESWEEP-TEST-HANG") { while true { sleep(1000) } }
         if s.hasPrefix("CODESWEEP-TEST-CRASH") { abort() }
+        if s.hasPrefix("CODESWEEP-TEST-GREEDY") {
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 32 << 20)) }
+        }
     }
 
     static func write(_ s: String) {
@@ -44,6 +79,40 @@ public enum WorkerServer {
                 if n < 0 { if errno == EINTR { continue }; exit(0) }
                 off += n
             }
+        }
+    }
+}
+
+/// A process's memory as /proc reports it (Linux).
+enum ProcessMemory {
+    /// Virtual size in bytes (the first field of /proc/PID/statm, in pages).
+    static func virtualBytes(_ pid: pid_t) -> Int? {
+        let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 128)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return nil }
+        let first = buf[0..<n].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard let pages = Int(String(decoding: first, as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// A plain POSIX thread for blocking work that must not occupy the Swift concurrency pool.
+enum DetachedThread {
+    final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
+
+    static func detach(_ body: @escaping () -> Void) {
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        if pthread_create(&thread, nil, { arg in
+            Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue().body()
+            return nil
+        }, box) == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Box>.fromOpaque(box).release()
         }
     }
 }

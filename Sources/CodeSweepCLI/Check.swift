@@ -108,7 +108,7 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         if let problem = usageProblem() {
-            OutputFile.standardError.write("codesweep check: \(problem)\n(see codesweep check --help)\n")
+            Stderr.say("codesweep check: \(problem)\n(see codesweep check --help)")
             throw ExitCode(2)
         }
         let fm = FileManager.default
@@ -133,7 +133,7 @@ struct Check: AsyncParsableCommand {
             if rules == nil && rulesPath == nil && hasRuleFlags { source = "flags" }
             else if rulesPath != nil && hasRuleFlags { source += " + flags" }
         } catch {
-            OutputFile.standardError.write("codesweep check: \(error)\n")
+            Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
 
@@ -151,7 +151,7 @@ struct Check: AsyncParsableCommand {
         do {
             report = try await runner.run(paths: roots, rulesSource: source)
         } catch {
-            OutputFile.standardError.write("codesweep check: \(error)\n")
+            Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
 
@@ -159,7 +159,7 @@ struct Check: AsyncParsableCommand {
             if let junit { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
             if let json, json != "-" { try write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
         } catch {
-            OutputFile.standardError.write("codesweep check: \(error)\n")
+            Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
         if github || ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
@@ -205,7 +205,7 @@ struct Check: AsyncParsableCommand {
     func write(_ text: String, to path: String) throws {
         let out = try OutputFile.open(path)
         out.write(text)
-        out.close()
+        if let failure = out.close() { throw failure }
     }
 
     static func todayUTC() -> String {

@@ -25,19 +25,50 @@ struct CodeSweepCommand: AsyncParsableCommand {
 
     /// ArgumentParser exits 64 (EX_USAGE) on usage errors; CodeSweep documents 2.
     static func main() async {
+        reserveStandardDescriptors()
         do {
-            var command = try parseAsRoot()
+            // Arguments are bytes: CommandLine.arguments would turn bytes that are not UTF-8
+            // into U+FFFD; escaped, they reach the walker and output files exactly.
+            let arguments = ArgumentBytes.escapedArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+            var command = try parseAsRoot(Array(arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            failOnStandardOutputError()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                OutputFile.standardError.write(fullMessage(for: error) + "\n")
+                Stderr.say(fullMessage(for: error))
                 exit(withError: ExitCode(2))
             }
+            if let code = error as? ExitCode, code.rawValue == 0 || code.rawValue == 1 { failOnStandardOutputError() }
             exit(withError: error)
+        }
+    }
+
+    /// What `check`, `summarize`, `merge` and `symbologies` print to stdout is output too: a
+    /// write (or fsync) that failed there ends with exit 2 and says so. (`scan` stops at its
+    /// own first write error.)
+    static func failOnStandardOutputError() {
+        // Text printed with print() (symbologies, plan, help) sits in stdio's buffer until here.
+        if fflush(nil) != 0 {
+            Stderr.say("codesweep: cannot write to standard output: \(String(cString: strerror(errno)))")
+            exit(withError: ExitCode(2))
+        }
+        if let failure = OutputFile.standardOutput.sync() {
+            Stderr.say("codesweep: \(failure.message)")
+            exit(withError: ExitCode(2))
+        }
+    }
+
+    /// A closed stdin, stdout or stderr would be reused by the next file or pipe opened (a
+    /// report could end up in a worker's pipe). Each closed one gets /dev/null instead, stdout
+    /// opened read-only so that writing the report fails with EBADF (exit 2), as it should.
+    static func reserveStandardDescriptors() {
+        for fd: Int32 in [0, 1, 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let got = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY)
+            if got >= 0 && got != fd { dup2(got, fd); close(got) }
         }
     }
 }

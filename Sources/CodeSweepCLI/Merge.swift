@@ -49,7 +49,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         let lines: [ReportMerge.Line]
         do { lines = try ReportMerge.load(reports) } catch {
-            OutputFile.standardError.write("codesweep merge: \(error)\n")
+            Stderr.say("codesweep merge: \(error)")
             throw ExitCode(2)
         }
         var expectation: ReportMerge.Expectation? = nil
@@ -63,7 +63,7 @@ struct Merge: ParsableCommand {
             var items = walker.walk(root)
             if let expectFrom {
                 do { items += walker.walk(byteRoots: try PathList.read(expectFrom, nulSeparated: null)) } catch {
-                    OutputFile.standardError.write("codesweep merge: \(error)\n")
+                    Stderr.say("codesweep merge: \(error)")
                     throw ExitCode(2)
                 }
             }
@@ -71,16 +71,15 @@ struct Merge: ParsableCommand {
         }
         let merged: [ReportMerge.Line]
         do { merged = try ReportMerge.merge(lines, expecting: expectation) } catch {
-            OutputFile.standardError.write(error.problems.map { "codesweep merge: \($0)\n" }.joined())
-            OutputFile.standardError.write("codesweep merge: nothing written\n")
+            for problem in error.problems { Stderr.say("codesweep merge: \(problem)") }
+            Stderr.say("codesweep merge: nothing written")
             throw ExitCode(1)
         }
         let out: OutputFile
         do { out = try output.map { try OutputFile.open($0) } ?? .standardOutput } catch {
-            OutputFile.standardError.write("codesweep merge: \(error)\n")
+            Stderr.say("codesweep merge: \(error)")
             throw ExitCode(2)
         }
-        defer { out.close() }
         var chunk = [UInt8]()
         for l in merged {
             chunk += l.text
@@ -88,6 +87,10 @@ struct Merge: ParsableCommand {
             if chunk.count >= 1 << 20 { out.write(String(decoding: chunk, as: UTF8.self)); chunk.removeAll(keepingCapacity: true) }
         }
         out.write(String(decoding: chunk, as: UTF8.self))
-        OutputFile.standardError.write("codesweep merge: \(merged.count) records from \(reports.count) reports\n")
+        if let failure = out.close() {
+            Stderr.say("codesweep merge: \(failure.message)")
+            throw ExitCode(2)
+        }
+        Stderr.say("codesweep merge: \(merged.count) records from \(reports.count) reports")
     }
 }

@@ -47,7 +47,7 @@ struct Report: ParsableCommand {
         do {
             text = try readWholeFile(report)
         } catch {
-            OutputFile.standardError.write("codesweep: cannot read \(report): \(error)\n")
+            Stderr.say("codesweep: cannot read \(report): \(error)")
             throw ExitCode(2)
         }
         var records: [FileRecord] = []
@@ -57,12 +57,12 @@ struct Report: ParsableCommand {
                 // Summary lines and anything else without a path are not file records.
                 guard value["path"] != nil else { continue }
                 guard let record = FileRecord(json: value) else {
-                    OutputFile.standardError.write("codesweep: \(report):\(n + 1): not a file record; skipped\n")
+                    Stderr.say("codesweep: \(report):\(n + 1): not a file record; skipped")
                     continue
                 }
                 records.append(record)
             } catch {
-                OutputFile.standardError.write("codesweep: \(report):\(n + 1): \(error)\n")
+                Stderr.say("codesweep: \(report):\(n + 1): \(error)")
                 throw ExitCode(2)
             }
         }
@@ -75,9 +75,9 @@ struct Report: ParsableCommand {
         do {
             let file = try OutputFile.open(html)
             file.write(out)
-            file.close()
+            if let failure = file.close() { throw failure }
         } catch {
-            OutputFile.standardError.write("codesweep: cannot write \(html): \(error)\n")
+            Stderr.say("codesweep: cannot write \(html): \(error)")
             throw ExitCode(2)
         }
     }

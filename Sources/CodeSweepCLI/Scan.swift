@@ -78,6 +78,9 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
+    @Option(help: ArgumentHelp("Memory one file may take in a worker process, in MiB: the worker's address space may grow by no more than this (setrlimit), whatever a decoder does; a file that needs more is recorded as too_large. 0: no limit.", valueName: "MIB"))
+    var maxMemory: Int = 1024
+
     @Option(help: ArgumentHelp("Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).", valueName: "DIR"))
     var annotate: String?
 
@@ -108,6 +111,7 @@ struct Scan: AsyncParsableCommand {
             throw ValidationError("--roi takes x,y,w,h as fractions in 0...1 with x+w <= 1 and y+h <= 1, e.g. 0.25,0.25,0.5,0.5")
         }
         do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
+        if maxMemory < 0 || (maxMemory > 0 && maxMemory < 128) { throw ValidationError("--max-memory takes MiB, at least 128 (0: no limit)") }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if let resume, let output, output != resume {
@@ -125,6 +129,7 @@ struct Scan: AsyncParsableCommand {
                                         minLinearQuality: minQuality, minITFLength: minItfLength)
         settings.timings = timings
         settings.hashes = try HashAlgorithm.parseList(hash)
+        settings.memoryLimitMiB = maxMemory
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
@@ -132,22 +137,39 @@ struct Scan: AsyncParsableCommand {
         walk.followSymlinks = followSymlinks
 
         Interrupt.install()
-        var items = Walker(options: walk).walk(paths)
+        var items = Walker(options: walk).walk(byteRoots: paths.map(ArgumentBytes.bytes))
         if let filesFrom {
             do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
-                OutputFile.standardError.write("codesweep: \(error)\n")
+                Stderr.say("codesweep: \(error.description)")
                 throw ExitCode(2)
             }
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { items = shard.select(items) }
         let out: OutputFile
         let pictures: AnnotationPlan?
+        var previousFailures = 0
         do {
             pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: items) }
             if let resume {
-                let previous = try ResumeLog.load(resume)
+                // Locked for the whole run: a second sweep on the same file is refused.
+                let (previous, file) = try ResumeLog.open(resume)
+                let current = resumeSettings(settings)
+                let stored = ResumeSettings.stored(for: resume)
+                if previous.recordCount > 0 {
+                    let differences = stored.map { current.differences(from: $0) } ?? previous.visibleDifferences(from: current)
+                    if !differences.isEmpty {
+                        file.close()
+                        throw OutputError(message: "cannot resume \(ArgumentBytes.display(resume)) with other settings than it was written with (its records would not match): "
+                                          + differences.joined(separator: "; ") + ". Resume with the same settings, or write a new report")
+                    }
+                }
+                if stored == nil && previous.recordCount > 0 {
+                    Stderr.say("codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records")
+                }
+                if stored != current { try current.store(for: resume) }
+                previousFailures = previous.failuresAmong(items)
                 items = previous.remaining(items)
-                out = try OutputFile.open(resume, append: true)
+                out = file
             } else if output != nil, format == .json {
                 out = .standardOutput // unused: the json sink writes a temporary file and renames it
             } else if let output {
@@ -156,10 +178,9 @@ struct Scan: AsyncParsableCommand {
                 out = .standardOutput
             }
         } catch {
-            OutputFile.standardError.write("codesweep: \(error)\n")
+            Stderr.say("codesweep: \(String(describing: error))")
             throw ExitCode(2)
         }
-        defer { out.close() }
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
         var sink: any RecordSink
         switch format {
@@ -171,11 +192,15 @@ struct Scan: AsyncParsableCommand {
             do {
                 sink = try JSONDocumentSink(path: output, toolName: "codesweep", toolVersion: CodeSweepInfo.version, forcedCharset: charset)
             } catch {
-                OutputFile.standardError.write("codesweep: \(error.message)\n")
+                Stderr.say("codesweep: \(error.message)")
                 throw ExitCode(2)
             }
         }
         var summary = SweepSummary()
+        // The first write error (report or picture) stops the sweep: nothing is lost silently.
+        var writeFailure: OutputError? = sink.outputFailure
+        var pictureProblems = 0
+        if writeFailure != nil { Interrupt.stopForWriteFailure() }
         // A live line on stderr would tangle with records printed to the same terminal; the
         // summary still comes at the end.
         let liveProgress = output != nil || !OutputFile.standardOutput.isTerminal
@@ -187,21 +212,52 @@ struct Scan: AsyncParsableCommand {
         }
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         await sweep.run(items, emit: { record in
+            guard writeFailure == nil else { return }
             sink.write(record)
-            for message in pictures?.annotate(record) ?? [] { OutputFile.standardError.write("codesweep: \(message)\n") }
+            if let failure = sink.outputFailure {
+                writeFailure = failure
+                Interrupt.stopForWriteFailure()
+                return
+            }
+            if let pictures {
+                for message in pictures.annotate(record) {
+                    Stderr.say("codesweep: \(message)")
+                }
+                pictureProblems = pictures.problems
+                if let failure = pictures.writeFailure {
+                    writeFailure = OutputError(message: failure)
+                    Interrupt.stopForWriteFailure()
+                    return
+                }
+            }
             summary.add(record)
             if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
-        }, shouldStop: { Interrupt.requested })
+        }, shouldStop: { Interrupt.requested || Interrupt.writeFailed })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
+        let stoppedEarly = writeFailure != nil
         sink.finish(summary: summary)
+        if writeFailure == nil { writeFailure = sink.outputFailure }
+        if let problem = out.close(), writeFailure == nil { writeFailure = problem }
         progress.finish(summary)
-        if let failure = (sink as? JSONDocumentSink)?.failure {
-            OutputFile.standardError.write("codesweep: \(failure)\n")
+        if let writeFailure {
+            Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }
-        if summary.filesFailed > 0 { throw ExitCode(1) }
+        // A resumed sweep's status also counts the failures recorded by its earlier part.
+        if summary.filesFailed > 0 || previousFailures > 0 || pictureProblems > 0 { throw ExitCode(1) }
+    }
+}
+
+extension Scan {
+    /// The settings that change what a record says, as `--resume` stores and compares them.
+    func resumeSettings(_ s: ScanSettings) -> ResumeSettings {
+        ResumeSettings(symbologies: s.reader.symbologies.members.map(\.rawValue), effort: s.reader.plan.effort.rawValue,
+                       roi: s.reader.roi.map { "\($0.x),\($0.y),\($0.width),\($0.height)" },
+                       minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
+                       hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
+                       limits: "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes)")
     }
 }
 

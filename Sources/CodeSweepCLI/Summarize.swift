@@ -21,12 +21,12 @@ struct Summarize: ParsableCommand {
     func run() throws {
         let data: [UInt8]
         do { data = try ReportMerge.readReport(report) } catch {
-            OutputFile.standardError.write("codesweep summarize: \(error)\n")
+            Stderr.say("codesweep summarize: \(error)")
             throw ExitCode(2)
         }
         let summary: PayloadSummary
         do { summary = try PayloadSummary.load(data, name: report) } catch {
-            OutputFile.standardError.write("codesweep summarize: \(error)\n")
+            Stderr.say("codesweep summarize: \(error)")
             throw ExitCode(2)
         }
         OutputFile.standardOutput.write(json ? summary.json.serialized(pretty: true) + "\n" : summary.text)

@@ -32,6 +32,10 @@ struct Worker: ParsableCommand {
 enum Interrupt {
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
     static var requested: Bool { flag != 0 }
+    /// Set (from the sweep's emitting task) when the report or a picture could not be written.
+    nonisolated(unsafe) static var writeFailureFlag: sig_atomic_t = 0
+    static var writeFailed: Bool { writeFailureFlag != 0 }
+    static func stopForWriteFailure() { writeFailureFlag = 1 }
     static func install() {
         let handler: @convention(c) (Int32) -> Void = { sig in
             if Interrupt.flag != 0 { _exit(128 + sig) }
@@ -41,6 +45,16 @@ enum Interrupt {
         signal(SIGTERM, handler)
         // A dead worker's pipe must not kill the sweep; a closed stdout is handled on write.
         signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// Messages for stderr. Each line goes through `TerminalText.escape`, the one escaper used
+/// wherever text reaches a terminal: file names, YAML snippets and decoder messages can hold
+/// control characters and escape sequences, and none is printed raw.
+enum Stderr {
+    static func say(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        OutputFile.standardError.write(lines.map { TerminalText.escape(String($0)) }.joined(separator: "\n") + "\n")
     }
 }
 

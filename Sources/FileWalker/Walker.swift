@@ -59,7 +59,7 @@ public struct Walker {
     public func walk(_ roots: [String]) -> [WalkItem] {
         var items: [WalkItem] = []
         for root in roots {
-            walk(root: Array(root.utf8), into: &items)
+            walk(root: ArgumentBytes.bytes(root), into: &items)
         }
         return items
     }
@@ -203,12 +203,18 @@ func describe(_ err: Int32) -> String {
 }
 
 /// Shell-style globs (fnmatch): a pattern with a "/" matches the path below the argument,
-/// one without matches the file or folder name alone.
+/// one without matches the file or folder name alone. Patterns are byte strings, like names
+/// (an argument that is not UTF-8 arrives escaped: see `ArgumentBytes`).
 public enum Glob {
     public static func matches(_ pattern: String, name: [UInt8], relative: [UInt8]) -> Bool {
-        let subject = pattern.contains("/") ? relative : name
-        return (subject + [0]).withUnsafeBufferPointer { s in
-            s.withMemoryRebound(to: CChar.self) { fnmatch(pattern, $0.baseAddress!, 0) == 0 }
+        let patternBytes = ArgumentBytes.bytes(pattern)
+        let subject = patternBytes.contains(UInt8(ascii: "/")) ? relative : name
+        return (patternBytes + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { pc in
+                (subject + [0]).withUnsafeBufferPointer { s in
+                    s.withMemoryRebound(to: CChar.self) { fnmatch(pc.baseAddress!, $0.baseAddress!, 0) == 0 }
+                }
+            }
         }
     }
 }

@@ -27,6 +27,12 @@ public struct LoadLimits: Sendable {
     public var maxFrames: Int = 64
     /// Longest side accepted (ImageMagick's own policy allows 32768).
     public var maxSide: Int = 32768
+    /// Pixels decoded from one file at most, all frames together, checked from the header
+    /// (ping) before any pixel is decoded. A GIF animation's frames count at the size of its
+    /// screen, as each is composed on it; a JPEG at the DCT-reduced size it is decoded at.
+    /// With ImageMagick's 8 bytes a pixel plus CodeSweep's own copies, 64 MP stays well under
+    /// a gigabyte.
+    public var maxTotalPixels: Int = 64_000_000
     public init() {}
 }
 
@@ -36,8 +42,10 @@ public enum ImageLoader {
     /// - Parameter minMegapixels: when set, a JPEG may be decoded reduced (libjpeg's DCT scaling
     ///   by 1/2, 1/4 or 1/8) as long as the result still holds at least this many megapixels;
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
+    /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
+    ///   a warning) instead of refused; only for a first decode that reports its `scale`.
     public static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
-                            minMegapixels: Double? = nil) throws(RecordError) -> LoadedImage {
+                            minMegapixels: Double? = nil, reduceToFit: Bool = false) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
@@ -52,19 +60,30 @@ public enum ImageLoader {
             }
         }
 
-        // 1. Header only: refuse decompression bombs before any pixel is decoded.
+        // 1. Header only: refuse decompression bombs before any pixel is decoded. Only the
+        //    first maxFrames + 1 frames are looked at (a "[0-N]" scene range on the read), so
+        //    an animation of thousands of frames costs no more than one of maxFrames.
+        let scenes = "[0-\(limits.maxFrames)]"
+        _ = MagickSetFilename(wand, scenes)
         let pinged = bytes.withUnsafeBytes { MagickPingImageBlob(wand, $0.baseAddress, $0.count) }
         if pinged == MagickFalse {
             throw classify(exception(wand), format: format, fallback: "cannot read image header")
         }
         let frameCount = Int(MagickGetNumberImages(wand))
-        var biggest = 0, maxSide = 0
+        let framesRead = min(frameCount, limits.maxFrames)
+        var biggest = 0, maxSide = 0, total = 0
+        var canvasWidth = 0, canvasHeight = 0
         MagickResetIterator(wand)
         for i in 0..<frameCount {
             _ = MagickSetIteratorIndex(wand, i)
             let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
             biggest = max(biggest, w * h)
             maxSide = max(maxSide, w, h)
+            if i < framesRead { total += w * h }
+            var pw = 0, ph = 0, px = 0, py = 0
+            if MagickGetImagePage(wand, &pw, &ph, &px, &py) == MagickTrue {
+                canvasWidth = max(canvasWidth, pw); canvasHeight = max(canvasHeight, ph)
+            }
         }
         if biggest > limits.maxPixels || maxSide > limits.maxSide {
             _ = MagickSetIteratorIndex(wand, 0)
@@ -75,18 +94,47 @@ public enum ImageLoader {
         let storedWidth = Int(MagickGetImageWidth(wand)), storedHeight = Int(MagickGetImageHeight(wand))
         ClearMagickWand(wand)
         _ = MagickSetFormat(wand, format.magickCoder)
+        var decodeScale = 1
         if format == .jpeg, let minMP = minMegapixels {
             var d = 8
             while d > 1 && Double((storedWidth / d) * (storedHeight / d)) < minMP * 1_000_000 { d /= 2 }
             if d > 1 {
                 // libjpeg decodes at the smallest DCT scale that is at least this size.
                 _ = MagickSetOption(wand, "jpeg:size", "\((storedWidth + d - 1) / d)x\((storedHeight + d - 1) / d)")
+                decodeScale = d
             }
         }
+        // The budget across all frames: what decoding would hold at once (a composed GIF
+        // animation holds its frames and a full-screen copy of each).
+        var decoded = total / (decodeScale * decodeScale)
+        let composed = format == .gif && framesRead > 1
+        if composed { decoded += framesRead * max(canvasWidth, storedWidth) * max(canvasHeight, storedHeight) }
+        var notes: [String] = []
+        if decoded > limits.maxTotalPixels && format == .jpeg && reduceToFit {
+            // A JPEG too large for the budget is still read: libjpeg decodes it DCT-scaled.
+            var d = decodeScale * 2
+            while d <= 8 && total / (d * d) > limits.maxTotalPixels { d *= 2 }
+            if d <= 8 {
+                _ = MagickSetOption(wand, "jpeg:size", "\((storedWidth + d - 1) / d)x\((storedHeight + d - 1) / d)")
+                notes.append("decoded at 1/\(d) size: full resolution (\(Self.megapixels(total)) megapixels) is over the budget of \(Self.megapixels(limits.maxTotalPixels)) megapixels per file")
+                decodeScale = d
+                decoded = total / (d * d)
+            }
+        }
+        if decoded > limits.maxTotalPixels {
+            let frames = frameCount > limits.maxFrames ? "the first \(framesRead) frames (the file has more)" : "\(framesRead) frames"
+            let what = composed
+                ? "\(frames) on a \(max(canvasWidth, storedWidth))x\(max(canvasHeight, storedHeight)) screen"
+                : framesRead > 1 ? "\(frames) of up to \(Self.megapixels(biggest)) megapixels"
+                : "\(storedWidth)x\(storedHeight) pixels"
+            throw RecordError(.tooLarge, "decoding \(what) would take \(Self.megapixels(decoded)) megapixels; the budget is \(Self.megapixels(limits.maxTotalPixels)) megapixels per file")
+        }
+        // Decode only the frames that are scanned.
+        _ = MagickSetFilename(wand, "[0-\(framesRead - 1)]")
 
         // 2. Decode.
         let ok = bytes.withUnsafeBytes { MagickReadImageBlob(wand, $0.baseAddress, $0.count) }
-        var warnings: [String] = []
+        var warnings: [String] = notes
         let ex = exception(wand)
         if ok == MagickFalse {
             if ImageHeader.looksTruncated(bytes, format: format) {
@@ -126,7 +174,9 @@ public enum ImageLoader {
 
         let n = Int(MagickGetNumberImages(work))
         guard n > 0 else { throw RecordError(.corrupt, "no image data") }
-        if n > limits.maxFrames { warnings.append("only the first \(limits.maxFrames) of \(n) frames were scanned") }
+        if frameCount > limits.maxFrames || n > limits.maxFrames {
+            warnings.append("only the first \(limits.maxFrames) frames were scanned; the file has more")
+        }
         var frames: [LumaImage] = []
         var firstOrientation = 1, width = 0, height = 0
         var scale = 1.0
@@ -164,6 +214,11 @@ public enum ImageLoader {
                            frames: frames, scale: scale, warnings: warnings, metadata: metadata)
     }
 
+    static func megapixels(_ pixels: Int) -> String {
+        let mp = Double(pixels) / 1_000_000
+        return mp >= 10 ? String(Int(mp.rounded())) : String((mp * 10).rounded() / 10)
+    }
+
     /// Rec. 601 luma from packed RGB, in integer arithmetic.
     static func luma(fromRGB rgb: [UInt8], width: Int, height: Int) -> LumaImage {
         var out = [UInt8](repeating: 0, count: width * height)
@@ -196,6 +251,10 @@ public enum ImageLoader {
         if lower.contains("width or height exceeds limit") || lower.contains("exceeds limit") || lower.contains("too large")
             || lower.contains("resource limit") || lower.contains("memory allocation failed") {
             return RecordError(.tooLarge, msg)
+        }
+        if lower.contains("cache resources exhausted") {
+            let l = MagickEnvironment.Limits()
+            return RecordError(.tooLarge, "\(msg): decoding needs more pixel memory than ImageMagick may use (at most \(l.memoryMiB) MiB of memory and \(l.mapMiB) MiB of mapped file)")
         }
         if lower.contains("premature end") || lower.contains("truncat") || lower.contains("unexpected end") || lower.contains("corrupt image") && lower.contains("end") {
             return RecordError(.truncated, msg)

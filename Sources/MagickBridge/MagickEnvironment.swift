@@ -11,12 +11,18 @@ import Glibc
 ///   reads leave no /tmp/magick-* files behind;
 /// - one ImageMagick thread per image: the sweep's task group gives the parallelism.
 public enum MagickEnvironment {
+    /// ImageMagick's own resource limits, per process (a system policy.xml may lower them:
+    /// Debian's allows 256 MiB of memory and 512 MiB of map). Pixels that do not fit in memory
+    /// go to a memory-mapped file in the private temporary folder, capped by `mapMiB` and
+    /// `diskMiB`: a bomb that got past the header checks fails with "cache resources
+    /// exhausted" instead of filling /tmp. No more than `listLength` frames in a list.
     public struct Limits: Sendable {
-        public var memoryMiB: Int = 1024
-        public var mapMiB: Int = 2048
-        public var diskMiB: Int = 4096
+        public var memoryMiB: Int = 512
+        public var mapMiB: Int = 512
+        public var diskMiB: Int = 1024
         public var maxSide: Int = 32768
         public var areaMegapixels: Int = 256
+        public var listLength: Int = 4096
         public init() {}
     }
 
@@ -43,6 +49,7 @@ public enum MagickEnvironment {
           <policy domain="resource" name="width" value="\(l.maxSide)"/>
           <policy domain="resource" name="height" value="\(l.maxSide)"/>
           <policy domain="resource" name="area" value="\(l.areaMegapixels)MP"/>
+          <policy domain="resource" name="list-length" value="\(l.listLength)"/>
           <policy domain="resource" name="thread" value="1"/>
           <policy domain="delegate" rights="none" pattern="*"/>
           <policy domain="path" rights="none" pattern="@*"/>

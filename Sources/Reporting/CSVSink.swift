@@ -62,6 +62,7 @@ public struct CSVSink: RecordSink {
     }
 
     public mutating func finish(summary: SweepSummary) {}
+    public var outputFailure: OutputError? { out.failure }
 
     static func number(_ v: Double) -> String {
         JSONValue.double((v * 10).rounded() / 10).serialized()
@@ -82,9 +83,14 @@ public struct CSVSink: RecordSink {
         return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first) ? "'" + s : s
     }
 
-    /// RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+    /// RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF, and also
+    /// a semicolon or tab: spreadsheets set to those separators would otherwise split
+    /// `x;=1+1` into a cell `=1+1` and run it.
     public static func quoted(_ s: String) -> String {
-        let needs = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        let needs = s.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
+                || $0 == UInt8(ascii: ";") || $0 == 0x09
+        }
         guard needs else { return s }
         var bytes: [UInt8] = [UInt8(ascii: "\"")]
         for b in s.utf8 {

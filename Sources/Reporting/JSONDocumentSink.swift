@@ -25,8 +25,16 @@ public struct JSONDocumentSink: RecordSink {
     var buffer = ""
     var count = 0
     let forcedCharset: String?
-    /// Set when the document could not be put in place at the end.
-    public private(set) var failure: String?
+    /// Set when a write, the fsync or the rename failed; the target was then left as it was.
+    public private(set) var failure: OutputError?
+
+    public var outputFailure: OutputError? {
+        if let failure { return failure }
+        switch destination {
+        case .file(_, let temp): return temp.failure
+        case .memory(let out): return out.failure
+        }
+    }
 
     /// Writes to `path` (atomically, at the end), or to stdout when `path` is nil.
     public init(path: String?, toolName: String, toolVersion: String, forcedCharset: String? = nil) throws(OutputError) {
@@ -41,9 +49,10 @@ public struct JSONDocumentSink: RecordSink {
                     temp = try OutputFile.createNew(name)
                 } catch {
                     attempt += 1
-                    if access(name, F_OK) != 0 || attempt >= 20 { throw error } // not a name clash
+                    if ArgumentBytes.withCPath(name, { access($0, F_OK) }) != 0 || attempt >= 20 { throw error } // not a name clash
                 }
             }
+            temp!.label = "'\(ArgumentBytes.display(path))' (through its temporary file '\(ArgumentBytes.display(temp!.path!))', removed; the target was left as it was)"
             destination = .file(target: path, temp: temp!)
         } else {
             destination = .memory(.standardOutput)
@@ -85,19 +94,32 @@ public struct JSONDocumentSink: RecordSink {
         case .memory(let out):
             out.write(buffer)
             buffer = ""
+            failure = out.sync()
         case .file(let target, let temp):
             let tempPath = temp.path!
-            temp.close() // fsyncs
-            if rename(tempPath, target) != 0 {
-                failure = "cannot rename \(tempPath) to \(target): \(String(cString: strerror(errno)))"
-                unlink(tempPath)
+            // Only a complete, synced document replaces the target: on any failure the
+            // temporary file goes and an earlier report stays as it was.
+            if let problem = temp.close() {
+                failure = problem
+                _ = ArgumentBytes.withCPath(tempPath) { unlink($0) }
+                return
+            }
+            let renamed = ArgumentBytes.withCPath(tempPath) { t in ArgumentBytes.withCPath(target) { rename(t, $0) } }
+            if renamed != 0 {
+                failure = OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': cannot rename \(ArgumentBytes.display(tempPath)) over it: \(String(cString: strerror(errno)))")
+                _ = ArgumentBytes.withCPath(tempPath) { unlink($0) }
                 return
             }
             // Make the rename itself durable.
             let slash = target.lastIndex(of: "/")
             let dir = slash.map { String(target[...$0]) } ?? "."
-            let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 { fsync(fd); close(fd) }
+            let fd = ArgumentBytes.withCPath(dir) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            if fd >= 0 {
+                if fsync(fd) != 0 && errno != EINVAL {
+                    failure = OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': fsync of its folder failed: \(String(cString: strerror(errno)))")
+                }
+                close(fd)
+            }
         }
     }
 }

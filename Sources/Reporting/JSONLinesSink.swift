@@ -10,4 +10,5 @@ public struct JSONLinesSink: RecordSink {
         out.write(record.json(forcedCharset: forcedCharset).serialized() + "\n")
     }
     public mutating func finish(summary: SweepSummary) {}
+    public var outputFailure: OutputError? { out.failure }
 }

@@ -7,6 +7,9 @@ public protocol RecordSink {
     mutating func write(_ record: FileRecord)
     /// Called once at the end (also after an interruption) with the sweep's summary.
     mutating func finish(summary: SweepSummary)
+    /// The first error writing the output (a message naming it), or nil. A sweep stops at the
+    /// first one and exits 2.
+    var outputFailure: OutputError? { get }
 }
 
 /// Counts over a whole sweep.

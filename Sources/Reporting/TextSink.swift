@@ -31,4 +31,5 @@ public struct TextSink: RecordSink {
     }
 
     public mutating func finish(summary: SweepSummary) {}
+    public var outputFailure: OutputError? { out.failure }
 }

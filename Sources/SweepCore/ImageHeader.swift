@@ -1,8 +1,9 @@
 /// Dimensions a file declares in its header, read without decoding anything, so that a
 /// decompression bomb is refused before any decoder allocates for it.
 public enum ImageHeader {
-    /// (width, height) as declared, or nil when this format's header is not parsed here (TIFF,
-    /// HEIC/AVIF: ImageMagick's ping reads those cheaply) or is too short.
+    /// (width, height) as declared, or nil when this format's header is not parsed here (TIFF:
+    /// ImageMagick's ping reads it cheaply) or is too short. For HEIC/AVIF, the largest 'ispe'
+    /// box near the start of the file.
     public static func declaredSize(_ b: [UInt8], format: ImageFormat) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int? { i + 2 <= b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : nil }
         func be32(_ i: Int) -> Int? { i + 4 <= b.count ? Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) : nil }
@@ -57,7 +58,24 @@ public enum ImageHeader {
                 i += 2 + len
             }
             return nil
-        case .tiff, .heic, .avif:
+        case .heic, .avif:
+            // Image spatial extents ('ispe' property boxes, 20 bytes each) near the start of
+            // the file: the largest one declared (a grid image's covers all its tiles; the
+            // others are tiles and thumbnails). libheif refuses huge sizes without saying why.
+            var best: (Int, Int)? = nil
+            var i = 4
+            let end = min(b.count, 1 << 20) - 16
+            while i < end {
+                if b[i] == 0x69, b[i + 1] == 0x73, b[i + 2] == 0x70, b[i + 3] == 0x65, be32(i - 4) == 20,
+                   let w = be32(i + 8), let h = be32(i + 12) {
+                    if best == nil || w * h > best!.0 * best!.1 { best = (w, h) }
+                    i += 16
+                } else {
+                    i += 1
+                }
+            }
+            return best
+        case .tiff:
             return nil
         }
     }
