@@ -227,8 +227,10 @@ public struct PlanExecutor {
         case .under(let mp): return state.fullMegapixels < mp
         case .fineTexture: return !probe(&state).fine.isEmpty
         case .busyArea(let f): let look = probe(&state); return look.codeLike && look.busyArea >= f
+        case .busyAreaBelow(let f): return probe(&state).busyArea < f
         case .noSureRead(let q): return !state.merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
+        case .locatedAtLeast(let n): return locate(&state).count >= n
         }
     }
 

@@ -103,11 +103,16 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     case fineTexture
     /// The code-like places cover at least this fraction of the image (a crowded sheet).
     case busyArea(atLeast: Double)
+    /// The code-like places cover less than this fraction of the image: texture in places (a
+    /// code on a poster, a label), not everywhere (a page of text, a wall, a fabric).
+    case busyAreaBelow(Double)
     /// No sure read so far: nothing, or only linear codes read on fewer scan lines than this
     /// (a weak read may be a misdecode, or another code than the one in the middle).
     case noSureRead(minQuality: Int)
     /// The QR locator (run on first use) found a code that no pass has read yet.
     case locatedUnread
+    /// The QR locator found at least this many codes (a sheet of codes).
+    case locatedAtLeast(Int)
 
     public var description: String {
         switch self {
@@ -118,8 +123,10 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .under(let mp): "<\(format(mp))MP"
         case .fineTexture: "fine-texture"
         case .busyArea(let f): "busy-area>=\(Int(f * 100))%"
+        case .busyAreaBelow(let f): "busy-area<\(Int(f * 100))%"
         case .noSureRead(let q): "no-read-of-quality>=\(q)"
         case .locatedUnread: "located-qr-unread"
+        case .locatedAtLeast(let n): "located-qr>=\(n)"
         }
     }
 }
@@ -222,17 +229,27 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: small),
                 ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: small),
                 ScanPass("rotate45", [.rotate(45)], when: small),
-                ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.codeLike, .nothingFound], symbols: .twoDimensional),
+                // Inverted and low-contrast codes: retried on the code-like places. In a photo
+                // (4 MP and more) only where the texture is in places, not everywhere (a page of
+                // text, a wall, a fabric: there each retry would be a whole 3 MP scan).
+                ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
+                ScanPass("invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .twoDimensional),
                 ScanPass("invert-full", [.fineRegions, .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
                 ScanPass("sharpen-full", [.fineRegions, .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
                 ScanPass("upscale2-sharpen-full", [.fineRegions, .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
-                ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.codeLike, .nothingFound]),
+                ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
+                ScanPass("threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
                 // Crowded sheets: whatever was found, look again tile by tile.
-                // Only where the locator says a code is and was not read: a page of text or a
-                // fabric is busy too, and tiling it at full resolution costs more than all else.
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedUnread]),
-                ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound], symbols: .linear),
-                ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound], symbols: .linear),
+                // Only on a sheet of codes (the locator found eight or more) with one still
+                // unread: a page of text or a fabric is busy too, and tiling it at full
+                // resolution costs more than all else.
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedUnread]),
+                // Linear codes at a slant. Where texture is everywhere (text, a wall, a fabric)
+                // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
+                ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
+                ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
+                ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
+                ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
             ])
         case .thorough:
             return ScanPlan(effort: .thorough, passes: [
