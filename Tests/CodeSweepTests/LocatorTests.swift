@@ -35,8 +35,11 @@ struct LocatorTests {
         let image = try Self.load(p)
         // ZBar alone does not read it.
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
-        let located = QRLocator.locate(image)
-        #expect(located.count == 1)
+        // The locator's best candidate is this code, its outline (the frame fitted through the
+        // finders, before any read) within a module and a half of the drawing; the corners ZBar
+        // reads through the warp are within 2 px.
+        let best = try #require(QRLocator.locate(image).first)
+        expectCorners(best.corners, near: drawn, tolerance: 12)
         let codes = Self.normalPlanRead(image)
         let code = try #require(codes.first { $0.bytes == Array(text.utf8) }, "\(codes)")
         #expect(code.pass.hasPrefix("located"))
@@ -50,14 +53,14 @@ struct LocatorTests {
         let m = dir.file("m.png")
         // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
         try ScanPlanTests.run(ScanPlanTests.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
-                                                    "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", m])
+                                                    "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
         let image = try Self.load(m)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let codes = Self.normalPlanRead(image)
         let code = try #require(codes.first { $0.bytes == Array(text.utf8) }, "\(codes)")
         #expect(code.pass.hasPrefix("located"))
         // The outline is the keystone's, whatever corner the mirrored code calls its first.
-        let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
+        let drawn = [Point(x: 200, y: 150), Point(x: 450, y: 200), Point(x: 420, y: 420), Point(x: 190, y: 460)]
         for p in code.corners.points {
             #expect(drawn.contains { abs($0.x - p.x) <= 2 && abs($0.y - p.y) <= 2 }, "\(code.corners.points)")
         }
@@ -119,7 +122,6 @@ struct LocatorTests {
         let log = FullResolutionOnDemandTests.Log()
         FullResolutionOnDemandTests.run(half, log: log)
         #expect(log.fullDecodes == 0, "\(log.sizes)")
-        #expect(log.sizes.allSatisfy { $0.0 <= 2000 && $0.1 <= 1500 })
     }
 
     @Test func homographyMapsFourPointsExactlyAndInverts() throws {
@@ -144,6 +146,6 @@ struct LocatorTests {
         }
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("located: located-qr(300px, margin 25%) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
-        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr-unread"), "\(listing)")
+        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr>=8 and located-qr-unread"), "\(listing)")
     }
 }
