@@ -31,10 +31,12 @@ bench-recall: release
 # QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
 # codes in 16 categories), codesweep against zxing-cpp 3.1 (pip install "zxing-cpp==3.1.*" pillow;
 # its reads are cached in bench-out/boofcv/), per-category table (prints figures; exit 2 without the set).
-# BOOFCV_EFFORTS=fast,normal,thorough adds columns.
+# BOOFCV_EFFORTS=fast,normal,thorough adds columns. Then what the QR locator costs per photo at the
+# view it works on (bench/locator_cost.py: median, p90, max per view size, one job).
 BOOFCV_EFFORTS ?= normal
 bench-boofcv: release
 	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS)
+	python3 bench/locator_cost.py --bin $(BIN)
 
 clean:
 	rm -rf .build
