@@ -96,6 +96,43 @@ extension LumaImage {
         return LumaImage(width: w, height: h, pixels: out)
     }
 
+    /// Bilinear x2 upscale in integers (centre-aligned, weights 3/4 and 1/4 on each axis): the
+    /// same image as `upscaled(by: 2)` to within rounding, several times faster.
+    public func doubled() -> LumaImage {
+        guard width >= 2, height >= 2 else { return upscaled(by: 2) }
+        let w2 = width * 2
+        // Rows first (into 4x fixed point), then columns.
+        var rows = [UInt16](repeating: 0, count: w2 * height)
+        pixels.withUnsafeBufferPointer { src in
+            rows.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let s = y * width, d = y * w2
+                    for x in 0..<width {
+                        let p = UInt16(src[s + x]) * 3
+                        let l = UInt16(src[s + max(0, x - 1)]), r = UInt16(src[s + min(width - 1, x + 1)])
+                        dst[d + 2 * x] = p + l
+                        dst[d + 2 * x + 1] = p + r
+                    }
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: w2 * height * 2)
+        rows.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let c = y * w2, u = max(0, y - 1) * w2, dn = min(height - 1, y + 1) * w2
+                    let o0 = (2 * y) * w2, o1 = (2 * y + 1) * w2
+                    for x in 0..<w2 {
+                        let p = UInt32(src[c + x]) * 3
+                        dst[o0 + x] = UInt8((p + UInt32(src[u + x]) + 8) >> 4)
+                        dst[o1 + x] = UInt8((p + UInt32(src[dn + x]) + 8) >> 4)
+                    }
+                }
+            }
+        }
+        return LumaImage(width: w2, height: height * 2, pixels: out)
+    }
+
     /// For strips under `minSide` pixels high or wide (one scanned line of a bar code): each
     /// line repeated so the short side reaches `minSide`, then a white border of `minSide`/2 all
     /// round (ZBar needs several lines and a quiet zone). Returns the transform back to self.

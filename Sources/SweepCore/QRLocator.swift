@@ -154,7 +154,7 @@ public enum QRLocator {
     static func pyramid(_ image: LumaImage, options: Options) -> [Level] {
         var levels: [Level] = []
         if image.megapixels <= options.upscaleBelowMegapixels && image.width >= 32 && image.height >= 32 {
-            levels.append(binarise(image.upscaled(by: 2), scale: 0.5, options: options))
+            levels.append(binarise(image.doubled(), scale: 0.5, options: options))
         }
         var img = image
         var scale = 1.0

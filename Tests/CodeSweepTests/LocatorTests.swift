@@ -124,6 +124,14 @@ struct LocatorTests {
         #expect(log.fullDecodes == 0, "\(log.sizes)")
     }
 
+    @Test func integerDoublingMatchesBilinearUpscale() {
+        var img = LumaImage(width: 37, height: 23, fill: 0)
+        for i in img.pixels.indices { img.pixels[i] = UInt8((i * 7919 + (i / 37) * 31) % 256) }
+        let fast = img.doubled(), slow = img.upscaled(by: 2)
+        #expect(fast.width == 74 && fast.height == 46)
+        #expect(zip(fast.pixels, slow.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
     @Test func homographyMapsFourPointsExactlyAndInverts() throws {
         let src = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
         let dst = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
