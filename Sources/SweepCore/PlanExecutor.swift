@@ -210,7 +210,7 @@ public struct PlanExecutor {
         case .fit(let mp)?: return min(1, (mp / state.fullMegapixels).squareRoot())
         case .downscale(let f)?: return 1 / Double(f)
         case .located?, .locatedGrid?:
-            // Warps are sampled from the base: modules of 3 px there read well once squared.
+            // Warps are sampled from the base: modules of `minSourceModule` px there read well once squared.
             let smallest = state.unreadLocated.map(\.moduleSize).min() ?? 3
             return min(1, QRLocator.minSourceModule / max(0.1, smallest))
         default: return 1

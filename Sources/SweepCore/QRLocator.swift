@@ -173,32 +173,23 @@ public enum QRLocator {
     /// pixel (zxing's hybrid binariser works the same way).
     static func binarise(_ img: LumaImage, scale: Double, options: Options) -> Level {
         let w = img.width, h = img.height
-        let bs = 8
-        let bw = (w + bs - 1) / bs, bh = (h + bs - 1) / bs
+        let bw = (w + blockSide - 1) / blockSide, bh = (h + blockSide - 1) / blockSide
         var sums = [Int32](repeating: 0, count: bw * bh)
         var counts = [Int32](repeating: 0, count: bw * bh)
         img.pixels.withUnsafeBufferPointer { src in
             sums.withUnsafeMutableBufferPointer { sm in
                 counts.withUnsafeMutableBufferPointer { cn in
-                    for y in 0..<h {
-                        let brow = (y / bs) * bw
-                        let row = y * w
-                        var x = 0
-                        var b = brow
-                        while x < w {
-                            let end = min(w, x + bs)
-                            var acc: Int32 = 0
-                            for xx in x..<end { acc &+= Int32(src[row + xx]) }
-                            sm[b] &+= acc
-                            cn[b] &+= Int32(end - x)
-                            x = end; b += 1
-                        }
+                    forEachBlockRun(width: w, height: h) { row, x0, x1, b in
+                        var acc: Int32 = 0
+                        for x in x0..<x1 { acc &+= Int32(src[row + x]) }
+                        sm[b] &+= acc
+                        cn[b] &+= Int32(x1 - x0)
                     }
                 }
             }
         }
         // Block-level integral of sums and counts, then the threshold per block.
-        let k = max(1, (options.blockRadius + bs / 2) / bs)
+        let k = max(1, (options.blockRadius + blockSide / 2) / blockSide)
         let iw = bw + 1
         var isum = [Int64](repeating: 0, count: iw * (bh + 1)), icnt = [Int64](repeating: 0, count: iw * (bh + 1))
         for by in 0..<bh {
@@ -223,22 +214,33 @@ public enum QRLocator {
         img.pixels.withUnsafeBufferPointer { src in
             threshold.withUnsafeBufferPointer { th in
                 dark.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<h {
-                        let brow = (y / bs) * bw
-                        let row = y * w
-                        var x = 0
-                        var b = brow
-                        while x < w {
-                            let end = min(w, x + bs)
-                            let t = th[b]
-                            for xx in x..<end { dst[row + xx] = Int32(src[row + xx]) < t ? 1 : 0 }
-                            x = end; b += 1
-                        }
+                    forEachBlockRun(width: w, height: h) { row, x0, x1, b in
+                        let t = th[b]
+                        for x in x0..<x1 { dst[row + x] = Int32(src[row + x]) < t ? 1 : 0 }
                     }
                 }
             }
         }
         return Level(width: w, height: h, dark: dark, scale: scale)
+    }
+
+    /// Side of the binariser's blocks.
+    static let blockSide = 8
+
+    /// Every row cut into runs of up to `blockSide` pixels, one per block: the row's offset,
+    /// the run's first and end x, and the block's index.
+    @inline(__always)
+    static func forEachBlockRun(width w: Int, height h: Int, _ body: (_ row: Int, _ x0: Int, _ x1: Int, _ block: Int) -> Void) {
+        let bw = (w + blockSide - 1) / blockSide
+        for y in 0..<h {
+            var b = (y / blockSide) * bw
+            var x = 0
+            while x < w {
+                let end = min(w, x + blockSide)
+                body(y * w, x, end, b)
+                x = end; b += 1
+            }
+        }
     }
 
     // MARK: - Finder patterns
