@@ -47,21 +47,33 @@ extension LumaImage {
         let area = UInt32(factor * factor)
         let half = area / 2
         var rowSums = [UInt32](repeating: 0, count: w)
+        let width = self.width
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for oy in 0..<h {
-                    for i in 0..<w { rowSums[i] = 0 }
-                    for dy in 0..<factor {
-                        let rowStart = (oy * factor + dy) * width
-                        var sx = rowStart
-                        for ox in 0..<w {
-                            var s: UInt32 = 0
-                            for _ in 0..<factor { s &+= UInt32(src[sx]); sx += 1 }
-                            rowSums[ox] &+= s
+                rowSums.withUnsafeMutableBufferPointer { sums in
+                    for oy in 0..<h {
+                        if factor == 2 {
+                            // The common case (pyramids, halved views): two rows, pairs of pixels.
+                            let r0 = 2 * oy * width, r1 = r0 + width, base = oy * w
+                            for ox in 0..<w {
+                                let s = UInt32(src[r0 + 2 * ox]) &+ UInt32(src[r0 + 2 * ox + 1])
+                                    &+ UInt32(src[r1 + 2 * ox]) &+ UInt32(src[r1 + 2 * ox + 1])
+                                dst[base + ox] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
+                            }
+                            continue
                         }
+                        for i in 0..<w { sums[i] = 0 }
+                        for dy in 0..<factor {
+                            var sx = (oy * factor + dy) * width
+                            for ox in 0..<w {
+                                var s: UInt32 = 0
+                                for _ in 0..<factor { s &+= UInt32(src[sx]); sx += 1 }
+                                sums[ox] &+= s
+                            }
+                        }
+                        let base = oy * w
+                        for ox in 0..<w { dst[base + ox] = UInt8(truncatingIfNeeded: (sums[ox] + half) / area) }
                     }
-                    let base = oy * w
-                    for ox in 0..<w { dst[base + ox] = UInt8((rowSums[ox] + half) / area) }
                 }
             }
         }

@@ -77,13 +77,6 @@ public struct QRCandidate: Sendable {
 ///    frame puts it, and the homography from the three finder centres and the alignment
 ///    pattern (or the parallelogram's fourth corner).
 public enum QRLocator {
-    /// The locator looks at the frame reduced to at most this many megapixels (a 12 MP photo is
-    /// decoded at 3 MP anyway); its pyramid goes down from there.
-    public static let viewMegapixels = 4.0
-    /// Warps are sampled from an image where the located modules are at least this many pixels
-    /// (a 12 MP photo's full resolution is decoded when its half-size modules are smaller).
-    public static let minSourceModule = 2.5
-
     public struct Options: Sendable, Equatable {
         /// Local binarisation: block radius (block 2r+1) and offset below the block mean.
         public var blockRadius = 17
@@ -120,7 +113,8 @@ public enum QRLocator {
         }
         /// Dark or not at a fractional point (nearest pixel); outside counts as light.
         @inline(__always) func isDark(_ p: Point) -> Bool {
-            isDark(Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+            // Truncation is the floor for the points inside; the rest are light.
+            p.x >= 0 && p.y >= 0 && p.x < Double(width) && p.y < Double(height) && dark[Int(p.y) * width + Int(p.x)] != 0
         }
     }
 
@@ -172,76 +166,73 @@ public enum QRLocator {
     /// dark when below that less `offset`. Three cheap passes instead of a sliding window per
     /// pixel (zxing's hybrid binariser works the same way).
     static func binarise(_ img: LumaImage, scale: Double, options: Options) -> Level {
-        let w = img.width, h = img.height
-        let bw = (w + blockSide - 1) / blockSide, bh = (h + blockSide - 1) / blockSide
+        let w = img.width, h = img.height, B = blockSide
+        let bw = (w + B - 1) / B, bh = (h + B - 1) / B
         var sums = [Int32](repeating: 0, count: bw * bh)
-        var counts = [Int32](repeating: 0, count: bw * bh)
         img.pixels.withUnsafeBufferPointer { src in
             sums.withUnsafeMutableBufferPointer { sm in
-                counts.withUnsafeMutableBufferPointer { cn in
-                    forEachBlockRun(width: w, height: h) { row, x0, x1, b in
+                for y in 0..<h {
+                    let row = y * w, brow = (y / B) * bw
+                    var x = 0, bx = 0
+                    while x + B <= w {
                         var acc: Int32 = 0
-                        for x in x0..<x1 { acc &+= Int32(src[row + x]) }
-                        sm[b] &+= acc
-                        cn[b] &+= Int32(x1 - x0)
+                        for k in 0..<B { acc &+= Int32(src[row + x + k]) }
+                        sm[brow + bx] &+= acc
+                        x += B; bx += 1
+                    }
+                    if x < w {
+                        var acc: Int32 = 0
+                        for k in x..<w { acc &+= Int32(src[row + k]) }
+                        sm[brow + bx] &+= acc
                     }
                 }
             }
         }
-        // Block-level integral of sums and counts, then the threshold per block.
-        let k = max(1, (options.blockRadius + blockSide / 2) / blockSide)
+        // Block-level integral of sums and pixel counts, then the threshold per block.
+        let k = max(1, (options.blockRadius + B / 2) / B)
         let iw = bw + 1
         var isum = [Int64](repeating: 0, count: iw * (bh + 1)), icnt = [Int64](repeating: 0, count: iw * (bh + 1))
         for by in 0..<bh {
             var rs: Int64 = 0, rc: Int64 = 0
+            let ch = min(B, h - by * B)
             for bx in 0..<bw {
-                rs += Int64(sums[by * bw + bx]); rc += Int64(counts[by * bw + bx])
+                rs += Int64(sums[by * bw + bx]); rc += Int64(ch * min(B, w - bx * B))
                 isum[(by + 1) * iw + bx + 1] = isum[by * iw + bx + 1] + rs
                 icnt[(by + 1) * iw + bx + 1] = icnt[by * iw + bx + 1] + rc
             }
         }
-        var threshold = [Int32](repeating: 0, count: bw * bh)
+        // Thresholds as bytes: a pixel is dark when strictly below (0 = never dark).
+        var threshold = [UInt8](repeating: 0, count: bw * bh)
         for by in 0..<bh {
             let y0 = max(0, by - k), y1 = min(bh, by + k + 1)
             for bx in 0..<bw {
                 let x0 = max(0, bx - k), x1 = min(bw, bx + k + 1)
                 let sm = isum[y1 * iw + x1] - isum[y0 * iw + x1] - isum[y1 * iw + x0] + isum[y0 * iw + x0]
                 let cn = icnt[y1 * iw + x1] - icnt[y0 * iw + x1] - icnt[y1 * iw + x0] + icnt[y0 * iw + x0]
-                threshold[by * bw + bx] = Int32(sm / max(1, cn)) - Int32(options.offset)
+                threshold[by * bw + bx] = UInt8(clamping: sm / max(1, cn) - Int64(options.offset))
             }
         }
-        var dark = [UInt8](repeating: 0, count: w * h)
-        img.pixels.withUnsafeBufferPointer { src in
-            threshold.withUnsafeBufferPointer { th in
-                dark.withUnsafeMutableBufferPointer { dst in
-                    forEachBlockRun(width: w, height: h) { row, x0, x1, b in
-                        let t = th[b]
-                        for x in x0..<x1 { dst[row + x] = Int32(src[row + x]) < t ? 1 : 0 }
+        let dark = [UInt8](unsafeUninitializedCapacity: w * h) { dst, count in
+            img.pixels.withUnsafeBufferPointer { src in
+                threshold.withUnsafeBufferPointer { th in
+                    for y in 0..<h {
+                        let row = y * w, brow = (y / B) * bw
+                        var x = 0, bx = 0
+                        while x < w {
+                            let end = min(w, x + B), t = th[brow + bx]
+                            for i in (row + x)..<(row + end) { dst[i] = src[i] < t ? 1 : 0 }
+                            x = end; bx += 1
+                        }
                     }
                 }
             }
+            count = w * h
         }
         return Level(width: w, height: h, dark: dark, scale: scale)
     }
 
     /// Side of the binariser's blocks.
     static let blockSide = 8
-
-    /// Every row cut into runs of up to `blockSide` pixels, one per block: the row's offset,
-    /// the run's first and end x, and the block's index.
-    @inline(__always)
-    static func forEachBlockRun(width w: Int, height h: Int, _ body: (_ row: Int, _ x0: Int, _ x1: Int, _ block: Int) -> Void) {
-        let bw = (w + blockSide - 1) / blockSide
-        for y in 0..<h {
-            var b = (y / blockSide) * bw
-            var x = 0
-            while x < w {
-                let end = min(w, x + blockSide)
-                body(y * w, x, end, b)
-                x = end; b += 1
-            }
-        }
-    }
 
     // MARK: - Finder patterns
 
@@ -256,12 +247,19 @@ public enum QRLocator {
         return m
     }
 
-    @inline(__always) static func finderRatio(_ r: [Int]) -> Double? { finderRatio(r[0], r[1], r[2], r[3], r[4]) }
+    @inline(__always) static func finderRatio(_ r: Runs) -> Double? { finderRatio(r.r0, r.r1, r.r2, r.r3, r.r4) }
+
+    /// Five run lengths across a pattern: outer dark, light, centre dark, light, outer dark.
+    struct Runs {
+        var r0, r1, r2, r3, r4: Int
+        init(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) { self.r0 = r0; self.r1 = r1; self.r2 = r2; self.r3 = r3; self.r4 = r4 }
+        func allSatisfy(_ p: (Int) -> Bool) -> Bool { p(r0) && p(r1) && p(r2) && p(r3) && p(r4) }
+    }
 
     /// The five runs through (x, y) along (dx, dy): the dark run holding the point, then the
     /// light and dark runs on each side (each capped at `cap` pixels). Nil when the point is
     /// light or a run runs off the image or past the cap.
-    static func runsThrough(_ L: Level, _ x: Int, _ y: Int, _ dx: Int, _ dy: Int, cap: Int) -> (runs: [Int], center: Double)? {
+    static func runsThrough(_ L: Level, _ x: Int, _ y: Int, _ dx: Int, _ dy: Int, cap: Int) -> (runs: Runs, center: Double)? {
         guard L.isDark(x, y) else { return nil }
         func walk(_ sx: Int, _ sy: Int) -> (Int, Int, Int)? {
             // Returns lengths of (rest of centre dark, light, outer dark) going in direction (sx, sy).
@@ -277,49 +275,77 @@ public enum QRLocator {
             return (c, l, d)
         }
         guard let a = walk(-dx, -dy), let b = walk(dx, dy) else { return nil }
-        let runs = [a.2, a.1, a.0 + 1 + b.0, b.1, b.2]
+        let runs = Runs(a.2, a.1, a.0 + 1 + b.0, b.1, b.2)
         // Centre of the middle run, as an offset along the direction from the point.
         let center = Double(b.0 - a.0) / 2
         return (runs, center)
+    }
+
+    /// Where the run of `v` (0 or 1) starting at `x` ends in a row of `w` dark bytes: eight
+    /// bytes at a time while they all equal `v` (most of a row is long runs).
+    @inline(__always) static func runEnd(_ p: UnsafePointer<UInt8>, _ x: Int, _ w: Int, _ v: UInt8) -> Int {
+        var x = x
+        let pattern: UInt64 = v == 0 ? 0 : 0x0101_0101_0101_0101
+        while x + 8 <= w {
+            let diff = UInt64(littleEndian: UnsafeRawPointer(p + x).loadUnaligned(as: UInt64.self)) ^ pattern
+            if diff != 0 { return x + diff.trailingZeroBitCount / 8 }
+            x += 8
+        }
+        while x < w && p[x] == v { x += 1 }
+        return x
     }
 
     static func findFinders(_ levels: [Level], options: Options) -> [FinderPattern] {
         var found: [FinderPattern] = []
         for L in levels {
             var levelFound: [FinderPattern] = []
-            var runs = [Int](repeating: 0, count: 0)
-            runs.reserveCapacity(L.width)
-            var starts = [Int]()
-            starts.reserveCapacity(L.width)
-            for y in 0..<L.height {
-                runs.removeAll(keepingCapacity: true)
-                starts.removeAll(keepingCapacity: true)
-                let row = y * L.width
-                L.dark.withUnsafeBufferPointer { d in
-                    var x = 0
-                    while x < L.width {
-                        let v = d[row + x]
-                        let s = x
-                        while x < L.width && d[row + x] == v { x += 1 }
-                        if runs.isEmpty && v == 0 { continue } // start on dark
-                        runs.append(x - s); starts.append(s)
-                    }
+            var largest = 0.0   // the largest module found at this level so far
+            /// The finder found at this level that a hit at (x, y) of module m belongs to, if any.
+            /// Finders are found row by row, each centred within a few modules of its first row,
+            /// so the search walks back from the newest and stops well above the row.
+            func known(_ matches: (FinderPattern) -> Bool, row y: Int) -> Int? {
+                var k = levelFound.count - 1
+                while k >= 0 {
+                    if Double(y) - levelFound[k].center.y > 11 * largest + 8 { return nil }
+                    if matches(levelFound[k]) { return k }
+                    k -= 1
                 }
-                var i = 0
-                while i + 4 < runs.count {
-                    defer { i += 2 }
-                    guard let m = finderRatio(runs[i], runs[i + 1], runs[i + 2], runs[i + 3], runs[i + 4]) else { continue }
-                    let cx = Double(starts[i + 2]) + Double(runs[i + 2]) / 2
-                    // Already known here: count the row and move on.
-                    if let k = levelFound.firstIndex(where: { abs($0.center.x - cx) < max(1.5, $0.moduleSize) && abs($0.center.y - Double(y)) < 3.5 * $0.moduleSize && abs($0.moduleSize - m) < 0.6 * max(m, $0.moduleSize) }) {
-                        levelFound[k].count += 1
-                        continue
-                    }
-                    if let f = confirm(L, x: Int(cx), y: y, module: m) {
-                        if let k = levelFound.firstIndex(where: { distance($0.center, f.center) < max(1.5, 1.2 * $0.moduleSize) }) {
-                            levelFound[k].count += 1
-                        } else {
-                            levelFound.append(f)
+                return nil
+            }
+            let W = L.width
+            var runs = [Int](repeating: 0, count: W + 1), starts = [Int](repeating: 0, count: W + 1)
+            L.dark.withUnsafeBufferPointer { d in
+                runs.withUnsafeMutableBufferPointer { runs in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        for y in 0..<L.height {
+                            // The row's runs, starting with its first dark one.
+                            let row = d.baseAddress! + y * W
+                            var n = 0
+                            var x = runEnd(row, 0, W, 0)
+                            while x < W {
+                                let e = runEnd(row, x, W, row[x])
+                                runs[n] = e - x; starts[n] = x; n += 1
+                                x = e
+                            }
+                            var i = 0
+                            while i + 4 < n {
+                                defer { i += 2 }
+                                guard let m = finderRatio(runs[i], runs[i + 1], runs[i + 2], runs[i + 3], runs[i + 4]) else { continue }
+                                let cx = Double(starts[i + 2]) + Double(runs[i + 2]) / 2
+                                // Already known here: count the row and move on.
+                                if let k = known({ abs($0.center.x - cx) < max(1.5, $0.moduleSize) && abs($0.center.y - Double(y)) < 3.5 * $0.moduleSize && abs($0.moduleSize - m) < 0.6 * max(m, $0.moduleSize) }, row: y) {
+                                    levelFound[k].count += 1
+                                    continue
+                                }
+                                if let f = confirm(L, x: Int(cx), y: y, module: m) {
+                                    if let k = known({ distance($0.center, f.center) < max(1.5, 1.2 * $0.moduleSize) }, row: y) {
+                                        levelFound[k].count += 1
+                                    } else {
+                                        levelFound.append(f)
+                                        largest = max(largest, f.moduleSize)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -389,8 +415,8 @@ public enum QRLocator {
             }
             if near[i].count > options.nearest {
                 let c = finders[i].center
-                near[i].sort { distance(finders[$0].center, c) < distance(finders[$1].center, c) }
-                near[i].removeLast(near[i].count - options.nearest)
+                near[i] = near[i].map { (j: $0, d: distance(finders[$0].center, c)) }
+                    .sorted { $0.d < $1.d }.prefix(options.nearest).map(\.j)
             }
         }
         for a in 0..<n {
@@ -514,6 +540,8 @@ public enum QRLocator {
         var best: (score: Double, toImage: Homography, n: Int, alignment: Point?)? = nil
         var all: [(score: Double, toImage: Homography, n: Int)] = []
         let dst = [A.center, B.center, C.center]
+        // The versions' and frames' searches for the alignment pattern overlap: each pixel is tested once.
+        var alignmentTests = AlignmentTests(L, module: mm)
         for version in [estimated, estimated - 1, estimated + 1] where version >= 1 && version <= 40 {
             let n = 17 + 4 * version
             let nd = Double(n)
@@ -530,7 +558,7 @@ public enum QRLocator {
                 // parallelogram's guess is modules away, the sides' corner much nearer).
                 var seen: [Point] = []
                 for (guess, _) in frames {
-                    for al in alignments(L, predicted: toL(guess.apply(Point(x: nd - 6.5, y: nd - 6.5))), module: mm)
+                    for al in alignments(L, predicted: toL(guess.apply(Point(x: nd - 6.5, y: nd - 6.5))), module: mm, tests: &alignmentTests)
                     where !seen.contains(where: { distance($0, al) < mm }) {
                         seen.append(al)
                         let ap = Point(x: al.x * s, y: al.y * s)
@@ -670,24 +698,59 @@ public enum QRLocator {
     /// Alignment patterns (a one-module dark dot in a light ring in a dark ring) within a
     /// few modules of where the affine frame predicts one, nearest first (at most four; the
     /// data area holds look-alikes, which the frame score sorts out).
-    static func alignments(_ L: Level, predicted: Point, module m: Double) -> [Point] {
+    static func alignments(_ L: Level, predicted: Point, module m: Double, tests: inout AlignmentTests) -> [Point] {
         let radius = max(4, Int((m * 4).rounded()))
         let px = Int(predicted.x), py = Int(predicted.y)
-        let cap = Int(m * 2.5) + 2
         var found: [(Point, Double)] = []
-        func oneModule(_ r: Int) -> Bool { Double(r) >= 0.4 * m && Double(r) <= 1.9 * m }
         for dy in -radius...radius {
             for dx in -radius...radius {
-                let x = px + dx, y = py + dy
-                guard L.isDark(x, y),
-                      let h = runsThrough(L, x, y, 1, 0, cap: cap), h.runs.allSatisfy(oneModule),
-                      let v = runsThrough(L, x, y, 0, 1, cap: cap), v.runs.allSatisfy(oneModule) else { continue }
-                let c = Point(x: Double(x) + h.center + 0.5, y: Double(y) + v.center + 0.5)
+                guard let c = tests.center(px + dx, py + dy) else { continue }
                 if found.contains(where: { distance($0.0, c) < m }) { continue }
                 found.append((c, Double(dx * dx + dy * dy)))
             }
         }
         return found.sorted { $0.1 < $1.1 }.prefix(4).map(\.0)
+    }
+
+    /// The alignment-pattern test of single pixels (dark, with one-module runs through it across
+    /// and down: then the centre of those runs), remembered in a window round the first pixel
+    /// asked, so that searches round nearby predictions cost one test a pixel.
+    struct AlignmentTests {
+        let L: Level, m: Double, cap: Int
+        var x0 = 0, y0 = 0, side = 0
+        var state: [UInt8] = []       // 0 untested, 1 no, 2 yes
+        var centers: [Point] = []
+
+        init(_ L: Level, module m: Double) { self.L = L; self.m = m; cap = Int(m * 2.5) + 2 }
+
+        mutating func center(_ x: Int, _ y: Int) -> Point? {
+            if side == 0 {
+                side = 2 * (3 * max(4, Int((m * 4).rounded()))) + 1
+                x0 = x - side / 2; y0 = y - side / 2
+                state = [UInt8](repeating: 0, count: side * side)
+                centers = [Point](repeating: Point(x: 0, y: 0), count: side * side)
+            }
+            let u = x - x0, v = y - y0
+            guard u >= 0, v >= 0, u < side, v < side else { return test(x, y) }
+            let k = v * side + u
+            switch state[k] {
+            case 1: return nil
+            case 2: return centers[k]
+            default:
+                let c = test(x, y)
+                state[k] = c == nil ? 1 : 2
+                if let c { centers[k] = c }
+                return c
+            }
+        }
+
+        func test(_ x: Int, _ y: Int) -> Point? {
+            func oneModule(_ r: Int) -> Bool { Double(r) >= 0.4 * m && Double(r) <= 1.9 * m }
+            guard L.isDark(x, y),
+                  let h = runsThrough(L, x, y, 1, 0, cap: cap), h.runs.allSatisfy(oneModule),
+                  let v = runsThrough(L, x, y, 0, 1, cap: cap), v.runs.allSatisfy(oneModule) else { return nil }
+            return Point(x: Double(x) + h.center + 0.5, y: Double(y) + v.center + 0.5)
+        }
     }
 }
 
@@ -714,29 +777,34 @@ extension LumaImage {
         let stretch = ((cx.x - c.x) * (cx.x - c.x) + (cx.y - c.y) * (cx.y - c.y)).squareRoot()
         let ss = max(1, min(4, Int(stretch.rounded(.down))))
         let h = toSource.h
+        let (h0, h1, h2, h3, h4, h5, h6, h7, h8) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8])
         let maxX = Double(width - 1), maxY = Double(height - 1)
+        let width = self.width, lastX = width - 1, lastY = height - 1
+        let step = 1 / Double(ss), norm = 1 / Double(ss * ss)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for v in 0..<total {
                     for u in 0..<total {
                         var acc = 0.0
                         for sy in 0..<ss {
+                            let y = Double(v) + (Double(sy) + 0.5) * step
                             for sx in 0..<ss {
-                                let x = Double(u) + (Double(sx) + 0.5) / Double(ss)
-                                let y = Double(v) + (Double(sy) + 0.5) / Double(ss)
-                                let w = h[6] * x + h[7] * y + h[8]
-                                let px = min(maxX, max(0, (h[0] * x + h[1] * y + h[2]) / w - 0.5))
-                                let py = min(maxY, max(0, (h[3] * x + h[4] * y + h[5]) / w - 0.5))
+                                let x = Double(u) + (Double(sx) + 0.5) * step
+                                let iw = 1 / (h6 * x + h7 * y + h8)
+                                let px = min(maxX, max(0, (h0 * x + h1 * y + h2) * iw - 0.5))
+                                let py = min(maxY, max(0, (h3 * x + h4 * y + h5) * iw - 0.5))
                                 let x0 = Int(px), y0 = Int(py)
-                                let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                                let x1 = min(x0 + 1, lastX), y1 = min(y0 + 1, lastY)
                                 let fx = px - Double(x0), fy = py - Double(y0)
-                                let q00 = Double(src[y0 * width + x0]), q10 = Double(src[y0 * width + x1])
-                                let q01 = Double(src[y1 * width + x0]), q11 = Double(src[y1 * width + x1])
+                                let r0 = y0 * width, r1 = y1 * width
+                                let q00 = Double(src[r0 + x0]), q10 = Double(src[r0 + x1])
+                                let q01 = Double(src[r1 + x0]), q11 = Double(src[r1 + x1])
                                 let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
                                 acc += top + (bottom - top) * fy
                             }
                         }
-                        dst[v * total + u] = UInt8(max(0, min(255, (acc / Double(ss * ss)).rounded())))
+                        // Bilinear means of bytes stay within 0...255: round half up.
+                        dst[v * total + u] = UInt8(acc * norm + 0.5)
                     }
                 }
             }
