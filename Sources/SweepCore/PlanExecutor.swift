@@ -34,6 +34,7 @@ public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
 public struct PlanExecutor {
     public let options: ReaderOptions
     public let decode: SymbolDecoder
+    var settings: PlanSettings { options.plan.settings }
     /// Called after each pass that ran (and once for the cheap look and the locator) with a
     /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
     /// (`CODESWEEP_TRACE=1`).
@@ -106,8 +107,8 @@ public struct PlanExecutor {
         guard base.width >= 1, base.height >= 1 else { return [] }
         // A strip a few pixels high (a scan of one bar code line) or narrow: ZBar needs some
         // rows (columns) and a quiet zone, so repeat the lines and pad with white.
-        if base.width < 16 || base.height < 16 {
-            let (padded, back) = base.paddedThin(minSide: 32)
+        if base.width < settings.thinBelow || base.height < settings.thinBelow {
+            let (padded, back) = base.paddedThin(minSide: settings.thinPadTo)
             base = padded
             baseToFull = baseToFull.concatenating(back)
         }
@@ -153,7 +154,7 @@ public struct PlanExecutor {
         var accepted = 0
         let views = materialize(pass.steps, &state)
         let baseToFull = Homography(state.baseToFull)
-        for view in views where view.image.width >= 8 && view.image.height >= 8 {
+        for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
             let toFull = baseToFull.concatenating(view.toBase)
             for raw in decode(view.image, symbols) where accept(raw, scanned: scanned) {
                 accepted += 1
@@ -175,14 +176,14 @@ public struct PlanExecutor {
         if let look = state.look { return look }
         let start = ContinuousClock.now
         let base = state.base
-        var views: [LumaImage] = TextureProbe.scales.map { mp in
+        var views: [LumaImage] = settings.probeScales.map { mp in
             mp.map { materialize([.fit(megapixels: $0)], &state)[0].image } ?? base
         }
         // In a small image (a screenshot, a crop) the megapixel budgets leave it at full
         // size, where modules of 4 px and more make too few transitions per block: look at
         // it halved and thirded too.
-        if state.fullMegapixels <= 1 {
-            views += [2, 3].filter { base.width / $0 >= 16 && base.height / $0 >= 16 }.map { base.downscaled(by: $0) }
+        if state.fullMegapixels <= settings.probeSmallMegapixels {
+            views += settings.probeSmallDivisors.filter { base.width / $0 >= 16 && base.height / $0 >= 16 }.map { base.downscaled(by: $0) }
         }
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
@@ -191,11 +192,11 @@ public struct PlanExecutor {
     }
 
     /// The QR locator, run once per frame on first use, on the view of at most
-    /// `QRLocator.viewMegapixels`; candidates are kept in full-resolution pixels.
+    /// `settings.locatorMegapixels`; candidates are kept in full-resolution pixels.
     func locate(_ state: inout FrameState) -> [QRCandidate] {
         if let found = state.located { return found }
         let start = ContinuousClock.now
-        let view = materialize([.fit(megapixels: QRLocator.viewMegapixels)], &state)[0]
+        let view = materialize([.fit(megapixels: settings.locatorMegapixels)], &state)[0]
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
         let result = QRLocator.locateTimed(view.image)
         let found = result.candidates.map { $0.mapped(by: toFull) }
@@ -204,23 +205,23 @@ public struct PlanExecutor {
         return found
     }
 
-    /// The scale of full resolution a pass needs from its input.
+    /// The scale of full resolution a pass needs from its source (the pass's `source`).
     func neededScale(_ pass: ScanPass, _ state: inout FrameState) -> Double {
-        switch pass.steps.first {
-        case .fit(let mp)?: return min(1, (mp / state.fullMegapixels).squareRoot())
-        case .downscale(let f)?: return 1 / Double(f)
-        case .located?, .locatedGrid?:
-            // Warps are sampled from the base: modules of `minSourceModule` px there read well once squared.
+        switch pass.source {
+        case .megapixels(let mp): return min(1, (mp / state.fullMegapixels).squareRoot())
+        case .fraction(let f): return min(1, f)
+        case .locatedModules(let px):
+            // Warps are sampled from the base: modules of `px` there read well once squared.
             let smallest = state.unreadLocated.map(\.moduleSize).min() ?? 3
-            return min(1, QRLocator.minSourceModule / max(0.1, smallest))
-        default: return 1
+            return min(1, px / max(0.1, smallest))
+        case .full: return 1
         }
     }
 
     func holds(_ c: PassCondition, _ state: inout FrameState) -> Bool {
         switch c {
-        // An add-on alone is no find: it may be noise until its host code is read.
-        case .nothingFound: return state.merged.codes.allSatisfy(\.symbology.isAddOn)
+        // An add-on alone is no find (unless the plan says so): it may be noise until its host code is read.
+        case .nothingFound: return state.merged.codes.allSatisfy { !settings.addOnAloneCounts && $0.symbology.isAddOn }
         case .codeLike: return probe(&state).codeLike
         case .atLeast(let mp): return state.fullMegapixels >= mp
         case .atMost(let mp): return state.fullMegapixels <= mp
@@ -228,7 +229,7 @@ public struct PlanExecutor {
         case .fineTexture: return !probe(&state).fine.isEmpty
         case .busyArea(let f): let look = probe(&state); return look.codeLike && look.busyArea >= f
         case .busyAreaBelow(let f): return probe(&state).busyArea < f
-        case .noSureRead(let q): return !state.merged.codes.contains { !$0.symbology.isAddOn && ($0.symbology.isTwoDimensional || $0.quality >= q) }
+        case .noSureRead(let q): return !state.merged.codes.contains { (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q) }
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
         }
@@ -267,11 +268,6 @@ public struct PlanExecutor {
         return out
     }
 
-    /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
-    /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
-    /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
-    public static let cropMargin = 64
-
     /// The places a crop step cuts out: code-like, the small code-like, or the fine ones.
     static func places(_ step: PassStep, regions: [FractionalBox], fine: [FractionalBox]) -> [FractionalBox] {
         switch step {
@@ -288,13 +284,14 @@ public struct PlanExecutor {
         case .regions, .fineRegions, .smallRegions:
             return Self.places(step, regions: places.regions, fine: places.fine).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
-                    .expanded(by: Self.cropMargin).clamped(width: img.width, height: img.height)
+                    .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
                 return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
             }
         case .located(let side, let margin):
             return places.located.map { c in
-                // No fewer pixels a module than the source has (up to 8), so a dense code keeps its detail.
-                let s = max(side, Int(min(8, max(4, c.moduleSize)).rounded()) * c.dimension)
+                // No fewer pixels a module than the source has (within the plan's range), so a dense code keeps its detail.
+                let perModule = min(settings.locatedModulePixels.upperBound, max(settings.locatedModulePixels.lowerBound, c.moduleSize))
+                let s = max(side, Int(perModule.rounded()) * c.dimension)
                 let (image, back) = img.rectified(c.toImage, dimension: c.dimension, side: s, margin: Int(Double(s) * margin))
                 return View(image: image, toBase: back)
             }
@@ -313,8 +310,8 @@ public struct PlanExecutor {
         case .downscale(let f):
             return [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
         case .upscale(let f):
-            // Never blow an image up past 16 MP: upscaling is for small images and crops.
-            guard img.pixelCount * f * f <= 16_000_000 else { return [] }
+            // Never blow an image up past the plan's cap: upscaling is for small images and crops.
+            guard img.pixelCount * f * f <= settings.maxUpscaledPixels else { return [] }
             return [affine(img.upscaled(by: f), .unscale(Double(f)))]
         case .invert:
             return [View(image: img.inverted(), toBase: .identity)]

@@ -146,14 +146,100 @@ public enum PassSymbols: String, Sendable, Equatable {
     }
 }
 
+/// How much of the image's resolution a pass needs from its source. A JPEG is first decoded
+/// reduced (DCT scaling) when the cheap passes need no more; a pass that needs more makes the
+/// executor decode the frame at full resolution (once) before it runs.
+public enum SourceResolution: Sendable, Equatable, CustomStringConvertible {
+    /// Enough pixels for a view of this many megapixels (a `fit` pass).
+    case megapixels(Double)
+    /// This fraction of full resolution on each side (a `downscale` pass).
+    case fraction(Double)
+    /// Enough that the smallest located, unread QR code has modules of at least this many
+    /// pixels, up to full resolution (the `located` warps sample their source).
+    case locatedModules(atLeast: Double)
+    /// Full resolution.
+    case full
+
+    /// What a pass's first step needs: a fit or downscale needs what it keeps, a warp of the
+    /// located codes what keeps their modules sampled well, anything else the whole image.
+    public init(steps: [PassStep]) {
+        switch steps.first {
+        case .fit(let mp)?: self = .megapixels(mp)
+        case .downscale(let f)?: self = .fraction(1 / Double(f))
+        case .located?, .locatedGrid?: self = .locatedModules(atLeast: 2.5)
+        default: self = .full
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .megapixels(let mp): "\(format(mp))MP"
+        case .fraction(let f): "1/\(format((1 / f).rounded())) of full"
+        case .locatedModules(let px): "located modules >=\(format(px))px"
+        case .full: "full"
+        }
+    }
+}
+
 public struct ScanPass: Sendable, Equatable {
     public var name: String
     public var steps: [PassStep]
     /// All must hold for the pass to run; empty = always.
     public var when: [PassCondition]
     public var symbols: PassSymbols
-    public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all) {
+    /// The resolution the pass needs from its source (by default what its first step needs).
+    public var source: SourceResolution
+    public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
+                source: SourceResolution? = nil) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
+        self.source = source ?? SourceResolution(steps: steps)
+    }
+}
+
+/// The rules of a plan that are not passes: how a frame is prepared, what the cheap look and
+/// the locator look at, and the limits of the steps. Printed by `codesweep plan` with the passes.
+public struct PlanSettings: Sendable, Equatable {
+    /// A frame narrower or lower than `thinBelow` pixels (a scan of one bar code line) has its
+    /// lines repeated and is padded with white to `thinPadTo`: ZBar needs rows and a quiet zone.
+    public var thinBelow = 16
+    public var thinPadTo = 32
+    /// The cheap look (TextureProbe) looks at these scales (megapixels; nil = as decoded),
+    /// coarse to fine; an image of at most `probeSmallMegapixels` is also looked at divided by
+    /// each of `probeSmallDivisors` (big modules make too few transitions at full size).
+    public var probeScales: [Double?] = [0.75, 3, nil]
+    public var probeSmallMegapixels = 1.0
+    public var probeSmallDivisors = [2, 3]
+    /// The QR locator works on the frame reduced to at most this many megapixels.
+    public var locatorMegapixels = 4.0
+    /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
+    /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
+    /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
+    public var cropMargin = 64
+    /// A located code's warp has at least `locatedModulePixels.lowerBound` and at most
+    /// `.upperBound` pixels a module (more when the source has more, so a dense code keeps its detail).
+    public var locatedModulePixels: ClosedRange<Double> = 4...8
+    /// No upscale step makes an image bigger than this (upscaling is for small images and crops).
+    public var maxUpscaledPixels = 16_000_000
+    /// Views smaller than this on a side are not decoded.
+    public var minViewSide = 8
+    /// An add-on (EAN-2/EAN-5) read alone is no find for `nothing-found` and `no-read-of-quality`
+    /// (it may be noise until its host code is read); add-ons are paired with their hosts at the end.
+    public var addOnAloneCounts = false
+
+    public init() {}
+
+    public var listing: [String] {
+        [
+            "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
+            "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
+                + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP",
+            "crops: \(cropMargin) px of context on every side",
+            "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
+            "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
+            "views: under \(minViewSide) px on a side not decoded",
+            "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
+        ]
     }
 }
 
@@ -166,7 +252,10 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
 public struct ScanPlan: Sendable, Equatable {
     public var effort: Effort
     public var passes: [ScanPass]
-    public init(effort: Effort, passes: [ScanPass]) { self.effort = effort; self.passes = passes }
+    public var settings: PlanSettings
+    public init(effort: Effort, passes: [ScanPass], settings: PlanSettings = PlanSettings()) {
+        self.effort = effort; self.passes = passes; self.settings = settings
+    }
 
     /// The plans, tuned with `make bench-recall` (hard set + zxing-cpp corpus, see bench/).
     /// Costs on a 12 MP photo (one core): fit3 ~0.2 s, full ~1-2 s, tiles3 ~1.5-2.5 s; the
@@ -282,8 +371,10 @@ public struct ScanPlan: Sendable, Equatable {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))")
+            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
         }
+        lines.append("settings:")
+        lines += settings.listing.map { "  " + $0 }
         return lines.joined(separator: "\n")
     }
 }

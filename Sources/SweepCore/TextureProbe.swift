@@ -1,8 +1,6 @@
 /// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
 /// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
 public enum TextureProbe {
-    /// The scales looked at (megapixels; nil = the image as is), coarse to fine.
-    public static let scales: [Double?] = [0.75, 3, nil]
     /// Busy blocks (each with a busy neighbour) needed to call an image code-like.
     public static let minBusyBlocks = 4
 

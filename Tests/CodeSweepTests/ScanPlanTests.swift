@@ -239,7 +239,7 @@ struct ScanPlanTests {
         let image = try Self.load(shot)
         let decode = { (r: PixelRect) in ZBarDecoder.decode(image.cropped(r), symbologies: [.qr], config: .init()) }
         #expect(decode(tight).isEmpty)
-        #expect(decode(tight.expanded(by: PlanExecutor.cropMargin)).count == 1)
+        #expect(decode(tight.expanded(by: PlanSettings().cropMargin)).count == 1)
     }
 
     @Test("a blurred QR busy already when shrunk is found only by the full-resolution look at code-like places")

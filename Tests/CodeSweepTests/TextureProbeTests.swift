@@ -78,6 +78,70 @@ struct FullResolutionOnDemandTests {
         }
     }
 
+    /// A plan of the given passes and settings, run on `half` with the recording decoder.
+    static func run(_ half: LumaImage, _ passes: [ScanPass], settings: PlanSettings = PlanSettings(), log: Log) {
+        var options = ReaderOptions(effort: .normal)
+        options.plan = ScanPlan(effort: .normal, passes: passes, settings: settings)
+        let executor = PlanExecutor(options: options) { img, _ in
+            log.sizes.append((img.width, img.height))
+            return []
+        }
+        _ = executor.scan(half, scale: 0.5) {
+            log.fullDecodes += 1
+            return half.upscaled(by: 2)
+        }
+    }
+
+    @Test("a pass's source resolution is plan data: the same 1 MP pass decodes full resolution only when its source says so")
+    func sourceResolutionIsPlanData() {
+        let half = LumaImage(width: 800, height: 600, fill: 200)
+        #expect(ScanPass("fit1", [.fit(megapixels: 1)]).source == .megapixels(1))
+        #expect(ScanPass("located", [.located(side: 300, margin: 0.25)]).source == .locatedModules(atLeast: 2.5))
+        #expect(ScanPass("whole", []).source == .full)
+        let asIs = Log()
+        Self.run(half, [ScanPass("fit1", [.fit(megapixels: 1)])], log: asIs)
+        #expect(asIs.fullDecodes == 0 && asIs.sizes.count == 1)
+        let full = Log()
+        Self.run(half, [ScanPass("fit1", [.fit(megapixels: 1)], source: .full)], log: full)
+        #expect(full.fullDecodes == 1)
+        // The 1 MP view is then made from the 1.92 MP full frame: halved, 800x600 again.
+        #expect(full.sizes.count == 1 && full.sizes[0] == (800, 600), "\(full.sizes)")
+    }
+
+    @Test("the plan's settings govern the executor: the upscale cap, the smallest view decoded, thin-strip padding")
+    func settingsArePlanData() {
+        let img = LumaImage(width: 300, height: 200, fill: 200)
+        var capped = PlanSettings()
+        capped.maxUpscaledPixels = 200_000
+        let log = Log()
+        Self.run(img, [ScanPass("up2", [.upscale(2)]), ScanPass("up1", [.upscale(1)])], settings: capped, log: log)
+        // x2 of the 600x400 full frame (960,000 px) is past the cap: only the x1 view is decoded.
+        #expect(log.sizes.count == 1 && log.sizes[0] == (600, 400), "\(log.sizes)")
+        var bigViews = PlanSettings()
+        bigViews.minViewSide = 700
+        let none = Log()
+        Self.run(img, [ScanPass("whole", [])], settings: bigViews, log: none)
+        #expect(none.sizes.isEmpty)
+        // A 5 px strip: its lines repeated to at least 32 rows with 16 px of white above and
+        // below by default (7 x 5 + 32 = 67), to 48 and 24 px when the plan says so (10 x 5 + 48).
+        var strip = PlanSettings()
+        strip.thinPadTo = 48
+        let padded = Log()
+        let executor: (PlanSettings) -> PlanExecutor = { settings in
+            var options = ReaderOptions(effort: .normal)
+            options.plan = ScanPlan(effort: .normal, passes: [ScanPass("whole", [])], settings: settings)
+            return PlanExecutor(options: options) { img, _ in padded.sizes.append((img.width, img.height)); return [] }
+        }
+        _ = executor(PlanSettings()).scan(LumaImage(width: 400, height: 5, fill: 200))
+        _ = executor(strip).scan(LumaImage(width: 400, height: 5, fill: 200))
+        #expect(padded.sizes.map(\.1) == [67, 98], "\(padded.sizes)")
+        // And `codesweep plan` prints them.
+        let listing = ScanPlan.forEffort(.normal).listing
+        #expect(listing.contains("settings:") && listing.contains("upscale: never past 16MP") && listing.contains("crops: 64 px of context"), "\(listing)")
+        #expect(listing.contains("fine-full: fine-texture-regions → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
+        #expect(listing.contains("source: located modules >=2.5px"), "\(listing)")
+    }
+
     @Test func coarseTextureNeverDecodesFullResolution() {
         // 6 px modules at half size (12 px at full): the 3 MP passes can read such a code.
         let half = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 6, modules: 41)
