@@ -236,7 +236,7 @@ public struct Evaluator {
             if !u.allowHosts.isEmpty && !u.allowHosts.contains(where: { Wildcard.hostMatches($0, host) }) {
                 var hint = ""
                 let literal = u.allowHosts.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }.filter { !Self.hasWildcard($0) }
-                let candidates = literal.map { ($0, editDistance($0, url.host)) } + literal.map { ($0, editDistance("www." + $0, url.host)) }
+                let candidates = literal.map { ($0, DidYouMean.distance($0, url.host)) } + literal.map { ($0, DidYouMean.distance("www." + $0, url.host)) }
                 if let best = candidates.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= 2 { hint = " — a typo of \(best.0)?" }
                 v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
                                    fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
