@@ -226,6 +226,7 @@ struct Scan: AsyncParsableCommand {
         // The first write error (report or picture) stops the sweep: nothing is lost silently.
         var writeFailure: OutputError? = sink.outputFailure
         var pictureProblems = 0
+        var failedNames: [String] = []
         if writeFailure != nil { Interrupt.stopForWriteFailure() }
         // A live line on stderr would tangle with records printed to the same terminal; the
         // summary still comes at the end.
@@ -258,7 +259,10 @@ struct Scan: AsyncParsableCommand {
                 }
             }
             summary.add(record)
-            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
+            if let error = record.error, failedNames.count < 3 {
+                failedNames.append("\(TerminalText.escape(record.path)) (\(error.kind.rawValue))")
+            }
+            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds, current: record.path) }
         }, shouldStop: { Interrupt.requested || Interrupt.writeFailed })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
@@ -266,7 +270,13 @@ struct Scan: AsyncParsableCommand {
         sink.finish(summary: summary)
         if writeFailure == nil { writeFailure = sink.outputFailure }
         if let problem = out.close(), writeFailure == nil { writeFailure = problem }
-        progress.finish(summary)
+        progress.finish(summary, failedNames: failedNames)
+        if summary.filesScanned == 0 && resume == nil && !quiet && !summary.interrupted && writeFailure == nil {
+            Stderr.say("codesweep: no images found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
+                       + (filesFrom != nil ? " or the --files-from list" : "")
+                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive)")
+                       + (shard != nil ? " in shard \(shard!)" : ""))
+        }
         if let writeFailure {
             Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))
             throw ExitCode(2)
