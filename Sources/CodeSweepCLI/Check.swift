@@ -15,7 +15,8 @@ struct Check: AsyncParsableCommand {
         the file's, single values replace them). Prints a summary for people; --junit, --json and \
         GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
 
-        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error or unreadable images.
+        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
+        or no image checked at all (paths or --include matching nothing).
         Reference: docs/check.md.
         """
     )

@@ -16,7 +16,8 @@ struct CodeSweepCommand: AsyncParsableCommand {
         barcodes and QR codes with ZBar at several scales and with other preprocessing, and \
         reports each code with its payload, exact bytes and corners.
 
-        Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error.
+        Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
+        4 no code found (scan --fail-if-none).
         """,
         version: CodeSweepInfo.version,
         subcommands: [Scan.self, Check.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
