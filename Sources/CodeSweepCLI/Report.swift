@@ -10,7 +10,7 @@ import Glibc
 /// `codesweep report REPORT.jsonl --html OUT.html`: a page to browse a sweep.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Turn a jsonl report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
+        abstract: "Turn a jsonl or json report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
         discussion: """
         The page is one self-contained file: inline style and script, thumbnails as data: URIs, \
         and a Content-Security-Policy that forbids loading anything from elsewhere. Images are \
