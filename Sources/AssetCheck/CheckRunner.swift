@@ -39,10 +39,27 @@ public struct CheckRunner: Sendable {
         self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
     }
 
+    /// A check that found no image to check: an error, not a pass (exit 2), so a gate whose
+    /// paths or include patterns match nothing cannot turn green by mistake.
+    public struct NothingChecked: Error, CustomStringConvertible, Equatable {
+        public var paths: [String]
+        public var include: [String]
+        public init(paths: [String], include: [String]) { self.paths = paths; self.include = include }
+        public var description: String {
+            var s = "no image was checked: no image file found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
+            if !include.isEmpty {
+                s += " matching include \(include.map { "'\($0)'" }.joined(separator: ", "))"
+                s += "; include patterns are case-sensitive ('*.PNG' does not match a.png)"
+            }
+            return s + ". A gate that checks nothing cannot pass: check the paths (command line or `paths:`) and the include/exclude patterns."
+        }
+    }
+
     public func run(paths: [String], rulesSource: String) async throws -> CheckReport {
         let evaluator = try Evaluator(rules: rules, context: context, today: today)
         let clock = ContinuousClock.now
         let (records, scans) = await scan(paths: paths)
+        guard !records.isEmpty else { throw NothingChecked(paths: paths, include: rules.include) }
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
             var result = evaluator.evaluate(r, scans: scans[i].scans)

@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 
 /// One code as the check saw it.
@@ -145,7 +146,7 @@ public struct Evaluator {
         if let error = record.error {
             result.error = "\(error.kind.rawValue): \(error.message)"
             result.violations.append(Violation(rule: "unreadable", message: "the image could not be read (\(error.kind.rawValue): \(error.message))",
-                                               fix: "re-export the file as PNG or JPEG and commit it again"))
+                                               fix: Self.unreadableFix(error.kind)))
             return result
         }
         result.codes = record.codes.enumerated().map { CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil) }
@@ -184,6 +185,20 @@ public struct Evaluator {
         return result
     }
 
+    /// What to do about a file the scan could not read, by why it could not.
+    static func unreadableFix(_ kind: ErrorKind) -> String {
+        switch kind {
+        case .notFound:
+            "nothing exists at this path: correct the path (on the command line or in `paths:` of the rules file), or add the missing file or folder"
+        case .unreadable, .notRegularFile:
+            "make it a regular file (or folder) this user can read, or leave it out of the paths checked"
+        case .tooLarge, .timeout:
+            "re-export the image at a smaller size (the code itself needs only about 4 px per module)"
+        case .empty, .notImage, .corrupt, .truncated, .crash, .internalError:
+            "re-export the file as PNG or JPEG and commit it again"
+        }
+    }
+
     /// "code 1 (QR Code)": the payload itself is named only where the rule is about it.
     func describe(_ c: CodeResult) -> String {
         "code \(c.index) (\(c.code.symbology.displayName))"
@@ -214,17 +229,21 @@ public struct Evaluator {
         if url.host.isEmpty && (!u.allowHosts.isEmpty) {
             v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) has no host; allowed hosts: \(u.allowHosts.joined(separator: ", "))",
                                fix: "encode a full link to one of the allowed hosts", code: c.index))
-        } else if !url.host.isEmpty {
-            if !u.allowHosts.isEmpty && !u.allowHosts.contains(where: { Wildcard.hostMatches($0, url.host) }) {
+        } else if !url.host.isEmpty, let host = url.parsedHost {
+            // The host as a phone opens it, and how the payload writes it when that differs.
+            let shown = host.unicode != host.ascii ? "\(host.ascii) (\(host.unicode))" : host.ascii
+            let written = url.writtenHost.lowercased() == host.ascii || url.writtenHost == host.unicode ? "" : ", written '\(url.writtenHost)'"
+            if !u.allowHosts.isEmpty && !u.allowHosts.contains(where: { Wildcard.hostMatches($0, host) }) {
                 var hint = ""
                 let literal = u.allowHosts.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }.filter { !Self.hasWildcard($0) }
-                let candidates = literal.map { ($0, editDistance($0, url.host)) } + literal.map { ($0, editDistance("www." + $0, url.host)) }
+                let candidates = literal.map { ($0, DidYouMean.distance($0, url.host)) } + literal.map { ($0, DidYouMean.distance("www." + $0, url.host)) }
                 if let best = candidates.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= 2 { hint = " — a typo of \(best.0)?" }
-                v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(url.host), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
+                v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
                                    fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
             }
-            if let deny = u.denyHosts.first(where: { Wildcard.hostMatches($0, url.host) }) {
-                v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(url.host), which is denied ('\(deny)' in url.deny_hosts)",
+            if let deny = u.denyHosts.first(where: { Wildcard.hostMatches($0, host, lookalikes: true) }) {
+                let lookalike = Wildcard.hostMatches(deny, host) ? "" : " — it looks like a denied host, written with look-alike letters"
+                v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(shown)\(written), which is denied ('\(deny)' in url.deny_hosts)\(lookalike)",
                                    fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
             }
         }
@@ -311,11 +330,20 @@ extension Scannability {
         parts.append("quiet zone \(atLeast)\(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(atLeast)\(fmt($0)) module\(fmt($0) == "1" ? "" : "s"))" } ?? ""))
         parts.append("contrast \(Int((contrast * 100).rounded()))%")
         if readsAsIs {
-            parts.append("reads shrunk ×\(fmt2(scaleMargin)), blurred σ \(blurMargin) module, at \(Int((contrastMargin * 100).rounded()))% contrast")
+            parts.append(margins)
         } else {
             parts.append("not read by a plain decoder pass at its own size")
         }
-        return parts.joined(separator: ", ")
+        return (parts + notes).joined(separator: ", ")
+    }
+
+    /// The three margins said as what was done to the code and still read: "still reads shown
+    /// 4× smaller, blurred by σ 0.35 module and faded to 12 % of its contrast".
+    public var margins: String {
+        let shrink = scaleMargin > 1 ? "shown \(fmt2(scaleMargin))× smaller" : "at its own size only (not smaller)"
+        let blur = blurMargin > 0 ? "blurred by σ \(fmt2(blurMargin)) module" : "not blurred"
+        let fade = contrastMargin < 1 ? "faded to \(Int((contrastMargin * 100).rounded())) % of its contrast" : "at its full contrast only"
+        return "still reads \(shrink), \(blur) and \(fade)"
     }
 }
 
@@ -329,22 +357,11 @@ func fmt(_ d: Double) -> String {
     return r == r.rounded() ? String(Int(r)) : String(r)
 }
 
-/// A payload in quotes with control characters made visible (payloads are untrusted).
+/// A payload in quotes, cut at 120 characters. Not escaped here: messages hold the text as it
+/// is, and each output escapes them once, with `TerminalText` (see `CheckOutput`).
 func quote(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        default:
-            if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029 {
-                out += "\\u{" + String(u.value, radix: 16) + "}"
-            } else { out.unicodeScalars.append(u) }
-        }
-    }
     let limit = 120
-    if out.count > limit { out = String(out.prefix(limit)) + "…" }
-    return out + "\""
+    return "\"" + (s.count > limit ? String(s.prefix(limit)) + "…" : s) + "\""
 }
 
 func quoteList(_ items: [String]) -> String { items.map(quote).joined(separator: ", ") }

@@ -18,7 +18,7 @@ public enum CheckOutput {
                 out += "ERROR  \(safe(img.path))\n"
             }
             for c in img.codes where verbose || img.status != .passed {
-                out += "       code \(c.index): \(c.code.symbology.displayName) \(c.text.map(quote) ?? "<binary>")\n"
+                out += "       code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")\n"
                 if let s = c.scan { out += "         grade \(s.grade): \(s.summary)\n" }
             }
             for v in img.violations {
@@ -40,8 +40,10 @@ public enum CheckOutput {
         return "  — \(img.codes.count) code\(img.codes.count == 1 ? "" : "s")" + (grades.isEmpty ? "" : ", grade \(grades.joined(separator: "/"))")
     }
 
-    /// Paths and messages for a terminal: control, format and bidi characters shown escaped,
-    /// as every other text output does.
+    /// Paths, payloads and messages, escaped once for every output (summary, JUnit, annotations,
+    /// JSON `message`/`fix`): control, format and bidi characters shown as escapes, with the
+    /// escaper every other text output of the tool uses. Messages hold payloads unescaped, so
+    /// this is the only escaping they get.
     static func safe(_ s: String) -> String { TerminalText.escape(s) }
 
     // MARK: JUnit XML
@@ -65,7 +67,7 @@ public enum CheckOutput {
             case .failed, .error:
                 let tag = img.status == .error ? "error" : "failure"
                 let first = img.violations.first
-                let message = img.violations.count == 1 ? first!.message : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
+                let message = img.violations.count == 1 ? safe(first!.message) : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
                 let type = Array(Set(img.violations.map(\.rule))).sorted().joined(separator: ",")
                 x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
             }
@@ -77,10 +79,10 @@ public enum CheckOutput {
     static func detail(_ img: ImageResult) -> String {
         var lines: [String] = []
         for c in img.codes {
-            lines.append("code \(c.index): \(c.code.symbology.displayName) \(c.text.map(quote) ?? "<binary>")" + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
+            lines.append("code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")" + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
         }
         for v in img.violations {
-            lines.append("\(v.rule): \(v.message)\n  fix: \(v.fix)")
+            lines.append("\(v.rule): \(safe(v.message))\n  fix: \(safe(v.fix))")
         }
         return lines.joined(separator: "\n")
     }
@@ -120,7 +122,7 @@ public enum CheckOutput {
         for img in r.images {
             for v in img.violations {
                 let title = "codesweep \(v.rule)" + (v.code.map { " (code \($0))" } ?? "")
-                out += "::error file=\(githubProperty(img.path)),title=\(githubProperty(title))::\(githubData(v.message + ". Fix: " + v.fix))\n"
+                out += "::error file=\(githubProperty(img.path)),title=\(githubProperty(title))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
             }
         }
         return out
@@ -168,7 +170,7 @@ public enum CheckOutput {
             return .object(cf)
         })))
         f.append(("violations", .array(img.violations.map { v in
-            .object([("rule", .string(v.rule)), ("code", v.code.map(JSONValue.int) ?? .null), ("message", .string(v.message)), ("fix", .string(v.fix))])
+            .object([("rule", .string(v.rule)), ("code", v.code.map(JSONValue.int) ?? .null), ("message", .string(safe(v.message))), ("fix", .string(safe(v.fix)))])
         })))
         return .object(f)
     }
@@ -189,6 +191,8 @@ public enum CheckOutput {
             ("shrink_margin", r(s.scaleMargin)),
             ("blur_margin_modules", r(s.blurMargin)),
             ("contrast_margin", r(s.contrastMargin)),
+            ("inverted", .bool(s.inverted)),
+            ("notes", .array(s.notes.map(JSONValue.string))),
             ("grades", .object(s.grades.map { ($0.parameter, .string($0.grade.description)) })),
         ])
     }

@@ -37,7 +37,7 @@ public enum RulesFile {
             case "max_codes": rules.maxCodes = try int(value, at)
             case "symbologies": rules.symbologies = try symbologies(strings(value, at).joined(separator: ","), at)
             case "min_grade":
-                guard let s = value.string, let g = Grade(parsing: s) else { throw Error("\(at): a grade A, B, C, D or F (or 4...0)") }
+                guard let s = value.string, let g = Grade(minimum: s) else { throw Error("\(at) takes \(Grade.minimumChoices), not '\(value.string ?? "")'") }
                 rules.minGrade = g
             case "url": rules.url = try url(value, at)
             case "expect": rules.expectations += try expectations(value, at)

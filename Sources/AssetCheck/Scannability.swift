@@ -28,6 +28,9 @@ public struct Scannability: Sendable, Equatable {
     public var blurMargin: Double
     /// Smallest fraction of its contrast at which it still reads (1 = needs all of it).
     public var contrastMargin: Double
+    /// Light modules on a dark background (reflectance reversed, as ISO/IEC 18004 allows): the
+    /// code was measured and decoded on the inverted image.
+    public var inverted = false
     /// Per-parameter grades, in report order.
     public var grades: [(parameter: String, grade: Grade)]
     /// The overall grade: the lowest parameter grade (as ISO 15415 takes the lowest).
@@ -37,8 +40,14 @@ public struct Scannability: Sendable, Equatable {
         l.modulePx == r.modulePx && l.modulesPerSide == r.modulesPerSide && l.quietZonePx == r.quietZonePx
             && l.contrast == r.contrast && l.readsAsIs == r.readsAsIs && l.scaleMargin == r.scaleMargin
             && l.blurMargin == r.blurMargin && l.contrastMargin == r.contrastMargin
-            && l.grades.map(\.grade) == r.grades.map(\.grade)
+            && l.inverted == r.inverted && l.grades.map(\.grade) == r.grades.map(\.grade)
     }
+
+    /// What a person should know beyond the grades.
+    public var notes: [String] {
+        inverted ? [Self.invertedNote] : []
+    }
+    public static let invertedNote = "inverted (light on dark): some older scanner apps cannot read it"
 
     /// The parameter grades that are below `grade`, for messages.
     public func weakest(below grade: Grade) -> [(parameter: String, grade: Grade)] {
@@ -51,16 +60,20 @@ public enum Grade: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
     case F = 0, D = 1, C = 2, B = 3, A = 4
     public static func < (l: Grade, r: Grade) -> Bool { l.rawValue < r.rawValue }
     public var description: String { ["F", "D", "C", "B", "A"][rawValue] }
-    public init?(parsing text: String) {
-        switch text.uppercased() {
+    /// A minimum grade as a gate asks for it: A, B, C or D (or 4...1). F is not a minimum (it
+    /// would pass every code) and there is no E.
+    public init?(minimum text: String) {
+        switch text.trimmingSpaces().uppercased() {
         case "A", "4": self = .A
         case "B", "3": self = .B
         case "C", "2": self = .C
         case "D", "1": self = .D
-        case "F", "E", "0": self = .F
         default: return nil
         }
     }
+    /// The grades `init(minimum:)` takes, in the one wording `--help`, the flag's error and the
+    /// rules file's error all use.
+    public static let minimumChoices = "A, B, C, D (or 4...1)"
     /// The grade of `value` given the lower bounds for A, B, C, D (higher is better).
     static func atLeast(_ value: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Grade {
         value >= a ? .A : value >= b ? .B : value >= c ? .C : value >= d ? .D : .F
@@ -68,6 +81,15 @@ public enum Grade: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
     /// The grade of `value` given the upper bounds for A, B, C, D (lower is better).
     static func atMost(_ value: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Grade {
         value <= a ? .A : value <= b ? .B : value <= c ? .C : value <= d ? .D : .F
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> Substring {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
     }
 }
 
@@ -85,7 +107,16 @@ public struct ScannabilityProbe {
     /// Fractions of the code's contrast tried, in order.
     public static let contrastSteps: [Double] = [0.5, 0.3, 0.2, 0.12]
 
+    /// Measures the code as it is; a code that a plain pass does not read but reads inverted
+    /// (light on dark) is measured and graded on the inverted image, and marked `inverted`.
     public func measure(_ code: DetectedCode, in image: LumaImage) -> Scannability {
+        let plain = measure(code, in: image, inverted: false)
+        guard !plain.readsAsIs, code.symbology.isTwoDimensional else { return plain }
+        let reversed = measure(code, in: image.inverted(), inverted: true)
+        return reversed.readsAsIs ? reversed : plain
+    }
+
+    func measure(_ code: DetectedCode, in image: LumaImage, inverted: Bool) -> Scannability {
         let quad = code.corners
         let sides = (0..<4).map { distance(quad.points[$0], quad.points[($0 + 1) % 4]) }
         let box = quad.boundingBox
@@ -112,11 +143,11 @@ public struct ScannabilityProbe {
 
         // Quiet zone: the narrowest light margin outside the code's sides (linear codes: left/right).
         let sideIndices = code.symbology.isTwoDimensional ? [0, 1, 2, 3] : [1, 3]
-        let limit = (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15) + 2
+        let limit = (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15)
         let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold,
-                                                     limit: limit, tolerance: (modulePx ?? 2) * 0.5) }.min() ?? 0
+                                                     limit: limit, tolerance: max(2, (modulePx ?? 4) * 0.5)) }.min() ?? 0
         let quietModules = modulePx.map { quiet / $0 }
-        let quietCapped = quiet >= limit - (modulePx ?? 2) * 0.5 - 1
+        let quietCapped = quiet >= limit
 
         // The code's region with a margin of real pixels around it (4 modules, or 16 px).
         let margin = max(16, (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 4 : 10))
@@ -151,7 +182,7 @@ public struct ScannabilityProbe {
 
         var s = Scannability(modulePx: modulePx, modulesPerSide: perSide, version: version, quietZonePx: quiet,
                              quietZoneModules: quietModules, quietZoneAtLeast: quietCapped, contrast: contrast, readsAsIs: readsAsIs,
-                             scaleMargin: scaleMargin, blurMargin: blurMargin, contrastMargin: contrastMargin, grades: [])
+                             scaleMargin: scaleMargin, blurMargin: blurMargin, contrastMargin: contrastMargin, inverted: inverted, grades: [])
         s.grades = Self.grades(s, twoDimensional: code.symbology.isTwoDimensional)
         return s
     }
@@ -163,7 +194,9 @@ public struct ScannabilityProbe {
         g.append(("contrast", Grade.atLeast(s.contrast, 0.70, 0.55, 0.40, 0.20)))
         // Module size to 0.1 px: corners are located to about a pixel, so a 4 px module measures 3.98.
         if let m = s.modulePx { g.append(("module size", Grade.atLeast((m * 10).rounded() / 10, 4, 3, 2, 1.5))) }
-        let qz = s.quietZoneModules ?? (s.quietZonePx / 4)
+        // Quiet zone to 0.1 module, for the same reason: the module size behind it comes from
+        // corners located to about a pixel (qrencode's 4-module margin at 6 px measures 3.95).
+        let qz = ((s.quietZoneModules ?? (s.quietZonePx / 4)) * 10).rounded() / 10
         g.append(("quiet zone", twoDimensional ? Grade.atLeast(qz, 4, 3, 2, 1) : Grade.atLeast(qz, 10, 7, 5, 2)))
         guard s.readsAsIs else {
             g.append(("reads as is", .F)) // the margins are not measured: nothing to degrade
@@ -173,6 +206,8 @@ public struct ScannabilityProbe {
         g.append(("shrink margin", Grade.atLeast(s.scaleMargin, 2, 1.5, 1.25, 1)))
         g.append(("blur margin", Grade.atLeast(s.blurMargin, 0.35, 0.2, 0.1, 0)))
         g.append(("contrast margin", Grade.atMost(s.contrastMargin, 0.2, 0.3, 0.5, 1)))
+        // Phone cameras read reversed codes, some older scanner apps do not: at best B.
+        if s.inverted { g.append(("light on dark", .B)) }
         return g
     }
 
@@ -237,9 +272,14 @@ public struct ScannabilityProbe {
         return Double(narrow.reduce(0, +)) / Double(narrow.count) / 4
     }
 
-    /// Light margin (px) outside side `side` (corner side → side+1), going outward along the
-    /// side's normal until a dark sample or the image border; up to `tolerance` px of dark right
-    /// at the edge (the corners are located to about a pixel) is skipped.
+    /// Light margin (px) outside side `side` (corner side → side+1). The corners a decoder
+    /// reports are off by a pixel or two (inside the code at one end, outside at the other), so
+    /// the margin is not measured from the corner line: at each point along the side, a walk
+    /// along the side's normal starts `tolerance` px inside the line; where it starts on a dark
+    /// module it follows that dark run out to the code's real edge, then counts light until a
+    /// dark pixel or the image border (the image covers -0.5 ... width - 0.5). Points where the
+    /// walk starts on a light module (the code's edge is light there) cannot show the edge and
+    /// are passed over. The narrowest margin found counts, up to `limit`.
     static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, limit: Double, tolerance: Double) -> Double {
         let a = quad.points[side], b = quad.points[(side + 1) % 4], c = quad.center
         let dx = b.x - a.x, dy = b.y - a.y
@@ -248,27 +288,35 @@ public struct ScannabilityProbe {
         var nx = dy / len, ny = -dx / len
         let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
         if (mid.x - c.x) * nx + (mid.y - c.y) * ny < 0 { nx = -nx; ny = -ny }
+        let step = 0.25
+        let maxX = Double(image.width) - 0.5, maxY = Double(image.height) - 0.5
+        func inside(_ x: Double, _ y: Double) -> Bool { x >= -0.5 && y >= -0.5 && x <= maxX && y <= maxY }
+        var narrowest = limit
         let samples = max(2, Int(len))
-        var d = 1.0
-        var started = false
-        var start = 1.0
-        while d <= limit {
-            var dark = false
-            var outside = false
-            for i in 0...samples {
-                let t = Double(i) / Double(samples)
-                let x = a.x + dx * t + nx * d, y = a.y + dy * t + ny * d
-                if x < 0 || y < 0 || x > Double(image.width - 1) || y > Double(image.height - 1) { outside = true; break }
-                if image.sample(Point(x: x, y: y)) < threshold { dark = true; break }
+        for i in 0...samples {
+            let t = Double(i) / Double(samples)
+            let px = a.x + dx * t, py = a.y + dy * t
+            var d = -tolerance
+            func dark() -> Bool { image.sample(Point(x: px + nx * d, y: py + ny * d)) < threshold }
+            guard inside(px + nx * d, py + ny * d), dark() else { continue }
+            // Out along the dark run to the code's edge (no further than `tolerance` past the line).
+            while d + step <= tolerance, inside(px + nx * (d + step), py + ny * (d + step)) {
+                d += step
+                if !dark() { d -= step; break }
             }
-            if outside { return started ? d - start : 0 }
-            if dark {
-                if !started && d <= tolerance + 1 { d += 1; start = d; continue }
-                return started ? d - start : 0
+            let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
+            // Light from the edge until a dark sample or the border, or until it cannot be narrower.
+            d += step
+            while d - edge < narrowest {
+                guard inside(px + nx * d, py + ny * d) else {
+                    // The border: the last sample inside lies within `step` of the image's edge.
+                    narrowest = min(narrowest, max(0, d - step / 2 - edge))
+                    break
+                }
+                if dark() { narrowest = min(narrowest, max(0, d - step / 2 - edge)); break }
+                d += step
             }
-            started = true
-            d += 1
         }
-        return limit - start + 1
+        return narrowest
     }
 }

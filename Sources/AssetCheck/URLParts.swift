@@ -1,8 +1,16 @@
+import CodeSweep
+
 /// A URL split into the parts the rules look at (RFC 3986 generic syntax, parsed by hand so the
-/// checks do not depend on a platform's URL type and its leniency).
+/// checks do not depend on a platform's URL type and its leniency). The host goes through
+/// `URLHost`, the WHATWG host parser phones follow (percent-decoding, UTS-46 mapping, punycode,
+/// IPv4 forms), the same one `summarize` and `report` use.
 public struct URLParts: Sendable, Equatable {
     public var scheme: String          // lowercased
-    public var host: String            // lowercased, without brackets or port; "" for scheme:path URLs
+    /// The host as a browser takes it (`URLHost.ascii`), without brackets or port; "" for scheme:path URLs.
+    public var host: String
+    /// The parsed host (nil for scheme:path URLs) and the host as the payload writes it.
+    public var parsedHost: URLHost? = nil
+    public var writtenHost = ""
     public var port: Int?
     public var path: String
     public var query: [(name: String, value: String?)]
@@ -15,14 +23,14 @@ public struct URLParts: Sendable, Equatable {
 
     /// Why a payload is not a URL, for messages.
     public enum ParseError: Error, Equatable, CustomStringConvertible {
-        case noScheme, badCharacter(Character), noHost, badPort(String), badHost(String)
+        case noScheme, badCharacter(Character), noHost, badPort(String), badHost(String, reason: String)
         public var description: String {
             switch self {
             case .noScheme: "it has no scheme (like https://)"
             case .badCharacter(let c): "it contains \(c.unicodeScalars.first.map { $0.value < 0x20 || $0 == " " ? "a space or control character" : "'\(c)'" } ?? "a bad character"), which a URL cannot hold unescaped"
             case .noHost: "it has no host name after '//'"
             case .badPort(let p): "its port '\(p)' is not a number from 0 to 65535"
-            case .badHost(let h): "its host '\(h)' is not a valid host name"
+            case .badHost(let h, let reason): "its host '\(h)' is not a valid host name" + (reason.isEmpty ? "" : " (\(reason))")
             }
         }
     }
@@ -42,6 +50,7 @@ public struct URLParts: Sendable, Equatable {
         var queryText: Substring? = nil
         if let q = rest.firstIndex(of: "?") { queryText = rest[rest.index(after: q)...]; rest = rest[..<q] }
         var host = "", port: Int? = nil, path = String(rest)
+        var parsedHost: URLHost? = nil, writtenHost = ""
         if rest.hasPrefix("//") {
             let afterSlashes = rest.dropFirst(2)
             let authorityEnd = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
@@ -49,21 +58,27 @@ public struct URLParts: Sendable, Equatable {
             path = String(afterSlashes[authorityEnd...])
             if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
             if authority.hasPrefix("[") {
-                guard let close = authority.firstIndex(of: "]") else { throw .badHost(String(authority)) }
+                guard let close = authority.firstIndex(of: "]") else { throw .badHost(String(authority), reason: "no closing ']'") }
                 host = String(authority[authority.index(after: authority.startIndex)..<close])
                 let after = authority[authority.index(after: close)...]
-                if after.hasPrefix(":") { port = try parsePort(after.dropFirst()) } else if !after.isEmpty { throw .badHost(String(authority)) }
+                if after.hasPrefix(":") { port = try parsePort(after.dropFirst()) } else if !after.isEmpty { throw .badHost(String(authority), reason: "text after ']'") }
             } else if let c = authority.lastIndex(of: ":") {
                 host = String(authority[..<c])
                 port = try parsePort(authority[authority.index(after: c)...])
             } else {
                 host = String(authority)
             }
-            host = host.lowercased()
-            if host.hasSuffix(".") { host.removeLast() } // "example.com." is example.com
             guard !host.isEmpty else { throw .noHost }
-            guard host.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "-._~%!$&'()*+,;=:".contains($0) }),
-                  !host.contains("..") else { throw .badHost(host) }
+            let bracketed = authority.hasPrefix("[")
+            switch URLHost.parse(bracketed ? "[" + host + "]" : host) {
+            case .success(let h):
+                parsedHost = h
+                writtenHost = host
+                host = h.kind == .ipv6 ? String(h.ascii.dropFirst().dropLast()) : h.ascii
+            case .failure(let f):
+                throw .badHost(host, reason: f.description)
+            }
+            guard !host.isEmpty, !host.contains("..") else { throw .badHost(writtenHost, reason: "an empty label") }
         }
         var query: [(String, String?)] = []
         if let queryText, !queryText.isEmpty {
@@ -75,7 +90,8 @@ public struct URLParts: Sendable, Equatable {
                 }
             }
         }
-        return URLParts(scheme: scheme.lowercased(), host: host, port: port, path: path, query: query, fragment: fragment)
+        return URLParts(scheme: scheme.lowercased(), host: host, parsedHost: parsedHost, writtenHost: writtenHost,
+                        port: port, path: path, query: query, fragment: fragment)
     }
 
     static func parsePort(_ s: Substring) throws(ParseError) -> Int? {
@@ -125,26 +141,18 @@ public enum Wildcard {
     }
 
     /// Host patterns: "example.com" matches exactly; "*.example.com" matches any subdomain
-    /// (not example.com itself); other wildcards as in `matches`.
+    /// (not example.com itself); other wildcards as in `matches`. The pattern is normalised as
+    /// hosts are (`URLHost.pattern`) and compared with the host's punycode and Unicode forms.
     public static func hostMatches(_ pattern: String, _ host: String) -> Bool {
-        var p = pattern.lowercased()
-        if p.hasSuffix(".") { p.removeLast() }
-        return matches(p, host, caseInsensitive: true)
-    }
-}
-
-/// Levenshtein distance, for "did you mean" hints on hosts.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        cur[0] = i
-        for j in 1...b.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        guard case .success(let h) = URLHost.parse(host) else {
+            return matches(URLHost.pattern(pattern).ascii, host, caseInsensitive: true)
         }
-        swap(&prev, &cur)
+        return hostMatches(pattern, h)
     }
-    return prev[b.count]
+
+    public static func hostMatches(_ pattern: String, _ host: URLHost, lookalikes: Bool = false) -> Bool {
+        let p = URLHost.pattern(pattern)
+        return matches(p.ascii, host.ascii, caseInsensitive: true) || matches(p.unicode, host.unicode, caseInsensitive: true)
+            || (lookalikes && matches(p.unicode, host.skeleton, caseInsensitive: true))
+    }
 }

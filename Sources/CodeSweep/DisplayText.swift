@@ -79,23 +79,11 @@ public enum DisplayText {
         return code.symbology.rawValue + ": " + body
     }
 
-    /// The host of an http(s) URL payload (lower-cased, without user info or port), or nil.
+    /// The host of an http(s) URL payload as a browser takes it (`URLHost`, the tool's one host
+    /// parser), or nil.
     public static func urlHost(_ text: String) -> String? {
-        let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") { rest = lower.dropFirst(8) }
-        else if lower.hasPrefix("http://") { rest = lower.dropFirst(7) }
-        else { return nil }
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        if host.hasPrefix("[") {
-            if let close = host.firstIndex(of: "]") { host = host[...close] }
-        } else if let colon = host.firstIndex(of: ":") {
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, !host.unicodeScalars.contains(where: { mustEscape($0) || $0 == " " }) else { return nil }
-        return String(host)
+        guard let (scheme, host) = URLHost.ofURL(text), scheme == "http" || scheme == "https" else { return nil }
+        return host.ascii
     }
 
     /// Whether a payload may become a link: exactly an http or https URL (scheme at the very

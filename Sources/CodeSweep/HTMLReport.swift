@@ -9,20 +9,21 @@ public struct Thumbnail: Sendable {
     public var height: Int
     public var note: String?
 
-    /// Reads the record's file again (by its exact path bytes, relative to the current folder)
-    /// and makes an upright JPEG no larger than `maxSide`. A file that is gone, changed size or
-    /// cannot be decoded gets a note instead; the page then draws the outlines on a blank box.
-    public static func make(for record: FileRecord, maxSide: Int) -> Thumbnail? {
+    /// Reads the record's file again (from `path`, the exact bytes of where it was found: see
+    /// `ReportImages.locate`; the record's own path when nil) and makes an upright JPEG of frame
+    /// `frame` no larger than `maxSide`. A file that is gone, changed size or cannot be decoded
+    /// gets a note instead; the page then draws the outlines on a blank box.
+    public static func make(for record: FileRecord, maxSide: Int, frame: Int = 0, at path: [UInt8]? = nil) -> Thumbnail? {
         guard record.error == nil, let w = record.width, let h = record.height, w > 0, h > 0 else { return nil }
         let s = min(1, Double(maxSide) / Double(max(w, h)))
         let box = (max(1, Int((Double(w) * s).rounded())), max(1, Int((Double(h) * s).rounded())))
         func missing(_ why: String) -> Thumbnail { Thumbnail(dataURI: nil, width: box.0, height: box.1, note: why) }
         let bytes: [UInt8]
-        do { bytes = try FileScanner.readFile(record.pathBytes, limit: 1 << 30) } catch { return missing(error.message) }
+        do { bytes = try FileScanner.readFile(path ?? record.pathBytes, limit: 1 << 30) } catch { return missing(error.message) }
         if let size = record.size, size != bytes.count { return missing("file changed since the scan") }
         guard let format = ImageFormat.sniff(bytes.prefix(32)) else { return missing("no longer an image") }
         do {
-            let t = try Annotator.thumbnail(bytes, format: format, maxSide: maxSide)
+            let t = try Annotator.thumbnail(bytes, format: format, frame: frame, maxSide: maxSide)
             return Thumbnail(dataURI: "data:image/jpeg;base64," + Base64.encode(t.bytes), width: t.width, height: t.height, note: nil)
         } catch {
             return missing(error.message)
@@ -127,7 +128,10 @@ public struct HTMLReport {
     }
 
     /// The page. `thumbnails[i]` belongs to `records[i]` (nil: no picture and no box).
-    public func render(_ records: [FileRecord], thumbnails: [Thumbnail?]) -> String {
+    /// `frameThumbnails[i]` holds pictures of the later frames of `records[i]` on which codes
+    /// were found (an animated GIF), by frame number; a frame with codes but no picture there is
+    /// drawn as a blank box with its outlines.
+    public func render(_ records: [FileRecord], thumbnails: [Thumbnail?], frameThumbnails: [[Int: Thumbnail]] = []) -> String {
         var symCounts: [Symbology: Int] = [:]
         var hostCounts: [String: Int] = [:]
         var codes = 0, failed = 0, withCodes = 0
@@ -158,24 +162,22 @@ public struct HTMLReport {
         }
         o += "</select></label>\n<span id=\"shown\" class=\"note\"></span>\n</div>\n</header>\n<main>\n"
         for (i, r) in records.enumerated() {
-            o += entry(r, thumbnail: i < thumbnails.count ? thumbnails[i] : nil)
+            o += entry(r, thumbnail: i < thumbnails.count ? thumbnails[i] : nil, frames: i < frameThumbnails.count ? frameThumbnails[i] : [:])
         }
         o += "</main>\n<script>\(Self.script)</script>\n</body>\n</html>\n"
         return o
     }
 
-    func entry(_ r: FileRecord, thumbnail: Thumbnail?) -> String {
+    func entry(_ r: FileRecord, thumbnail: Thumbnail?, frames: [Int: Thumbnail] = [:]) -> String {
         var o = "<section class=\"file\(r.error == nil ? "" : " failed")\">\n"
         if let t = thumbnail, let w = r.width, let h = r.height {
-            let overlay = svgMarks(r.codes.filter { $0.frame == 0 }, width: w, height: h)
-            if let uri = t.dataURI {
-                o += "<div class=\"pic\"><img src=\"\(Self.attr(uri))\" width=\"\(t.width)\" height=\"\(t.height)\" alt=\"\"/>"
-                o += "<svg class=\"overlay\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">\(overlay)</svg></div>\n"
-            } else {
-                o += "<div class=\"pic\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(t.width)\" height=\"\(t.height)\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">"
-                o += "<rect class=\"blank\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\(overlay)</svg></div>\n"
+            o += picture(t, codes: r.codes.filter { $0.frame == 0 }, width: w, height: h)
+            // Codes found on later frames (an animated GIF): each such frame gets its own picture.
+            for f in Set(r.codes.map(\.frame)).filter({ $0 > 0 }).sorted() {
+                o += "<p class=\"note\">frame \(f):</p>\n"
+                o += picture(frames[f] ?? Thumbnail(dataURI: nil, width: t.width, height: t.height, note: nil),
+                             codes: r.codes.filter { $0.frame == f }, width: w, height: h)
             }
-            if let note = t.note { o += "<p class=\"note\">no picture: \(Self.text(note))</p>\n" }
         }
         o += "<h2 class=\"path\">\(Self.text(r.path))</h2>\n"
         var meta: [String] = []
@@ -194,6 +196,21 @@ public struct HTMLReport {
             o += "</ol>\n"
         }
         o += "</section>\n"
+        return o
+    }
+
+    /// A thumbnail (or a blank box) with the outlines of `codes` over it.
+    func picture(_ t: Thumbnail, codes: [DetectedCode], width w: Int, height h: Int) -> String {
+        var o = ""
+        let overlay = svgMarks(codes, width: w, height: h)
+        if let uri = t.dataURI {
+            o += "<div class=\"pic\"><img src=\"\(Self.attr(uri))\" width=\"\(t.width)\" height=\"\(t.height)\" alt=\"\"/>"
+            o += "<svg class=\"overlay\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">\(overlay)</svg></div>\n"
+        } else {
+            o += "<div class=\"pic\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(t.width)\" height=\"\(t.height)\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">"
+            o += "<rect class=\"blank\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\(overlay)</svg></div>\n"
+        }
+        if let note = t.note { o += "<p class=\"note\">no picture: \(Self.text(note))</p>\n" }
         return o
     }
 

@@ -116,26 +116,11 @@ public struct PayloadSummary {
         hosts.sorted { $0.codes != $1.codes ? $0.codes > $1.codes : $0.host < $1.host }
     }
 
-    /// The host of a URL payload (`scheme://[user@]host[:port]/...`), lowercased, without a
-    /// trailing dot; nil when the text is not such a URL.
+    /// The host of a URL payload (`scheme://[user@]host[:port]/...`) as a browser takes it
+    /// (`URLHost`: percent-decoded, UTS-46 mapped, punycode, lower case, no trailing dot, IPv4
+    /// forms as a dotted quad); nil when the text is not such a URL.
     public static func urlHost(_ text: String) -> String? {
-        let t = text.trimmedSpace()
-        guard let sep = t.range(of: "://") else { return nil }
-        let scheme = t[..<sep.lowerBound]
-        guard let f = scheme.first, f.isASCII, f.isLetter,
-              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) else { return nil }
-        var authority = t[sep.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host: Substring
-        if authority.first == "[" {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[...close]
-        } else {
-            host = authority.prefix { $0 != ":" }
-        }
-        while host.last == "." { host = host.dropLast() }
-        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }) else { return nil }
-        return host.lowercased()
+        URLHost.ofURL(text)?.host.ascii
     }
 
     /// Text safe for a terminal: control and format characters (C0, DEL, C1, bidirectional
@@ -234,12 +219,5 @@ extension String {
         var out = ""
         for c in self { if c == "\"" { out += "\\\"" } else { out.append(c) } }
         return out
-    }
-
-    fileprivate func trimmedSpace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

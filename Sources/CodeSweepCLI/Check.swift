@@ -15,7 +15,8 @@ struct Check: AsyncParsableCommand {
         the file's, single values replace them). Prints a summary for people; --junit, --json and \
         GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
 
-        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error or unreadable images.
+        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
+        or no image checked at all (paths or --include matching nothing).
         Reference: docs/check.md.
         """
     )
@@ -65,7 +66,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Expectations file: YAML mapping of image path → expected payload(s).")
     var expectations: String?
 
-    @Option(help: "Lowest scannability grade accepted: A, B, C, D (or 4...1).")
+    @Option(help: "Lowest scannability grade accepted: \(Grade.minimumChoices).")
     var minGrade: String?
 
     @Option(help: "Only check files matching this glob; repeatable.")
@@ -99,7 +100,7 @@ struct Check: AsyncParsableCommand {
     /// validation failure would exit 64).
     func usageProblem() -> String? {
         if let jobs, jobs < 1 { return "--jobs must be at least 1" }
-        if let minGrade, Grade(parsing: minGrade) == nil { return "--min-grade takes A, B, C, D or F (or 4...0)" }
+        if let minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
         if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, today.count != 10 || today.split(separator: "-").count != 3 { return "--today takes a date like 2025-06-30" }
         if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
@@ -191,7 +192,7 @@ struct Check: AsyncParsableCommand {
         r.url.requiredQuery += requireQuery
         r.url.forbiddenQuery += forbidQuery
         if urlOptional { r.url.required = false }
-        if let minGrade { r.minGrade = Grade(parsing: minGrade) }
+        if let minGrade { r.minGrade = Grade(minimum: minGrade) }
         r.include += include
         r.exclude += exclude
         if let expectations {

@@ -16,7 +16,8 @@ struct CodeSweepCommand: AsyncParsableCommand {
         barcodes and QR codes with ZBar at several scales and with other preprocessing, and \
         reports each code with its payload, exact bytes and corners.
 
-        Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error.
+        Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
+        4 no code found (scan --fail-if-none).
         """,
         version: CodeSweepInfo.version,
         subcommands: [Scan.self, Check.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
@@ -30,6 +31,10 @@ struct CodeSweepCommand: AsyncParsableCommand {
             // Arguments are bytes: CommandLine.arguments would turn bytes that are not UTF-8
             // into U+FFFD; escaped, they reach the walker and output files exactly.
             let arguments = ArgumentBytes.escapedArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+            if let word = arguments.dropFirst().first, let meant = suggestedSubcommand(for: word) {
+                Stderr.say("codesweep: '\(word)' is neither a command nor a file or folder; did you mean `codesweep \(meant)`?\n(to scan a file of that name, write `codesweep scan \(word)`)")
+                exit(withError: ExitCode(2))
+            }
             var command = try parseAsRoot(Array(arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -44,6 +49,20 @@ struct CodeSweepCommand: AsyncParsableCommand {
             }
             if let code = error as? ExitCode, code.rawValue == 0 || code.rawValue == 1 { failOnStandardOutputError() }
             exit(withError: error)
+        }
+    }
+
+    /// A first argument that is no file and a near miss of a command name ("summarise",
+    /// "reprot"): the command meant, so it is not scanned as a missing path.
+    static func suggestedSubcommand(for word: String) -> String? {
+        let names = configuration.subcommands.compactMap { c -> String? in
+            let conf = c.configuration
+            guard conf.shouldDisplay else { return nil }
+            return conf.commandName ?? c._commandName
+        }
+        return DidYouMean.subcommand(for: word, commands: names) { path in
+            var st = stat()
+            return stat(path, &st) == 0 || lstat(path, &st) == 0
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CodeSweep
+import FileWalker
 import Reporting
 import SweepCore
 #if canImport(Glibc)
@@ -9,18 +10,24 @@ import Glibc
 /// `codesweep report REPORT.jsonl --html OUT.html`: a page to browse a sweep.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Turn a jsonl report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
+        abstract: "Turn a jsonl or json report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
         discussion: """
         The page is one self-contained file: inline style and script, thumbnails as data: URIs, \
         and a Content-Security-Policy that forbids loading anything from elsewhere. Images are \
-        read again from the paths in the report (relative to the current folder); a missing or \
-        changed file gets a blank box with its outlines. Payloads are shown as escaped text; \
-        links are not clickable unless --clickable-links (then only http and https).
+        read again from the paths in the report: relative paths are looked for in the report \
+        file's own folder, then in the current folder (or only under --root DIR). A missing or \
+        changed file gets a blank box with its outlines, and stderr says how many pictures could \
+        not be opened. Codes found on later frames of an animated GIF get a picture of that \
+        frame. Payloads are shown as escaped text; links are not clickable unless \
+        --clickable-links (then only http and https).
         """
     )
 
-    @Argument(help: "A report written by `codesweep scan` (JSON Lines).")
+    @Argument(help: "A report written by `codesweep scan` (JSON Lines, or --format json).")
     var report: String
+
+    @Option(help: ArgumentHelp("The folder the report's relative paths start from (default: the report's own folder, then the current folder).", valueName: "DIR"))
+    var root: String?
 
     @Option(help: ArgumentHelp("Write the HTML page to this file.", valueName: "OUT.html"))
     var html: String
@@ -43,35 +50,54 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try readWholeFile(report)
+            bytes = try readWholeFile(report)
         } catch {
             Stderr.say("codesweep: cannot read \(report): \(error)")
             throw ExitCode(2)
         }
-        var records: [FileRecord] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-            do {
-                let value = try JSONParser.parse(String(line))
-                // Summary lines and anything else without a path are not file records.
-                guard value["path"] != nil else { continue }
-                guard let record = FileRecord(json: value) else {
-                    Stderr.say("codesweep: \(report):\(n + 1): not a file record; skipped")
-                    continue
-                }
-                records.append(record)
-            } catch {
-                Stderr.say("codesweep: \(report):\(n + 1): \(error)")
-                throw ExitCode(2)
-            }
+        let records: [FileRecord]
+        do {
+            let read = try ReportInput.records(bytes, source: report)
+            for note in read.skipped { Stderr.say("codesweep: \(note)") }
+            records = read.records
+        } catch {
+            Stderr.say("codesweep: \(error)")
+            throw ExitCode(2)
         }
-        let thumbnails = records.map { thumbnailSize > 0 ? Thumbnail.make(for: $0, maxSide: thumbnailSize) : Thumbnail.blank(for: $0) }
+        let rootBytes = root.map(ArgumentBytes.bytes)
+        let reportBytes = ArgumentBytes.bytes(report)
+        var thumbnails: [Thumbnail?] = [], frameThumbnails: [[Int: Thumbnail]] = []
+        var unopened: [String] = []
+        for r in records {
+            guard thumbnailSize > 0 else { thumbnails.append(Thumbnail.blank(for: r)); frameThumbnails.append([:]); continue }
+            let at = ReportInput.locate(r, reportPath: reportBytes, root: rootBytes)
+            let t = Thumbnail.make(for: r, maxSide: thumbnailSize, at: at)
+            if let note = t?.note { unopened.append("\(Walker.display(at)): \(note)") }
+            thumbnails.append(t)
+            var frames: [Int: Thumbnail] = [:]
+            if t?.note == nil {
+                for f in Set(r.codes.map(\.frame)).filter({ $0 > 0 }) {
+                    if let ft = Thumbnail.make(for: r, maxSide: thumbnailSize, frame: f, at: at) { frames[f] = ft }
+                }
+            }
+            frameThumbnails.append(frames)
+        }
+        if !unopened.isEmpty {
+            let pictures = thumbnails.compactMap { $0 }.count
+            var lines = ["codesweep report: \(unopened.count) of \(pictures) picture\(pictures == 1 ? "" : "s") could not be opened (shown as blank boxes with their outlines):"]
+            lines += unopened.prefix(3).map { "  \($0)" }
+            if unopened.count > 3 { lines.append("  … and \(unopened.count - 3) more") }
+            lines.append(root != nil ? "  (relative paths were looked for under --root \(root!))"
+                         : "  (relative paths were looked for beside the report and in the current folder; --root DIR names the folder the scan ran in)")
+            Stderr.say(lines.joined(separator: "\n"))
+        }
         var page = HTMLReport()
         page.title = title
         page.source = report
         page.clickableLinks = clickableLinks
-        let out = page.render(records, thumbnails: thumbnails)
+        let out = page.render(records, thumbnails: thumbnails, frameThumbnails: frameThumbnails)
         do {
             let file = try OutputFile.open(html)
             file.write(out)
@@ -82,7 +108,7 @@ struct Report: ParsableCommand {
         }
     }
 
-    func readWholeFile(_ path: String) throws -> String {
+    func readWholeFile(_ path: String) throws -> [UInt8] {
         guard let f = fopen(path, "rb") else { throw POSIXErrorText(errno) }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -92,7 +118,7 @@ struct Report: ParsableCommand {
             if n > 0 { bytes += buf[0..<n] }
             if n < buf.count { break }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

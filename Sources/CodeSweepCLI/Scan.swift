@@ -14,12 +14,22 @@ struct Scan: AsyncParsableCommand {
         Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
         each as soon as it and every record before it are done; --format picks json, csv or \
         text instead (see docs/output.md). Files found by walking that \
-        are not images are skipped quietly; files named on the command line are always reported.
+        are not images are skipped quietly; files named on the command line are always reported. \
+        '-' reads one image from standard input (its record's path is '-').
+
+        Exit status: 0 done, no file failed; 1 some file could not be read; 2 usage or output \
+        error; 4 with --fail-if-none, no code was found in any file (zbarimg's exit 4); 130 interrupted.
         """
     )
 
-    @Argument(help: "Files and folders to scan (folders are walked recursively).")
+    @Argument(help: "Files and folders to scan (folders are walked recursively); '-' reads an image from standard input.")
     var paths: [String] = []
+
+    @Flag(help: "Print only the payloads, one per line, exactly as read (no path, no escaping), like zbarimg --raw. A payload may hold newlines, terminal escapes and bidi controls: pipe it, do not print it on a terminal.")
+    var raw = false
+
+    @Flag(help: "Exit 4 when no code was found in any file and none failed (zbarimg exits 4 when it detects no barcode).")
+    var failIfNone = false
 
     @Option(name: [.short, .long], help: "Write the report to this file instead of stdout.")
     var output: String?
@@ -120,6 +130,13 @@ struct Scan: AsyncParsableCommand {
         if let charset, !PayloadText.isSupportedCharset(charset) { throw ValidationError("unknown charset '\(charset)' for --charset") }
         if (csvAllFiles || csvRawFormulas) && format != .csv { throw ValidationError("--csv-all-files and --csv-raw-formulas need --format csv") }
         if resume != nil && format != .jsonl { throw ValidationError("--resume continues a jsonl report; it cannot be used with --format \(format.rawValue)") }
+        if raw && (format != .jsonl || csvAllFiles || csvRawFormulas) { throw ValidationError("--raw prints payloads only; it cannot be used with --format or the --csv options") }
+        if raw && resume != nil { throw ValidationError("--raw cannot be used with --resume (which continues a jsonl report)") }
+        if failIfNone && resume != nil { throw ValidationError("--fail-if-none looks at this run's codes only; it cannot be used with --resume") }
+        let stdinPaths = paths.filter { $0 == "-" }.count
+        if stdinPaths > 1 { throw ValidationError("'-' (standard input) can be named once") }
+        if stdinPaths == 1 && filesFrom == "-" { throw ValidationError("'-' and --files-from - both read standard input; use one") }
+        if stdinPaths == 1 && (annotate != nil || resume != nil) { throw ValidationError("'-' (an image from standard input) cannot be used with --annotate or --resume") }
     }
 
     func run() async throws {
@@ -137,7 +154,15 @@ struct Scan: AsyncParsableCommand {
         walk.followSymlinks = followSymlinks
 
         Interrupt.install()
-        var items = Walker(options: walk).walk(byteRoots: paths.map(ArgumentBytes.bytes))
+        var stdinImage: StdinImage? = nil
+        if paths.contains("-") {
+            do { stdinImage = try StdinImage.save(limit: settings.maxFileBytes) } catch {
+                Stderr.say("codesweep: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        defer { stdinImage?.remove() }
+        var items = Walker(options: walk).walk(byteRoots: paths.map { $0 == "-" ? stdinImage!.path : ArgumentBytes.bytes($0) })
         if let filesFrom {
             do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
                 Stderr.say("codesweep: \(error.description)")
@@ -183,7 +208,8 @@ struct Scan: AsyncParsableCommand {
         }
         let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
         var sink: any RecordSink
-        switch format {
+        switch raw ? nil : format {
+        case nil: sink = RawSink(out: out, forcedCharset: charset)
         case .jsonl: sink = JSONLinesSink(out: out, forcedCharset: charset)
         case .csv: sink = CSVSink(out: out, forcedCharset: charset,
                                   options: CSVSink.Options(allFiles: csvAllFiles, neutraliseFormulas: !csvRawFormulas))
@@ -200,6 +226,7 @@ struct Scan: AsyncParsableCommand {
         // The first write error (report or picture) stops the sweep: nothing is lost silently.
         var writeFailure: OutputError? = sink.outputFailure
         var pictureProblems = 0
+        var failedNames: [String] = []
         if writeFailure != nil { Interrupt.stopForWriteFailure() }
         // A live line on stderr would tangle with records printed to the same terminal; the
         // summary still comes at the end.
@@ -211,8 +238,9 @@ struct Scan: AsyncParsableCommand {
         case .process: isolationSetting = .processes(executable: CodeSweepInfo.executablePath, timeoutSeconds: timeout)
         }
         let sweep = Sweep(settings: settings, jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
-        await sweep.run(items, emit: { record in
+        await sweep.run(items, emit: { scanned in
             guard writeFailure == nil else { return }
+            let record = stdinImage?.relabel(scanned) ?? scanned
             sink.write(record)
             if let failure = sink.outputFailure {
                 writeFailure = failure
@@ -231,7 +259,10 @@ struct Scan: AsyncParsableCommand {
                 }
             }
             summary.add(record)
-            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds) }
+            if let error = record.error, failedNames.count < 3 {
+                failedNames.append("\(TerminalText.escape(record.path)) (\(error.kind.rawValue))")
+            }
+            if liveProgress { progress.update(summary, elapsed: clock.duration(to: .now).seconds, current: record.path) }
         }, shouldStop: { Interrupt.requested || Interrupt.writeFailed })
         summary.elapsedSeconds = clock.duration(to: .now).seconds
         summary.interrupted = Interrupt.requested
@@ -239,7 +270,13 @@ struct Scan: AsyncParsableCommand {
         sink.finish(summary: summary)
         if writeFailure == nil { writeFailure = sink.outputFailure }
         if let problem = out.close(), writeFailure == nil { writeFailure = problem }
-        progress.finish(summary)
+        progress.finish(summary, failedNames: failedNames)
+        if summary.filesScanned == 0 && resume == nil && !quiet && !summary.interrupted && writeFailure == nil {
+            Stderr.say("codesweep: no images found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
+                       + (filesFrom != nil ? " or the --files-from list" : "")
+                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive)")
+                       + (shard != nil ? " in shard \(shard!)" : ""))
+        }
         if let writeFailure {
             Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))
             throw ExitCode(2)
@@ -247,6 +284,7 @@ struct Scan: AsyncParsableCommand {
         if summary.interrupted { throw ExitCode(130) }
         // A resumed sweep's status also counts the failures recorded by its earlier part.
         if summary.filesFailed > 0 || previousFailures > 0 || pictureProblems > 0 { throw ExitCode(1) }
+        if failIfNone && summary.codes == 0 { throw ExitCode(4) }
     }
 }
 

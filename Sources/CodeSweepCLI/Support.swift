@@ -58,22 +58,34 @@ enum Stderr {
     }
 }
 
-/// The live progress line on a terminal's stderr.
+/// The live progress line on a terminal's stderr (the words are `ProgressLine`'s): redrawn in
+/// place at most ten times a second, cut to the terminal's width so it never wraps.
 final class Progress {
     let total: Int
     let enabled: Bool
     var lastDraw: Double = -1
     init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
 
-    func update(_ s: SweepSummary, elapsed: Double) {
-        guard enabled, elapsed - lastDraw >= 0.1 else { return }
-        lastDraw = elapsed
-        let rate = elapsed > 0 ? Double(s.filesScanned) / elapsed : 0
-        OutputFile.standardError.write("\r\u{1B}[K\(s.filesScanned)/\(total) files, \(s.codes) codes, \(s.filesFailed) failed, \(Int(rate.rounded())) img/s")
+    /// The terminal's width in columns (80 when it does not say).
+    static var columns: Int {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 
-    func finish(_ s: SweepSummary) {
+    func update(_ s: SweepSummary, elapsed: Double, current: String?) {
+        guard enabled, elapsed - lastDraw >= 0.1 else { return }
+        lastDraw = elapsed
+        let line = ProgressLine.live(done: s.filesScanned, total: total, codes: s.codes, failed: s.filesFailed,
+                                     elapsed: elapsed, current: current.map(TerminalText.escape), width: Self.columns)
+        OutputFile.standardError.write("\r\u{1B}[K" + line)
+    }
+
+    /// The end summary, and the first few failed files by name (`failedNames` already escaped).
+    func finish(_ s: SweepSummary, failedNames: [String] = []) {
         guard enabled else { return }
-        OutputFile.standardError.write("\r\u{1B}[K" + s.text + "\n")
+        var text = "\r\u{1B}[K" + s.text + "\n"
+        if let failed = ProgressLine.failed(failedNames, total: s.filesFailed) { text += failed + "\n" }
+        OutputFile.standardError.write(text)
     }
 }

@@ -91,9 +91,9 @@ public enum Annotator {
 
     /// Frame 0, upright, scaled down to fit `maxSide` (never up), encoded. Also returns nothing
     /// of the original but its pixels: metadata is stripped.
-    public static func thumbnail(_ bytes: [UInt8], format: ImageFormat, maxSide: Int, as output: PictureFormat = .jpeg,
+    public static func thumbnail(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, maxSide: Int, as output: PictureFormat = .jpeg,
                                  limits: LoadLimits = LoadLimits()) throws(RecordError) -> EncodedPicture {
-        try withUprightFrame(bytes, format: format, frame: 0, limits: limits) { (wand) throws(RecordError) -> EncodedPicture in
+        try withUprightFrame(bytes, format: format, frame: frame, limits: limits) { (wand) throws(RecordError) -> EncodedPicture in
             let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
             let s = min(1, Double(maxSide) / Double(max(w, h)))
             let tw = max(1, Int((Double(w) * s).rounded())), th = max(1, Int((Double(h) * s).rounded()))

@@ -68,8 +68,13 @@ public final class OutputFile: @unchecked Sendable {
     /// Writes all bytes, retrying on short writes and EINTR. After a failure (see `failure`)
     /// nothing more is written.
     public func write(_ text: String) {
+        write(bytes: Array(text.utf8))
+    }
+
+    /// The same for bytes that need not be UTF-8 (`--raw` payloads).
+    public func write(bytes: [UInt8]) {
         guard failure == nil, !closed else { return }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         if bytes.isEmpty { return }
         // Where this write starts, to cut a partly written one off again.
         let start: off_t = isRegularFile ? lseek(fd, 0, appending ? SEEK_END : SEEK_CUR) : -1

@@ -63,12 +63,13 @@ public struct SweepSummary: Sendable, Equatable {
 
     /// A few lines for people (stderr at the end of a terminal run).
     public var text: String {
-        var s = "\(filesScanned) files: \(filesWithCodes) with codes, \(filesWithoutCodes) without, \(filesFailed) failed"
-        s += "; \(codes) codes (\(uniquePayloads.count) unique)"
+        var s = "\(ProgressLine.count(filesScanned, "file")): \(filesWithCodes) with codes, \(filesWithoutCodes) without, \(filesFailed) failed"
+        s += "; \(ProgressLine.count(codes, "code")) (\(uniquePayloads.count) unique)"
         if !codesBySymbology.isEmpty {
             s += " — " + codesBySymbology.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         }
-        s += String(format: "; %.1f s, %.1f images/s", elapsedSeconds, imagesPerSecond)
+        s += String(format: "; %.1f s", elapsedSeconds)
+        if let rate = ProgressLine.rate(files: filesScanned, elapsed: elapsedSeconds) { s += ", " + rate }
         if interrupted { s += " (interrupted)" }
         return s
     }

@@ -74,7 +74,22 @@ extension DetectedCode {
             ("frame", .int(frame)),
             ("quality", .int(quality)),
             ("pass", .string(pass)),
+            ("details", detailsJSON),
         ])
+    }
+
+    /// ZBar's orientation as a word (nil when ZBar did not say).
+    public static let orientationNames = ["up", "right", "down", "left"]
+
+    /// What the decoder tells about the code beyond its data: the AIM symbology identifier,
+    /// ZBar's orientation (which way the code's top faces in the upright image) and, where the
+    /// symbology decides it, whether the data is GS1.
+    public var detailsJSON: JSONValue {
+        var f: [(String, JSONValue)] = []
+        if let id = symbology.symbologyIdentifier { f.append(("symbology_id", .string(id))) }
+        if (0...3).contains(orientation) { f.append(("orientation", .string(Self.orientationNames[orientation]))) }
+        if let gs1 = symbology.isGS1 { f.append(("gs1", .bool(gs1))) }
+        return .object(f)
     }
 }
 

@@ -217,7 +217,8 @@ extension FileRecord {
             }
             guard pts.count == 4 else { return nil }
             codes.append(DetectedCode(symbology: sym, bytes: payload, corners: Quad(pts), quality: c["quality"]?.intValue ?? 0,
-                                      orientation: c["orientation"]?.intValue ?? -1, frame: c["frame"]?.intValue ?? 0,
+                                      orientation: c["details"]?["orientation"]?.stringValue.flatMap { DetectedCode.orientationNames.firstIndex(of: $0) }
+                                          ?? c["orientation"]?.intValue ?? -1, frame: c["frame"]?.intValue ?? 0,
                                       pass: c["pass"]?.stringValue ?? ""))
         }
     }

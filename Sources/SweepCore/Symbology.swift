@@ -46,6 +46,37 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         self = s
     }
 
+    /// The AIM symbology identifier (ISO/IEC 15424) a scanner would prefix the data with, for
+    /// what ZBar tells: ZBar reports no ECI, FNC1 or check-character status, so the plain
+    /// modifier is given (`]Q1`: QR model 2 without ECI; `]C0`: Code 128 without a leading FNC1,
+    /// so a GS1-128 code also reads `]C0`). EAN/UPC and ISBN are transmitted as EAN-13 (`]E0`),
+    /// EAN-8 as `]E4`, the add-ons alone as `]E1`/`]E2`. nil for SQ Code, which has none.
+    public var symbologyIdentifier: String? {
+        switch self {
+        case .qr: "]Q1"
+        case .sq: nil
+        case .ean13, .upca, .upce, .isbn10, .isbn13: "]E0"
+        case .ean8: "]E4"
+        case .ean2: "]E1"
+        case .ean5: "]E2"
+        case .itf: "]I0"
+        case .code39: "]A0"
+        case .code93: "]G0"
+        case .code128: "]C0"
+        case .codabar: "]F0"
+        case .databar, .databarExpanded: "]e0"
+        }
+    }
+
+    /// Whether the data is GS1 element strings by the symbology itself (GS1 DataBar always is);
+    /// nil where it depends on an FNC1 that ZBar does not report (Code 128, QR, …).
+    public var isGS1: Bool? {
+        switch self {
+        case .databar, .databarExpanded: true
+        default: nil
+        }
+    }
+
     /// Human name, as ZBar and most readers print it.
     public var displayName: String {
         switch self {

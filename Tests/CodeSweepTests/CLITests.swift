@@ -112,7 +112,7 @@ struct CLITests {
         #expect(help.status == 0)
         // Help is wrapped to the terminal's width: compare with runs of white space collapsed.
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        #expect(flat.contains("Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error."))
+        #expect(flat.contains("Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, 4 no code found (scan --fail-if-none)."))
         let scanHelp = try Self.codesweep(["scan", "--help"])
         #expect(scanHelp.status == 0 && scanHelp.stdout.contains("--follow-symlinks"))
         let version = try Self.codesweep(["--version"])

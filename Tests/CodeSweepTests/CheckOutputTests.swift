@@ -29,7 +29,8 @@ struct CheckOutputTests {
         let text = CheckOutput.github(Self.sampleReport())
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines == [
-            "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep url.scheme (code 1)::100%25 wrong:%0Aline two%0D. Fix: use https, please",
+            // Messages are escaped once by TerminalText (a line break shows as \n), then % as %25.
+            "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep url.scheme (code 1)::100%25 wrong:\\nline two\\r. Fix: use https, please",
             "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep min_grade::grade F. Fix: bigger",
             "::error file=ads/broken.png,title=codesweep unreadable::corrupt & <bad>. Fix: re-export",
             "",

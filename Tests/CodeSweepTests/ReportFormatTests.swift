@@ -246,7 +246,7 @@ struct ReportFormatTests {
         let r = try ReportTestSupport.run("/usr/bin/script", ["-qec", command, "/dev/null"])
         let n = HostileFixture.payloads.count
         #expect(r.out.contains("\(n + 2) files: \(n) with codes, 1 without, 1 failed; \(n) codes (\(n) unique) — qr \(n); "), "\(r.out)")
-        #expect(r.out.contains(" images/s"))
+        #expect(r.out.contains(" img/s") || r.out.contains(" s/img"))
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains(": QR Code https://example.com/?a=1&b=2\n"))
         #expect(!text.contains("files:"), "the summary goes to stderr only")

@@ -1,0 +1,79 @@
+import SweepCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A scan report read back by `codesweep report`: its records, from JSON Lines or a
+/// `--format json` document, and where each record's image is now.
+public enum ReportInput {
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public var description: String
+    }
+
+    /// The file records of a report. A `--format json` document (`{"schema_version":…,
+    /// "files":[record, …], …}`) gives its `files`; otherwise the text is JSON Lines, one record a
+    /// line, and lines without a `path` (summaries) are passed over. `skipped` names the lines
+    /// that are JSON objects with a path but not records.
+    public static func records(_ bytes: [UInt8], source: String) throws(Failure) -> (records: [FileRecord], skipped: [String]) {
+        if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+           let whole = try? JSONParser.parse(bytes), let files = whole["files"]?.arrayValue {
+            var records: [FileRecord] = [], skipped: [String] = []
+            for (i, v) in files.enumerated() {
+                if let r = FileRecord(json: v) { records.append(r) } else { skipped.append("\(source): files[\(i)]: not a file record; skipped") }
+            }
+            return (records, skipped)
+        }
+        var records: [FileRecord] = [], skipped: [String] = []
+        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).enumerated() {
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            let value: JSONValue
+            do { value = try JSONParser.parse(Array(line)) } catch {
+                throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
+            }
+            guard value["path"] != nil else { continue }
+            guard let record = FileRecord(json: value) else {
+                skipped.append("\(source):\(n + 1): not a file record; skipped")
+                continue
+            }
+            records.append(record)
+        }
+        return (records, skipped)
+    }
+
+    /// Where a record's image is now. An absolute path is used as it is. A relative path is
+    /// looked for under `root` when one is given (and only there); otherwise in the report
+    /// file's own folder (a report written where the scan ran sits beside the paths it names),
+    /// then in the current folder. The first candidate that exists wins; when none does, the
+    /// first candidate (its error is what the page and the count say).
+    public static func locate(_ record: FileRecord, reportPath: [UInt8], root: [UInt8]?) -> [UInt8] {
+        let path = record.pathBytes
+        if path.first == UInt8(ascii: "/") { return path }
+        let candidates: [[UInt8]]
+        if let root {
+            candidates = [join(root, path)]
+        } else {
+            let folder = reportFolder(reportPath)
+            candidates = folder == Array(".".utf8) ? [path] : [join(folder, path), path]
+        }
+        return candidates.first(where: exists) ?? candidates[0]
+    }
+
+    /// The folder a path is in ("." for a bare name).
+    public static func reportFolder(_ path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return Array(".".utf8) }
+        return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
+    }
+
+    static func join(_ folder: [UInt8], _ path: [UInt8]) -> [UInt8] {
+        folder.last == UInt8(ascii: "/") ? folder + path : folder + [UInt8(ascii: "/")] + path
+    }
+
+    static func exists(_ path: [UInt8]) -> Bool {
+        var st = stat()
+        return (path + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &st) == 0 }
+        }
+    }
+}

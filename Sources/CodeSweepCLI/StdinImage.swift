@@ -1,0 +1,65 @@
+import CodeSweep
+import SweepCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `codesweep scan -`: the image on standard input, saved to a private temporary file (mode
+/// 0600, in $TMPDIR or /tmp) so the sweep, its workers and its budgets treat it like any file;
+/// its record says `-`. Removed when the scan ends.
+struct StdinImage {
+    let path: [UInt8]
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Reads all of stdin (at most `limit` bytes) into a new temporary file.
+    static func save(limit: Int) throws -> StdinImage {
+        if isatty(0) == 1 { throw Failure(description: "'-' reads an image from standard input, which is a terminal; pipe or redirect an image into it") }
+        let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((dir + "/codesweep-stdin-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(description: "cannot create a temporary file for standard input in \(dir): \(String(cString: strerror(errno)))") }
+        let path = template.dropLast().map { UInt8(bitPattern: $0) }
+        let image = StdinImage(path: path)
+        defer { close(fd) }
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                image.remove()
+                throw Failure(description: "cannot read standard input: \(reason)")
+            }
+            if n == 0 { break }
+            total += n
+            if total > limit {
+                image.remove()
+                throw Failure(description: "standard input holds more than \(limit) bytes, the most one file may have")
+            }
+            var off = 0
+            while off < n {
+                let w = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, n - off) }
+                if w < 0 { if errno == EINTR { continue }; image.remove(); throw Failure(description: "cannot save standard input: \(String(cString: strerror(errno)))") }
+                off += w
+            }
+        }
+        return image
+    }
+
+    var argument: String { ArgumentBytes.escape(path) }
+
+    func remove() {
+        _ = (path + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
+    }
+
+    /// The record as the user named the file: `-`.
+    func relabel(_ record: FileRecord) -> FileRecord {
+        guard record.pathBytes == path else { return record }
+        var r = record
+        r.path = "-"
+        r.pathBytes = Array("-".utf8)
+        return r
+    }
+}
