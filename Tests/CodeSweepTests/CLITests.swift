@@ -171,7 +171,8 @@ struct CLITests {
         #expect(r.status == 0)
         let plan = ScanPlan.forEffort(effort)
         #expect(r.stdout.trimmingCharacters(in: .newlines) == plan.listing)
-        #expect(r.stdoutLines.count == plan.passes.count + 1)
+        // A header, a line a pass, then "settings:" and a line a setting.
+        #expect(r.stdoutLines.count == plan.passes.count + 2 + plan.settings.listing.count)
         for p in plan.passes { #expect(r.stdout.contains(p.name)) }
     }
 

@@ -29,7 +29,7 @@ enum CheckFixtures {
         if let cwd { p.currentDirectoryURL = cwd }
         // stderr goes to a file so that neither pipe can fill up while the other is read.
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-check-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: errFile.path, contents: nil), "cannot create \(errFile.path)")
         defer { try? FileManager.default.removeItem(at: errFile) }
         let outPipe = Pipe()
         p.standardOutput = outPipe

@@ -92,30 +92,31 @@ struct FullResolutionOnDemandTests {
         }
     }
 
-    @Test("a pass's source resolution is plan data: the same 1 MP pass decodes full resolution only when its source says so")
+    @Test("a pass's source resolution is plan data: the same 0.4 MP pass decodes full resolution only when its source says so")
     func sourceResolutionIsPlanData() {
         let half = LumaImage(width: 800, height: 600, fill: 200)
         #expect(ScanPass("fit1", [.fit(megapixels: 1)]).source == .megapixels(1))
         #expect(ScanPass("located", [.located(side: 300, margin: 0.25)]).source == .locatedModules(atLeast: 2.5))
         #expect(ScanPass("whole", []).source == .full)
+        // The frame as decoded is half size (0.48 MP of 1.92): enough for a 0.4 MP view, halved to 400x300.
         let asIs = Log()
-        Self.run(half, [ScanPass("fit1", [.fit(megapixels: 1)])], log: asIs)
-        #expect(asIs.fullDecodes == 0 && asIs.sizes.count == 1)
+        Self.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)])], log: asIs)
+        #expect(asIs.fullDecodes == 0 && asIs.sizes.count == 1 && asIs.sizes[0] == (400, 300), "\(asIs.sizes)")
+        // The same pass with a full source: full resolution decoded, the view a third of 1600x1200.
         let full = Log()
-        Self.run(half, [ScanPass("fit1", [.fit(megapixels: 1)], source: .full)], log: full)
+        Self.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)], source: .full)], log: full)
         #expect(full.fullDecodes == 1)
-        // The 1 MP view is then made from the 1.92 MP full frame: halved, 800x600 again.
-        #expect(full.sizes.count == 1 && full.sizes[0] == (800, 600), "\(full.sizes)")
+        #expect(full.sizes.count == 1 && full.sizes[0] == (533, 400), "\(full.sizes)")
     }
 
     @Test("the plan's settings govern the executor: the upscale cap, the smallest view decoded, thin-strip padding")
     func settingsArePlanData() {
         let img = LumaImage(width: 300, height: 200, fill: 200)
         var capped = PlanSettings()
-        capped.maxUpscaledPixels = 200_000
+        capped.maxUpscaledPixels = 300_000
         let log = Log()
         Self.run(img, [ScanPass("up2", [.upscale(2)]), ScanPass("up1", [.upscale(1)])], settings: capped, log: log)
-        // x2 of the 600x400 full frame (960,000 px) is past the cap: only the x1 view is decoded.
+        // x2 of the 600x400 full frame (960,000 px) is past the cap, x1 (240,000) is not.
         #expect(log.sizes.count == 1 && log.sizes[0] == (600, 400), "\(log.sizes)")
         var bigViews = PlanSettings()
         bigViews.minViewSide = 700
