@@ -51,8 +51,7 @@ public struct PlanExecutor {
     /// Where the crop and warp steps cut: the cheap look's places (fractions of the frame) and
     /// the located QR codes not read yet (in pixels of the base image).
     struct Places {
-        var regions: [FractionalBox] = []
-        var fine: [FractionalBox] = []
+        var look = TextureProbe.Result()
         var located: [QRCandidate] = []
     }
 
@@ -131,7 +130,7 @@ public struct PlanExecutor {
         if !crops.isEmpty {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
-            if crops.contains(where: { Self.places($0, regions: look.regions, fine: look.fine).isEmpty }) { return }
+            if crops.contains(where: { Self.places($0, look: look).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
@@ -187,7 +186,7 @@ public struct PlanExecutor {
         }
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
-        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) area=\(Int(look.busyArea * 100))%")
+        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%")
         return look
     }
 
@@ -232,6 +231,7 @@ public struct PlanExecutor {
         case .noSureRead(let q): return !state.merged.codes.contains { (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q) }
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
+        case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
         }
     }
 
@@ -254,7 +254,7 @@ public struct PlanExecutor {
         let parent = materialize(Array(steps.dropLast()), &state)
         let step = steps.last!
         var places = Places()
-        if step.isCrop, let look = state.look { places.regions = look.regions; places.fine = look.fine }
+        if step.isCrop, let look = state.look { places.look = look }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
         }
@@ -268,12 +268,13 @@ public struct PlanExecutor {
         return out
     }
 
-    /// The places a crop step cuts out: code-like, the small code-like, or the fine ones.
-    static func places(_ step: PassStep, regions: [FractionalBox], fine: [FractionalBox]) -> [FractionalBox] {
+    /// The places a crop step cuts out: code-like, the small code-like, or the fine ones (a
+    /// big fine place only where it holds a bar field).
+    static func places(_ step: PassStep, look: TextureProbe.Result) -> [FractionalBox] {
         switch step {
-        case .regions: regions
-        case .smallRegions(let maxArea): regions.filter { $0.area <= maxArea }
-        case .fineRegions: fine
+        case .regions: look.regions
+        case .smallRegions(let maxArea): look.regions.filter { $0.area <= maxArea }
+        case .fineRegions(let maxArea): zip(look.fine, look.fineBars).filter { $0.0.area <= maxArea || $0.1 }.map(\.0)
         default: []
         }
     }
@@ -282,7 +283,7 @@ public struct PlanExecutor {
         func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
         case .regions, .fineRegions, .smallRegions:
-            return Self.places(step, regions: places.regions, fine: places.fine).map { box in
+            return Self.places(step, look: places.look).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
                 return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))

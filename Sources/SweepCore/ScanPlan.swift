@@ -25,8 +25,11 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Crops around the places where the cheap look (TextureProbe) saw code-like texture, each
     /// scanned on its own: the expensive passes then cost what those places cost, not the photo.
     case regions
-    /// Crops around the places with fine texture only (see `PassCondition.fineTexture`).
-    case fineRegions
+    /// Crops around the places with fine texture only (see `PassCondition.fineTexture`): those
+    /// no bigger than `maxArea` of the frame (a small code), and bigger ones only where the cheap
+    /// look saw a bar field in them (a linear code in a page of fine texture). A frame-wide fine
+    /// texture (fabric, a field of tiny squares) with no bars costs no full-resolution pass.
+    case fineRegions(maxArea: Double)
     /// The code-like places no bigger than this fraction of the frame: where a small code may
     /// be. Blocks of text and textured surfaces are bigger and are left out.
     case smallRegions(maxArea: Double)
@@ -73,7 +76,7 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
-        case .fineRegions: "fine-texture-regions"
+        case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars)"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid: "located-qr-grid"
@@ -113,6 +116,9 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
     case locatedUnread
     /// The QR locator found at least this many codes (a sheet of codes).
     case locatedAtLeast(Int)
+    /// At least this many of the located codes have been read: they are codes, not a texture
+    /// of finder-like squares that happen to line up.
+    case locatedReadAtLeast(Int)
 
     public var description: String {
         switch self {
@@ -127,6 +133,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .noSureRead(let q): "no-read-of-quality>=\(q)"
         case .locatedUnread: "located-qr-unread"
         case .locatedAtLeast(let n): "located-qr>=\(n)"
+        case .locatedReadAtLeast(let n): "located-qr-read>=\(n)"
         }
     }
 }
@@ -293,7 +300,7 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("located-grid", [.locatedGrid], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
-                ScanPass("fine-full", [.fineRegions], when: [.atLeast(megapixels: 4), .fineTexture]),
+                ScanPass("fine-full", [.fineRegions(maxArea: 0.15)], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
                 // Modules of about 3 px under camera blur are busy already when shrunk (so not
@@ -323,16 +330,17 @@ public struct ScanPlan: Sendable, Equatable {
                 // text, a wall, a fabric: there each retry would be a whole 3 MP scan).
                 ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
                 ScanPass("invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .twoDimensional),
-                ScanPass("invert-full", [.fineRegions, .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
-                ScanPass("sharpen-full", [.fineRegions, .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
-                ScanPass("upscale2-sharpen-full", [.fineRegions, .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
+                ScanPass("invert-full", [.fineRegions(maxArea: 0.15), .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
+                ScanPass("sharpen-full", [.fineRegions(maxArea: 0.15), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
+                ScanPass("upscale2-sharpen-full", [.fineRegions(maxArea: 0.15), .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
                 ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
                 ScanPass("threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
                 // Crowded sheets: whatever was found, look again tile by tile.
-                // Only on a sheet of codes (the locator found eight or more) with one still
-                // unread: a page of text or a fabric is busy too, and tiling it at full
-                // resolution costs more than all else.
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedUnread]),
+                // Only on a sheet of codes (the locator found eight or more, and four of them
+                // were read) with one still unread: a page of text, a fabric or a field of
+                // finder-like squares is busy too, and tiling it at full resolution costs more
+                // than all else.
+                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedReadAtLeast(4), .locatedUnread]),
                 // Linear codes at a slant. Where texture is everywhere (text, a wall, a fabric)
                 // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
                 ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
 /// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
 public enum TextureProbe {
@@ -12,6 +18,9 @@ public enum TextureProbe {
         public var regions: [FractionalBox] = []
         /// Fine texture only (`.fineRegions` crops).
         public var fine: [FractionalBox] = []
+        /// For each fine place: whether it holds a bar field (looked for in places bigger than
+        /// `barFieldMinArea` only; the smaller ones are cropped whatever they hold).
+        public var fineBars: [Bool] = []
         /// The fraction of the frame the code-like places cover.
         public var busyArea = 0.0
         /// Per view looked at: "WxH:busy blocks" (for the trace).
@@ -40,8 +49,78 @@ public enum TextureProbe {
         r.fine = FractionalBox.merged(fineRegions(base, coarse: coarse).map { box in
             r.regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
         })
+        r.fineBars = r.fine.map { $0.area > barFieldMinArea && hasBarField(base, in: $0) }
         r.busyArea = FractionalBox.merged(r.regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
         return r
+    }
+
+    /// Fine places bigger than this fraction of the frame are searched for a bar field.
+    public static let barFieldMinArea = 0.01
+
+    /// The cheap bar-field test: does the place hold parallel bars (a linear code) rather than
+    /// texture (text, fabric, squares)? Per 16x16 block, the Sobel gradients' structure tensor: a block
+    /// of bars has edges in most of its pixels (not one edge: a square's side) all at one angle
+    /// (coherence near 1; text and squares mix two or more). Bars when at least `minBlocks` such
+    /// blocks of one orientation (within 10° of their neighbour) touch: a code is one patch,
+    /// while the sides of scattered squares are as many angles as squares.
+    public static func hasBarField(_ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4) -> Bool {
+        let r = box.pixels(width: img.width, height: img.height).clamped(width: img.width, height: img.height)
+        let B = 16
+        let gw = (r.width - 2) / B, gh = (r.height - 2) / B
+        guard gw >= 1, gh >= 1 else { return false }
+        // Each block's orientation of the gradient in 10° bins over 180°, or -1: no bars there.
+        var bin = [Int](repeating: -1, count: gw * gh)
+        let w = img.width
+        img.pixels.withUnsafeBufferPointer { p in
+            for gy in 0..<gh {
+                for gx in 0..<gw {
+                    let bx = r.x + 1 + gx * B, by = r.y + 1 + gy * B
+                    var jxx = 0, jyy = 0, jxy = 0, edges = 0
+                    for y in by..<(by + B) {
+                        for x in bx..<(bx + B) {
+                            // Sobel: smoothed across the gradient, so a stair-stepped bar edge
+                            // keeps its one direction.
+                            let i = y * w + x
+                            let a = Int(p[i - w - 1]), b = Int(p[i - w]), c = Int(p[i - w + 1])
+                            let d = Int(p[i - 1]), f = Int(p[i + 1])
+                            let g = Int(p[i + w - 1]), h = Int(p[i + w]), k = Int(p[i + w + 1])
+                            let dx = (c + 2 * f + k) - (a + 2 * d + g), dy = (g + 2 * h + k) - (a + 2 * b + c)
+                            jxx += dx * dx; jyy += dy * dy; jxy += dx * dy
+                            if dx * dx + dy * dy > 96 * 96 { edges += 1 }
+                        }
+                    }
+                    let trace = Double(jxx + jyy)
+                    guard edges * 10 >= B * B * 3, trace > 0 else { continue }
+                    let d = Double(jxx - jyy), c = 2 * Double(jxy)
+                    guard (d * d + c * c).squareRoot() / trace > 0.65 else { continue }
+                    var angle = 0.5 * atan2(c, d) * 180 / Double.pi
+                    if angle < 0 { angle += 180 }
+                    bin[gy * gw + gx] = min(17, Int(angle / 10))
+                }
+            }
+        }
+        // Touching blocks (8-neighbours) whose bins are at most one apart, grouped.
+        var seen = [Bool](repeating: false, count: gw * gh)
+        for start in 0..<(gw * gh) where bin[start] >= 0 && !seen[start] {
+            seen[start] = true
+            var stack = [start], size = 0
+            while let k = stack.popLast() {
+                size += 1
+                if size >= minBlocks { return true }
+                let kx = k % gw, ky = k / gw
+                for ny in max(0, ky - 1)...min(gh - 1, ky + 1) {
+                    for nx in max(0, kx - 1)...min(gw - 1, kx + 1) {
+                        let n = ny * gw + nx
+                        guard !seen[n], bin[n] >= 0 else { continue }
+                        let diff = abs(bin[n] - bin[k])
+                        guard min(diff, 18 - diff) <= 1 else { continue }
+                        seen[n] = true
+                        stack.append(n)
+                    }
+                }
+            }
+        }
+        return false
     }
 
     /// Busy blocks (each with a busy neighbour) and the boxes around groups of them, as

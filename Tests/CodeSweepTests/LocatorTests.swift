@@ -154,6 +154,6 @@ struct LocatorTests {
         }
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("located: located-qr(300px, margin 25%) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
-        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr>=8 and located-qr-unread"), "\(listing)")
+        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr>=8 and located-qr-read>=4 and located-qr-unread"), "\(listing)")
     }
 }
