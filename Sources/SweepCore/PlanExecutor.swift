@@ -52,6 +52,8 @@ public struct PlanExecutor {
     /// the located QR codes not read yet (in pixels of the base image).
     struct Places {
         var look = TextureProbe.Result()
+        /// Centres of the 2D codes read so far, as fractions of the base frame.
+        var read: [Point] = []
         var located: [QRCandidate] = []
     }
 
@@ -75,6 +77,15 @@ public struct PlanExecutor {
             self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
             fullMegapixels = base.megapixels / (baseScale * baseScale)
             cache = [[]: [View(image: base, toBase: .identity)]]
+        }
+
+        /// Centres of the 2D codes read so far, as fractions of the base frame.
+        var readFractions: [Point] {
+            guard let fullToBase = baseToFull.inverted, base.width > 0, base.height > 0 else { return [] }
+            return merged.codes.filter(\.symbology.isTwoDimensional).map { code in
+                let p = fullToBase.apply(code.corners.center)
+                return Point(x: p.x / Double(base.width), y: p.y / Double(base.height))
+            }
         }
 
         /// The located codes that no code read so far covers.
@@ -130,7 +141,8 @@ public struct PlanExecutor {
         if !crops.isEmpty {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
-            if crops.contains(where: { Self.places($0, look: look).isEmpty }) { return }
+            let read = state.readFractions
+            if crops.contains(where: { Self.places($0, look: look, read: read).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
@@ -254,7 +266,7 @@ public struct PlanExecutor {
         let parent = materialize(Array(steps.dropLast()), &state)
         let step = steps.last!
         var places = Places()
-        if step.isCrop, let look = state.look { places.look = look }
+        if step.isCrop, let look = state.look { places.look = look; places.read = state.readFractions }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
         }
@@ -269,12 +281,13 @@ public struct PlanExecutor {
     }
 
     /// The places a crop step cuts out: code-like, the small code-like, or the fine ones (a
-    /// big fine place only where it holds a bar field).
-    static func places(_ step: PassStep, look: TextureProbe.Result) -> [FractionalBox] {
+    /// big fine place only where it holds a bar field or a 2D code was read: a sheet of codes).
+    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = []) -> [FractionalBox] {
         switch step {
         case .regions: look.regions
         case .smallRegions(let maxArea): look.regions.filter { $0.area <= maxArea }
-        case .fineRegions(let maxArea): zip(look.fine, look.fineBars).filter { $0.0.area <= maxArea || $0.1 }.map(\.0)
+        case .fineRegions(let maxArea):
+            zip(look.fine, look.fineBars).filter { box, bars in box.area <= maxArea || bars || read.contains { box.contains($0) } }.map(\.0)
         default: []
         }
     }
@@ -283,7 +296,7 @@ public struct PlanExecutor {
         func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
         case .regions, .fineRegions, .smallRegions:
-            return Self.places(step, look: places.look).map { box in
+            return Self.places(step, look: places.look, read: places.read).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
                 return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))

@@ -27,8 +27,9 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     case regions
     /// Crops around the places with fine texture only (see `PassCondition.fineTexture`): those
     /// no bigger than `maxArea` of the frame (a small code), and bigger ones only where the cheap
-    /// look saw a bar field in them (a linear code in a page of fine texture). A frame-wide fine
-    /// texture (fabric, a field of tiny squares) with no bars costs no full-resolution pass.
+    /// look saw a bar field in them (a linear code in a page of fine texture) or a QR code has
+    /// been read in them (a sheet of small codes). A frame-wide fine texture (fabric, a field of
+    /// tiny squares) with neither costs no full-resolution pass.
     case fineRegions(maxArea: Double)
     /// The code-like places no bigger than this fraction of the frame: where a small code may
     /// be. Blocks of text and textured surfaces are bigger and are left out.
@@ -76,7 +77,7 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
-        case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars)"
+        case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars or read)"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid: "located-qr-grid"

@@ -113,7 +113,7 @@ struct TextureProbeTests {
         #expect(!inTiny)
     }
 
-    @Test("a big fine place is cropped for full resolution only where it holds bars; a small one always")
+    @Test("a big fine place is cropped for full resolution only where it holds bars or a code was read; a small one always")
     func fineRegionsNeedBarsWhenBig() {
         var look = TextureProbe.Result()
         let big = FractionalBox(x0: 0, y0: 0, x1: 0.6, y1: 0.6), small = FractionalBox(x0: 0.7, y0: 0.7, x1: 0.8, y1: 0.8)
@@ -122,6 +122,10 @@ struct TextureProbeTests {
         #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look) == [small])
         look.fineBars = [true, false]
         #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look) == [big, small])
+        // Or where a code was read in it (a sheet of small codes).
+        look.fineBars = [false, false]
+        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: [Point(x: 0.3, y: 0.2)]) == [big, small])
+        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: [Point(x: 0.65, y: 0.2)]) == [small])
     }
 
     /// Modules of 1 px (2 px at full size in a half-size decode) make fine texture; the same
@@ -214,7 +218,7 @@ struct FullResolutionOnDemandTests {
         // And `codesweep plan` prints them.
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("settings:") && listing.contains("upscale: never past 16MP") && listing.contains("crops: 64 px of context"), "\(listing)")
-        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or bars) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
+        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or bars or read) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
         #expect(listing.contains("source: located modules >=2.5px"), "\(listing)")
     }
 
