@@ -61,8 +61,9 @@ public enum TextureProbe {
     /// texture (text, fabric, squares)? Per 16x16 block, the Sobel gradients' structure tensor: a block
     /// of bars has edges in most of its pixels (not one edge: a square's side) all at one angle
     /// (coherence near 1; text and squares mix two or more). Bars when at least `minBlocks` such
-    /// blocks of one orientation (within 10° of their neighbour) touch: a code is one patch,
-    /// while the sides of scattered squares are as many angles as squares.
+    /// blocks of one orientation (within 10° of their neighbour) touch and reach over three blocks
+    /// across the bars: a code is one wide patch, while the sides of scattered squares are as
+    /// many angles as squares, each side a few modules thick.
     public static func hasBarField(_ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4) -> Bool {
         let r = box.pixels(width: img.width, height: img.height).clamped(width: img.width, height: img.height)
         let B = 16
@@ -104,10 +105,16 @@ public enum TextureProbe {
         for start in 0..<(gw * gh) where bin[start] >= 0 && !seen[start] {
             seen[start] = true
             var stack = [start], size = 0
+            // Across the bars (along the gradient) a code spans many modules; one side of a
+            // square ring spans three: the group must reach over at least three blocks that way.
+            let theta = (Double(bin[start]) + 0.5) * 10 * Double.pi / 180
+            var lo = Double.infinity, hi = -Double.infinity
             while let k = stack.popLast() {
                 size += 1
-                if size >= minBlocks { return true }
                 let kx = k % gw, ky = k / gw
+                let across = Double(kx) * cos(theta) + Double(ky) * sin(theta)
+                lo = min(lo, across); hi = max(hi, across)
+                if size >= minBlocks && hi - lo >= 2 { return true }
                 for ny in max(0, ky - 1)...min(gh - 1, ky + 1) {
                     for nx in max(0, kx - 1)...min(gw - 1, kx + 1) {
                         let n = ny * gw + nx
