@@ -91,7 +91,7 @@ public enum TextureProbe {
                         }
                     }
                     let trace = Double(jxx + jyy)
-                    guard edges * 10 >= B * B * 3, trace > 0 else { continue }
+                    guard edges * 10 >= B * B * 6, trace > 0 else { continue }
                     let d = Double(jxx - jyy), c = 2 * Double(jxy)
                     guard (d * d + c * c).squareRoot() / trace > 0.65 else { continue }
                     var angle = 0.5 * atan2(c, d) * 180 / Double.pi
