@@ -46,6 +46,11 @@ struct SilentFailureTests {
     }
 
     /// `count` QR code PNGs with longish payloads (records of ~400 bytes each).
+    /// Files that hang their worker under the test hooks (named to sort after the images).
+    static func addHangingFiles(_ folder: String, _ names: String...) throws {
+        for name in names { try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+    }
+
     static func makeImages(_ dir: TempDir, _ folder: String, count: Int) throws -> String {
         let d = try dir.mkdir(folder)
         for i in 0..<count {
@@ -231,7 +236,7 @@ struct SilentFailureTests {
     func concurrentResumesAreRefused() throws {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 5)
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        try Self.addHangingFiles(images, "z-hang.png")
         let report = dir.file("report.jsonl")
         // The first sweep reaches the hanging file last and holds the lock until its timeout.
         let first = try Self.start(["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images])
@@ -308,7 +313,7 @@ struct SilentFailureTests {
     func sigintDuringAHangingFile() throws {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 5)
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        try Self.addHangingFiles(images, "z-hang.png")
         let out = dir.file("out.jsonl")
         let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
         #expect(Self.waitForLines(out, 5) == 5) // the five images are done; the last file hangs
@@ -330,8 +335,7 @@ struct SilentFailureTests {
     func workersDieWithTheSweep() throws {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 3)
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/y-hang.png"))
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: images + "/z-hang.png"))
+        try Self.addHangingFiles(images, "y-hang.png", "z-hang.png")
         let out = dir.file("out.jsonl")
         let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images])
         #expect(Self.waitForLines(out, 3) == 3) // both workers are now in the hanging files
