@@ -37,7 +37,10 @@ let package = Package(
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
-            dependencies: ["CodeSweep", "AssetCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
+            // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
+            dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "FileWalker", "Reporting",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
