@@ -54,6 +54,8 @@ public struct PlanExecutor {
         var look = TextureProbe.Result()
         /// Centres of the 2D codes read so far, as fractions of the base frame.
         var read: [Point] = []
+        /// Centres of the located QR codes not read yet, as fractions of the base frame.
+        var unread: [Point] = []
         var located: [QRCandidate] = []
     }
 
@@ -80,10 +82,16 @@ public struct PlanExecutor {
         }
 
         /// Centres of the 2D codes read so far, as fractions of the base frame.
-        var readFractions: [Point] {
+        var readFractions: [Point] { fractions(merged.codes.filter(\.symbology.isTwoDimensional).map(\.corners.center)) }
+
+        /// Centres of the located codes not read yet, as fractions of the base frame.
+        var unreadFractions: [Point] { fractions(unreadLocated.map(\.center)) }
+
+        /// Full-resolution points as fractions of the base frame.
+        func fractions(_ points: [Point]) -> [Point] {
             guard let fullToBase = baseToFull.inverted, base.width > 0, base.height > 0 else { return [] }
-            return merged.codes.filter(\.symbology.isTwoDimensional).map { code in
-                let p = fullToBase.apply(code.corners.center)
+            return points.map { point in
+                let p = fullToBase.apply(point)
                 return Point(x: p.x / Double(base.width), y: p.y / Double(base.height))
             }
         }
@@ -141,8 +149,7 @@ public struct PlanExecutor {
         if !crops.isEmpty {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
-            let read = state.readFractions
-            if crops.contains(where: { Self.places($0, look: look, read: read).isEmpty }) { return }
+            if crops.contains(where: { Self.places($0, look: look, read: state.readFractions, unread: unreadFractions($0, &state)).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
@@ -198,7 +205,7 @@ public struct PlanExecutor {
         }
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
-        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%")
+        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%")
         return look
     }
 
@@ -210,9 +217,15 @@ public struct PlanExecutor {
         let view = materialize([.fit(megapixels: settings.locatorMegapixels)], &state)[0]
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
         let result = QRLocator.locateTimed(view.image)
-        let found = result.candidates.map { $0.mapped(by: toFull) }
+        var kept = result.candidates
+        if kept.count > settings.maxLocatedCodes {
+            // The best timing patterns, kept in the locator's order.
+            let best = kept.indices.sorted { kept[$0].score > kept[$1].score }.prefix(settings.maxLocatedCodes).sorted()
+            kept = best.map { kept[$0] }
+        }
+        let found = kept.map { $0.mapped(by: toFull) }
         state.located = found
-        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(format1($0.1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { format1($0.moduleSize) }.joined(separator: ","))")
+        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(format1($0.1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { format1($0.moduleSize) }.joined(separator: ","))")
         return found
     }
 
@@ -266,7 +279,9 @@ public struct PlanExecutor {
         let parent = materialize(Array(steps.dropLast()), &state)
         let step = steps.last!
         var places = Places()
-        if step.isCrop, let look = state.look { places.look = look; places.read = state.readFractions }
+        if step.isCrop, let look = state.look {
+            places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
+        }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
         }
@@ -280,12 +295,25 @@ public struct PlanExecutor {
         return out
     }
 
-    /// The places a crop step cuts out: code-like, the small code-like, or the fine ones (a
-    /// big fine place only where it holds a bar field or a 2D code was read: a sheet of codes).
-    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = []) -> [FractionalBox] {
+    /// Where the located codes not read yet are, for the crop steps that need it (the locator
+    /// runs for them if it has not).
+    func unreadFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
+        guard case .smallRegions = step else { return [] }
+        _ = locate(&state)
+        return state.unreadFractions
+    }
+
+    /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
+    /// unread located code in them, or the fine ones (a big fine place only where it holds a
+    /// bar field or a 2D code was read: a sheet of codes).
+    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = []) -> [FractionalBox] {
         switch step {
         case .regions: look.regions
-        case .smallRegions(let maxArea): look.regions.filter { $0.area <= maxArea }
+        case .smallRegions(let maxArea):
+            look.regions.indices.filter { i in
+                let box = look.regions[i], bars = i < look.regionBars.count && look.regionBars[i]
+                return box.area <= maxArea && (bars || unread.contains { box.contains($0) })
+            }.map { look.regions[$0] }
         case .fineRegions(let maxArea):
             zip(look.fine, look.fineBars).filter { box, bars in box.area <= maxArea || bars || read.contains { box.contains($0) } }.map(\.0)
         default: []
@@ -296,7 +324,7 @@ public struct PlanExecutor {
         func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
         case .regions, .fineRegions, .smallRegions:
-            return Self.places(step, look: places.look, read: places.read).map { box in
+            return Self.places(step, look: places.look, read: places.read, unread: places.unread).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
                 return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
@@ -309,12 +337,17 @@ public struct PlanExecutor {
                 let (image, back) = img.rectified(c.toImage, dimension: c.dimension, side: s, margin: Int(Double(s) * margin))
                 return View(image: image, toBase: back)
             }
-        case .locatedGrid:
-            // The best frame's grid, then the next-best frames' (another version, another corner).
+        case .locatedGrid(let shift):
+            // The best frame's grid, then the next-best frames' (another version, another corner);
+            // shifted: the best frame's grid sampled off centre towards each corner.
             return places.located.flatMap { c in
-                ([(c.dimension, c.toImage)] + c.otherFrames).map { frame in
-                    let (image, back) = img.sampledGrid(frame.1, dimension: frame.0, modulePixels: 4, quiet: 4)
-                    return View(image: image, toBase: back)
+                let frames = shift > 0 ? [(c.dimension, c.toImage)] : [(c.dimension, c.toImage)] + c.otherFrames
+                let offsets = shift > 0 ? [(-shift, -shift), (shift, -shift), (-shift, shift), (shift, shift)] : [(0.0, 0.0)]
+                return frames.flatMap { frame in
+                    offsets.map { dx, dy in
+                        let (image, back) = img.sampledGrid(frame.1, dimension: frame.0, modulePixels: 4, quiet: 4, offset: Point(x: dx, y: dy))
+                        return View(image: image, toBase: back)
+                    }
                 }
             }
         case .fit(let mp):

@@ -817,8 +817,10 @@ extension LumaImage {
     /// below the mean of the 7x7 modules around it (glare and shadow across the code even out),
     /// drawn `modulePixels` wide with a quiet zone of `quiet` modules. ZBar then reads a perfect
     /// code when the frame is right to a fraction of a module, even where the photo is too
-    /// blurred or skewed for its own finder. Returns the view and the map back to this image.
-    public func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int) -> (image: LumaImage, toSource: Homography) {
+    /// blurred or skewed for its own finder. `offset` (in modules) moves every sample point.
+    /// Returns the view and the map back to this image.
+    public func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
+                            offset: Point = Point(x: 0, y: 0)) -> (image: LumaImage, toSource: Homography) {
         var g = [Double](repeating: 0, count: n * n)
         let maxX = Double(width - 1), maxY = Double(height - 1)
         for j in 0..<n {
@@ -826,7 +828,7 @@ extension LumaImage {
                 var acc = 0.0
                 for dy in [-0.2, 0.0, 0.2] {
                     for dx in [-0.2, 0.0, 0.2] {
-                        let p = toImage.apply(Point(x: Double(i) + 0.5 + dx, y: Double(j) + 0.5 + dy))
+                        let p = toImage.apply(Point(x: Double(i) + 0.5 + offset.x + dx, y: Double(j) + 0.5 + offset.y + dy))
                         let x = min(maxX, max(0, p.x - 0.5)), y = min(maxY, max(0, p.y - 0.5))
                         let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
                         let fx = x - Double(x0), fy = y - Double(y0)

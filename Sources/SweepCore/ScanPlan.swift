@@ -31,8 +31,10 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// been read in them (a sheet of small codes). A frame-wide fine texture (fabric, a field of
     /// tiny squares) with neither costs no full-resolution pass.
     case fineRegions(maxArea: Double)
-    /// The code-like places no bigger than this fraction of the frame: where a small code may
-    /// be. Blocks of text and textured surfaces are bigger and are left out.
+    /// The code-like places no bigger than this fraction of the frame where the evidence says a
+    /// code is: a bar field (a linear code) or a located QR code not read yet. Blocks of text and
+    /// textured surfaces are bigger and are left out; small patches of texture (leaves, a
+    /// checked cloth) with neither cost no full-resolution pass.
     case smallRegions(maxArea: Double)
     /// One square view per QR code the locator found and no pass has read yet: the code warped
     /// through its perspective transform to `side` pixels (more for dense codes, to keep the
@@ -43,8 +45,10 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     case located(side: Int, margin: Double)
     /// One clean rendering per located, unread QR code: its module grid sampled through the
     /// perspective transform, thresholded module by module and drawn anew (4 px modules, a
-    /// 4-module quiet zone). Must be the first step of a pass.
-    case locatedGrid
+    /// 4-module quiet zone). With a `shift`, the best frame's grid is drawn four more times,
+    /// sampled `shift` modules off centre towards each corner: a transform fitted to finder
+    /// centres can sit a fraction of a module off across the code. Must be the first step of a pass.
+    case locatedGrid(shift: Double)
 
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
@@ -78,9 +82,9 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
         case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars or read)"
-        case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
+        case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))% with bars or located-qr)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
-        case .locatedGrid: "located-qr-grid"
+        case .locatedGrid(let shift): shift > 0 ? "located-qr-grid(shifted ±\(format(shift)) module)" : "located-qr-grid"
         }
     }
 }
@@ -219,6 +223,10 @@ public struct PlanSettings: Sendable, Equatable {
     public var probeSmallDivisors = [2, 3]
     /// The QR locator works on the frame reduced to at most this many megapixels.
     public var locatorMegapixels = 4.0
+    /// At most this many located codes a frame are kept, best timing-pattern score first: fine
+    /// pixel noise makes hundreds of finder-like triples, each warped and decoded by every
+    /// located pass, while a sheet of 60 codes has about 70 candidates.
+    public var maxLocatedCodes = 128
     /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
     /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
     /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
@@ -241,7 +249,7 @@ public struct PlanSettings: Sendable, Equatable {
             "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
-            "QR locator: on the frame at <=\(format(locatorMegapixels))MP",
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP, at most \(maxLocatedCodes) codes kept (best timing pattern first)",
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
@@ -298,7 +306,8 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("located-threshold-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-grid", [.locatedGrid], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-grid", [.locatedGrid(shift: 0)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+                ScanPass("located-grid-shifted", [.locatedGrid(shift: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
                 ScanPass("fine-full", [.fineRegions(maxArea: 0.15)], when: [.atLeast(megapixels: 4), .fineTexture]),

@@ -21,6 +21,9 @@ public enum TextureProbe {
         /// For each fine place: whether it holds a bar field (looked for in places bigger than
         /// `barFieldMinArea` only; the smaller ones are cropped whatever they hold).
         public var fineBars: [Bool] = []
+        /// For each code-like place: whether it holds a bar field (looked for in places of at
+        /// most `barFieldMaxRegionArea` only: the small places `.smallRegions` crops).
+        public var regionBars: [Bool] = []
         /// The fraction of the frame the code-like places cover.
         public var busyArea = 0.0
         /// Per view looked at: "WxH:busy blocks" (for the trace).
@@ -50,12 +53,15 @@ public enum TextureProbe {
             r.regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
         })
         r.fineBars = r.fine.map { $0.area > barFieldMinArea && hasBarField(base, in: $0) }
+        r.regionBars = r.regions.map { $0.area <= barFieldMaxRegionArea && hasBarField(base, in: $0) }
         r.busyArea = FractionalBox.merged(r.regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
         return r
     }
 
     /// Fine places bigger than this fraction of the frame are searched for a bar field.
     public static let barFieldMinArea = 0.01
+    /// Code-like places no bigger than this fraction of the frame are searched for a bar field.
+    public static let barFieldMaxRegionArea = 0.05
 
     /// The cheap bar-field test: does the place hold parallel bars (a linear code) rather than
     /// texture (text, fabric, squares)? Per 16x16 block, the Sobel gradients' structure tensor: a block

@@ -124,6 +124,56 @@ struct LocatorTests {
         #expect(log.fullDecodes == 0, "\(log.sizes)")
     }
 
+    @Test("the plan caps the located codes a frame keeps, best timing pattern first")
+    func locatedCodesAreCapped() throws {
+        let dir = try TempDir()
+        var args = ["-size", "1800x700", "xc:white"]
+        for k in 0..<6 {
+            let png = dir.file("q\(k).png")
+            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "6", "-m", "2", "-l", "M", "--", "CAP-\(k)"])
+            args += [png, "-geometry", "+\(60 + k * 290)+200", "-composite"]
+        }
+        let sheet = dir.file("sheet.png")
+        try ScanPlanTests.run(ScanPlanTests.convert, args + [sheet])
+        let image = try Self.load(sheet)
+        let located = QRLocator.locate(image)
+        #expect(located.count == 6)
+        func views(cap: Int?) -> Int {
+            var settings = PlanSettings()
+            if let cap { settings.maxLocatedCodes = cap }
+            let log = FullResolutionOnDemandTests.Log()
+            FullResolutionOnDemandTests.run(image, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
+            return log.sizes.count
+        }
+        #expect(views(cap: nil) == 6)
+        #expect(views(cap: 4) == 4)
+        #expect(PlanSettings().listing.contains { $0.contains("at most 128 codes kept") })
+    }
+
+    @Test("a grid drawn through a frame a fraction of a module off is read when sampled shifted back")
+    func shiftedGridSampling() throws {
+        let dir = try TempDir()
+        let text = "SHIFTED-GRID-2026"
+        let image = try Self.load(try Self.code(dir, text))
+        let c = try #require(QRLocator.locate(image).first)
+        // The frame moved 0.45 of a module down and right: every sample lands near the next module.
+        let off = c.toImage.concatenating(Homography([1, 0, 0.45, 0, 1, 0.45, 0, 0, 1]))
+        func dark(_ v: LumaImage) -> [Bool] {
+            (0..<c.dimension * c.dimension).map { k in v[(4 + k % c.dimension) * 4 + 2, (4 + k / c.dimension) * 4 + 2] < 128 }
+        }
+        let truth = dark(image.sampledGrid(c.toImage, dimension: c.dimension, modulePixels: 4, quiet: 4).image)
+        let centred = dark(image.sampledGrid(off, dimension: c.dimension, modulePixels: 4, quiet: 4).image)
+        let shifted = image.sampledGrid(off, dimension: c.dimension, modulePixels: 4, quiet: 4, offset: Point(x: -0.25, y: -0.25))
+        let errors = { (g: [Bool]) in zip(g, truth).filter { $0 != $1 }.count }
+        #expect(errors(dark(shifted.image)) <= 3, "\(errors(dark(shifted.image)))")
+        #expect(errors(centred) > 20, "\(errors(centred))")
+        let read = ZBarDecoder.decode(shifted.image, symbologies: [.qr])
+        #expect(read.map(\.bytes) == [Array(text.utf8)])
+        // In the plan: a pass of its own after the grid redraw, listed as such.
+        let listing = ScanPlan.forEffort(.normal).listing
+        #expect(listing.contains("located-grid-shifted: located-qr-grid(shifted ±0.25 module) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
+    }
+
     @Test func integerDoublingMatchesBilinearUpscale() {
         var img = LumaImage(width: 37, height: 23, fill: 0)
         for i in img.pixels.indices { img.pixels[i] = UInt8((i * 7919 + (i / 37) * 31) % 256) }

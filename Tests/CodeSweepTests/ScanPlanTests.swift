@@ -292,7 +292,7 @@ struct ScanPlanTests {
         // The 3 MP pass: always below 4 MP, and on a photo only where the cheap look saw code-like texture.
         #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3-textured"])
         #expect(normal.passes[0].when == [.under(megapixels: 4)] && normal.passes[1].when == [.atLeast(megapixels: 4), .codeLike])
-        #expect(normal.listing.contains("regions-full: code-like-regions(<=2%)"))
+        #expect(normal.listing.contains("regions-full: code-like-regions(<=2% with bars or located-qr)"))
         #expect(ScanPlan.forEffort(.thorough).passes.allSatisfy { $0.when.isEmpty })
     }
 }

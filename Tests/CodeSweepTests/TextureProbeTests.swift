@@ -130,6 +130,35 @@ struct TextureProbeTests {
 
     /// Modules of 1 px (2 px at full size in a half-size decode) make fine texture; the same
     /// pattern with 6 px modules is busy when shrunk as well, so it is not "fine".
+    @Test("a small code-like place is cropped for full resolution only with a bar field or an unread located code in it")
+    func smallRegionsNeedEvidence() {
+        var look = TextureProbe.Result()
+        let a = FractionalBox(x0: 0.1, y0: 0.1, x1: 0.2, y1: 0.2), b = FractionalBox(x0: 0.5, y0: 0.5, x1: 0.6, y1: 0.6)
+        let wide = FractionalBox(x0: 0, y0: 0.7, x1: 0.5, y1: 1)
+        look.regions = [a, b, wide]
+        look.regionBars = [false, false, false]
+        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look).isEmpty)
+        look.regionBars = [false, true, false]
+        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look) == [b])
+        // A located code not read yet in `a`; one in the wide place does not make it small.
+        look.regionBars = [false, false, false]
+        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look, unread: [Point(x: 0.15, y: 0.12), Point(x: 0.2, y: 0.8)]) == [a])
+        // A 2D code read there is no evidence (nothing is left to find).
+        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look, read: [Point(x: 0.15, y: 0.12)]).isEmpty)
+    }
+
+    @Test("the look marks bars in a small code-like place, not a code's modules")
+    func regionBarsInTheLook() {
+        // Bars 2-6 px wide (a linear code a little too small for the 3 MP pass) in a small place.
+        let bars = Self.bars(width: 1000, height: 750, box: (450, 350, 110, 40), degrees: 0).upscaled(by: 2)
+        let look = TextureProbe.look(views: [bars.downscaled(by: 2), bars], base: bars)
+        let withBars = zip(look.regions, look.regionBars).filter { $0.1 }.map(\.0)
+        #expect(withBars.count == 1 && withBars[0].area <= TextureProbe.barFieldMaxRegionArea, "\(look.regions) \(look.regionBars)")
+        let modules = Self.patch(width: 2000, height: 1500, x: 900, y: 600, module: 3, modules: 41)
+        let moduleLook = TextureProbe.look(views: [modules.downscaled(by: 2), modules], base: modules)
+        #expect(!moduleLook.regions.isEmpty && !moduleLook.regionBars.contains(true), "\(moduleLook.regions) \(moduleLook.regionBars)")
+    }
+
     @Test(arguments: [(1, true), (6, false)])
     func fineTextureIsOnlyWhatShrinkingLoses(module: Int, fine: Bool) {
         let img = Self.patch(width: 1200, height: 900, x: 300, y: 300, module: module, modules: module == 1 ? 45 : 41)
@@ -273,12 +302,37 @@ struct FullResolutionOnDemandTests {
         #expect(log.sizes.count == 1 && log.sizes.allSatisfy { $0.0 * $0.1 <= 750_000 }, "\(log.sizes)")
     }
 
-    @Test func aSmallCodeLikePlaceIsLookedAtFullSizeAndAWideOneIsNot() {
-        // A small patch (4 px modules at full size) read nowhere: full size is decoded once and
-        // only a crop around it is scanned there.
-        let small = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 2, modules: 41)
+    /// Draws a QR code's three finder patterns and its timing lines over a module patch at
+    /// (x, y): the patch becomes the frame of a code the locator finds (its data unreadable).
+    static func withFinders(_ image: LumaImage, x: Int, y: Int, module: Int, modules n: Int) -> LumaImage {
+        var img = image
+        func paint(_ mx: Int, _ my: Int, dark: Bool) {
+            for py in 0..<module { for px in 0..<module { img.pixels[(y + my * module + py) * img.width + x + mx * module + px] = dark ? 20 : 235 } }
+        }
+        for (ox, oy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+            for my in -1...7 {
+                for mx in -1...7 where (0..<n).contains(ox + mx) && (0..<n).contains(oy + my) {
+                    let ring = max(abs(mx - 3), abs(my - 3))
+                    paint(ox + mx, oy + my, dark: ring != 2 && ring != 4)
+                }
+            }
+        }
+        for k in 8..<(n - 8) { paint(k, 6, dark: k % 2 == 0); paint(6, k, dark: k % 2 == 0) }
+        return img
+    }
+
+    @Test func aSmallCodeLikePlaceIsLookedAtFullSizeOnlyWhereACodeIsLocated() {
+        // A small patch (4 px modules at full size) with no finder and no bars: texture (leaves,
+        // a checked cloth), not a code. The cheap passes only.
+        let patch = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 2, modules: 41)
+        let texture = Log()
+        Self.run(patch, log: texture)
+        #expect(texture.fullDecodes == 0, "\(texture.sizes)")
+        // The same patch framed as a QR code the locator finds and nothing reads: full size is
+        // decoded once and only crops around it are scanned there.
+        let code = Self.withFinders(patch, x: 900, y: 600, module: 2, modules: 41)
         let log = Log()
-        Self.run(small, log: log)
+        Self.run(code, log: log)
         #expect(log.fullDecodes == 1)
         #expect(!log.sizes.contains { $0.0 > 2000 || $0.1 > 1500 }, "only crops at full size: \(log.sizes)")
         // A wide textured place (more than 2 % of the frame: text, a fabric) is not.
