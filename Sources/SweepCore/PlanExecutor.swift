@@ -218,6 +218,12 @@ public struct PlanExecutor {
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
         let result = QRLocator.locateTimed(view.image)
         var kept = result.candidates
+        if kept.count > settings.noisyLocatedAbove {
+            let matches = kept.map(\.finderMatch).sorted()
+            if matches[matches.count / 2] < settings.noisyFinderMatch {
+                kept = kept.filter { $0.finderMatch >= settings.noisyKeepFinderMatch }
+            }
+        }
         if kept.count > settings.maxLocatedCodes {
             // The best timing patterns, kept in the locator's order.
             let best = kept.indices.sorted { kept[$0].score > kept[$1].score }.prefix(settings.maxLocatedCodes).sorted()

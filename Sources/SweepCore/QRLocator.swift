@@ -30,6 +30,10 @@ public struct QRCandidate: Sendable {
     public var alignment: Point?
     /// Timing-pattern score, 0...1: the fraction of one-module runs along both timing lines.
     public var score: Double
+    /// The fraction of the seen finders' modules (7x7 and the light separator on their inner
+    /// sides) that the frame finds as a finder is drawn: near 1 for a code, about two thirds for
+    /// finder-like triples in pixel noise (only the lines the run test crossed match there).
+    public var finderMatch: Double = 1
     /// Maps module coordinates (0...dimension on each axis, the code's own frame, y down) to
     /// image pixels.
     public var toImage: Homography
@@ -576,9 +580,37 @@ public enum QRLocator {
         guard let chosen = best else { return nil }
         var candidate = QRCandidate(topLeft: A.center, topRight: B.center, bottomLeft: C.center, dimension: chosen.n,
                                     moduleSize: m, alignment: chosen.alignment, score: score, toImage: chosen.toImage)
+        candidate.finderMatch = finderMatch(L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(chosen.toImage),
+                                            dimension: chosen.n, seen: guessed ? 2 : 3)
         candidate.otherFrames = all.filter { $0.toImage != chosen.toImage }.sorted { $0.score > $1.score }
             .prefix(3).map { ($0.n, $0.toImage) }
         return candidate
+    }
+
+    /// The fraction of finder modules the frame (module coordinates to level pixels) finds as
+    /// drawn: each finder's 7x7 modules (dark ring, light ring, dark 3x3 core) and its separator
+    /// (the light row and column on its inner sides). `seen` 2: the bottom-left finder was
+    /// guessed and is left out.
+    static func finderMatch(_ L: Level, _ h: Homography, dimension n: Int, seen: Int) -> Double {
+        var match = 0, total = 0
+        // Each finder's top-left module and the direction of its inner sides.
+        let finders = [(0, 0, 1, 1), (n - 7, 0, -1, 1), (0, n - 7, 1, -1)].prefix(seen)
+        for (fx, fy, sx, sy) in finders {
+            for j in -1...7 {
+                for i in -1...7 {
+                    // The separator lies on the inner sides only: column 7 or row 7 of a
+                    // top-left finder, mirrored for the others.
+                    let si = sx > 0 ? i : 6 - i, sj = sy > 0 ? j : 6 - j
+                    if si < 0 || sj < 0 { continue }
+                    let ring = max(abs(i - 3), abs(j - 3))
+                    let want = ring != 2 && ring != 4
+                    let p = h.apply(Point(x: Double(fx + i) + 0.5, y: Double(fy + j) + 0.5))
+                    if L.isDark(p) == want { match += 1 }
+                    total += 1
+                }
+            }
+        }
+        return total > 0 ? Double(match) / Double(total) : 0
     }
 
     /// How well a module frame (module coordinates to level pixels) fits the code: the quiet

@@ -227,6 +227,13 @@ public struct PlanSettings: Sendable, Equatable {
     /// pixel noise makes hundreds of finder-like triples, each warped and decoded by every
     /// located pass, while a sheet of 60 codes has about 70 candidates.
     public var maxLocatedCodes = 128
+    /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
+    /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
+    /// everywhere, triples of them passing the timing test): only the codes that match their
+    /// finders at least `noisyKeepFinderMatch` are kept. On a sheet of codes the median is 0.98.
+    public var noisyLocatedAbove = 24
+    public var noisyFinderMatch = 0.7
+    public var noisyKeepFinderMatch = 0.8
     /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
     /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
     /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
@@ -250,6 +257,7 @@ public struct PlanSettings: Sendable, Equatable {
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
             "QR locator: on the frame at <=\(format(locatorMegapixels))MP, at most \(maxLocatedCodes) codes kept (best timing pattern first)",
+            "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",

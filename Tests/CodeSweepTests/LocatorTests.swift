@@ -150,6 +150,50 @@ struct LocatorTests {
         #expect(PlanSettings().listing.contains { $0.contains("at most 128 codes kept") })
     }
 
+    @Test("pixel noise makes finder-like triples; the frame's poor finder match keeps them from costing located passes, a sheet's codes are kept")
+    func pixelNoiseCostsNoLocatedPasses() throws {
+        // A 1000x1000 px patch of 1 px black/white noise on a grey 2000x1500 frame.
+        var noise = LumaImage(width: 2000, height: 1500, fill: 200)
+        var state: UInt32 = 2026
+        for y in 250..<1250 {
+            for x in 500..<1500 {
+                state = state &* 1_103_515_245 &+ 12345
+                noise.pixels[y * 2000 + x] = (state >> 16) & 1 == 0 ? 15 : 240
+            }
+        }
+        let located = QRLocator.locate(noise)
+        #expect(located.count > PlanSettings().noisyLocatedAbove, "\(located.count)")
+        let matches = located.map(\.finderMatch).sorted()
+        #expect(matches[matches.count / 2] < 0.7, "\(matches)")
+        func views(_ settings: PlanSettings) -> Int {
+            let log = FullResolutionOnDemandTests.Log()
+            FullResolutionOnDemandTests.run(noise, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
+            return log.sizes.count
+        }
+        var off = PlanSettings()
+        off.noisyLocatedAbove = .max
+        #expect(views(off) > PlanSettings().noisyLocatedAbove)
+        #expect(views(PlanSettings()) <= 3, "\(views(PlanSettings()))")
+        // Codes match their finders: more than 24 of them on a sheet are all kept.
+        let dir = try TempDir()
+        var args = ["-size", "2400x1500", "xc:white"]
+        for k in 0..<30 {
+            let png = dir.file("q\(k).png")
+            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "4", "-m", "2", "-l", "M", "--", "NOISE-SHEET-\(k)"])
+            args += [png, "-geometry", "+\(40 + (k % 6) * 390)+\(40 + (k / 6) * 290)", "-composite"]
+        }
+        let sheet = dir.file("sheet.png")
+        try ScanPlanTests.run(ScanPlanTests.convert, args + [sheet])
+        let sheetImage = try Self.load(sheet)
+        let sheetLocated = QRLocator.locate(sheetImage)
+        let sheetMatches = sheetLocated.map(\.finderMatch).sorted()
+        #expect(sheetLocated.count >= 30 && sheetMatches[sheetMatches.count / 2] > 0.9, "\(sheetMatches)")
+        let all = FullResolutionOnDemandTests.Log(), kept = FullResolutionOnDemandTests.Log()
+        FullResolutionOnDemandTests.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: off, log: all)
+        FullResolutionOnDemandTests.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], log: kept)
+        #expect(all.sizes.count == sheetLocated.count && kept.sizes.count == sheetLocated.count, "\(all.sizes.count) \(kept.sizes.count)")
+    }
+
     @Test("a grid drawn through a frame a fraction of a module off is read when sampled shifted back")
     func shiftedGridSampling() throws {
         let dir = try TempDir()
