@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv clean
+.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -34,6 +34,10 @@ bench-recall: release
 # BOOFCV_EFFORTS=fast,normal,thorough adds columns. Then what the QR locator costs per photo at the
 # view it works on (bench/locator_cost.py: median, p90, max per view size, one job).
 BOOFCV_EFFORTS ?= normal
+# Peak memory of sweeps over 2,000 and 200,000 empty files: the streamed walk keeps it flat.
+bench-walk: release
+	python3 bench/walk_memory.py --bin $(BIN)
+
 bench-boofcv: release
 	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS)
 	python3 bench/locator_cost.py --bin $(BIN)

@@ -11,8 +11,8 @@ import Glibc
 /// never append to one file at once; the second is refused. The settings that change records
 /// are kept beside the report (`ResumeSettings`), so a resume with other settings is refused
 /// instead of writing a mixed report.
-public struct ResumeLog {
-    struct Key: Hashable { var path: [UInt8]; var size: Int?; var mtimeMillis: Int64? }
+public struct ResumeLog: Sendable {
+    struct Key: Hashable, Sendable { var path: [UInt8]; var size: Int?; var mtimeMillis: Int64? }
     var done: Set<Key> = []
     /// Records in the report that are failures (status "error").
     var failed: Set<Key> = []
@@ -88,15 +88,17 @@ public struct ResumeLog {
     }
 
     /// The walked items not recorded yet.
-    public func remaining(_ items: [WalkItem]) -> [WalkItem] {
-        items.filter { !done.contains(Self.key(of: $0)) }
-    }
+    public func remaining(_ items: [WalkItem]) -> [WalkItem] { items.filter { !isRecorded($0) } }
 
     /// How many of the walked items are recorded as failures already (a resumed sweep's exit
     /// status counts them with its own).
-    public func failuresAmong(_ items: [WalkItem]) -> Int {
-        items.filter { failed.contains(Self.key(of: $0)) }.count
-    }
+    public func failuresAmong(_ items: [WalkItem]) -> Int { items.filter(isRecordedFailure).count }
+
+    /// The item (same path, size and mtime) has a record already.
+    public func isRecorded(_ item: WalkItem) -> Bool { done.contains(Self.key(of: item)) }
+
+    /// The item's record is a failure.
+    public func isRecordedFailure(_ item: WalkItem) -> Bool { failed.contains(Self.key(of: item)) }
 
     static func key(of item: WalkItem) -> Key {
         switch item {

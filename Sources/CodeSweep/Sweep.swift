@@ -27,8 +27,10 @@ public struct Sweep: Sendable {
     /// and, with worker processes, while files are in flight: once it is true no file is
     /// started, and a worker still busy a moment later is killed and its file left unrecorded,
     /// so the sweep ends within about a second with every finished record emitted.
-    public func run(_ items: [WalkItem], emit: (FileRecord) -> Void,
-                    shouldStop: @escaping @Sendable () -> Bool = { false }) async {
+    /// `items` is read as the sweep goes (a streaming walk: memory stays flat however many files
+    /// there are); at most `jobs * 16` of them are held at once.
+    public func run<Items: Sequence<WalkItem>>(_ items: Items, emit: (FileRecord) -> Void,
+                                               shouldStop: @escaping @Sendable () -> Bool = { false }) async {
         MagickEnvironment.start()
         let settings = self.settings
         // Records finished out of order wait here; the window bounds how far ahead work runs.
@@ -43,13 +45,15 @@ public struct Sweep: Sendable {
         } else {
             pool = nil
         }
+        var pending = items.makeIterator()
+        var exhausted = false
         await withTaskGroup(of: (Int, FileRecord?).self) { group in
             func startMore() {
-                while nextToStart < items.count && nextToStart - nextToEmit < window
+                while !exhausted && nextToStart - nextToEmit < window
                         && nextToStart - nextToEmit - ready.count < jobs {
                     if shouldStop() { return }
+                    guard let item = pending.next() else { exhausted = true; return }
                     let index = nextToStart
-                    let item = items[index]
                     nextToStart += 1
                     group.addTask {
                         switch item {

@@ -162,38 +162,46 @@ struct Scan: AsyncParsableCommand {
             }
         }
         defer { stdinImage?.remove() }
-        var items = Walker(options: walk).walk(byteRoots: paths.map { $0 == "-" ? stdinImage!.path : ArgumentBytes.bytes($0) })
+        var roots = paths.map { $0 == "-" ? stdinImage!.path : ArgumentBytes.bytes($0) }
         if let filesFrom {
-            do { items += Walker(options: walk).walk(byteRoots: try PathList.read(filesFrom, nulSeparated: nulSeparated)) } catch {
+            do { roots += try PathList.read(filesFrom, nulSeparated: nulSeparated) } catch {
                 Stderr.say("codesweep: \(error.description)")
                 throw ExitCode(2)
             }
         }
-        if let shard = shard.flatMap(Shard.init(parsing:)) { items = shard.select(items) }
+        // The walk is streamed into the sweep (memory flat in the number of files); what is
+        // kept of it (this shard, not recorded yet) is decided item by item.
+        let walked = Walker(options: walk).items(roots)
+        let shardChoice = shard.flatMap(Shard.init(parsing:))
+        let inShard: @Sendable (WalkItem) -> Bool = { item in shardChoice?.contains(item.pathBytes) ?? true }
+        var previous: ResumeLog? = nil
+        let previousFailures = Counter()
         let out: OutputFile
         let pictures: AnnotationPlan?
-        var previousFailures = 0
+        var annotated: [WalkItem]? = nil
         do {
-            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: items) }
+            // Pictures are planned from the whole walk (no picture may overwrite an input), so
+            // --annotate walks first and keeps what it walked.
+            annotated = annotate == nil ? nil : Array(walked.lazy.filter(inShard))
+            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: annotated ?? []) }
             if let resume {
                 // Locked for the whole run: a second sweep on the same file is refused.
-                let (previous, file) = try ResumeLog.open(resume)
+                let (log, file) = try ResumeLog.open(resume)
                 let current = resumeSettings(settings)
                 let stored = ResumeSettings.stored(for: resume)
-                if previous.recordCount > 0 {
-                    let differences = stored.map { current.differences(from: $0) } ?? previous.visibleDifferences(from: current)
+                if log.recordCount > 0 {
+                    let differences = stored.map { current.differences(from: $0) } ?? log.visibleDifferences(from: current)
                     if !differences.isEmpty {
                         file.close()
                         throw OutputError(message: "cannot resume \(ArgumentBytes.display(resume)) with other settings than it was written with (its records would not match): "
                                           + differences.joined(separator: "; ") + ". Resume with the same settings, or write a new report")
                     }
                 }
-                if stored == nil && previous.recordCount > 0 {
+                if stored == nil && log.recordCount > 0 {
                     Stderr.say("codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records")
                 }
                 if stored != current { try current.store(for: resume) }
-                previousFailures = previous.failuresAmong(items)
-                items = previous.remaining(items)
+                previous = log
                 out = file
             } else if output != nil, format == .json {
                 out = .standardOutput // unused: the json sink writes a temporary file and renames it
@@ -206,7 +214,16 @@ struct Scan: AsyncParsableCommand {
             Stderr.say("codesweep: \(String(describing: error))")
             throw ExitCode(2)
         }
-        let progress = Progress(total: items.count, enabled: !quiet && OutputFile.standardError.isTerminal)
+        let keep: @Sendable (WalkItem) -> Bool = { [previous] item in inShard(item) && !(previous?.isRecorded(item) ?? false) }
+        let select: (WalkItem) -> Bool = { [previous] item in
+            guard inShard(item) else { return false }
+            // A resumed sweep's exit status also counts the failures its earlier part recorded.
+            if previous?.isRecordedFailure(item) == true { previousFailures.value += 1 }
+            return keep(item)
+        }
+        let items = annotated.map { AnyIterator($0.lazy.filter(select).makeIterator()) } ?? AnyIterator(walked.lazy.filter(select).makeIterator())
+        let progressShown = !quiet && OutputFile.standardError.isTerminal
+        let progress = Progress(count: progressShown ? WalkCount(walked, keep: keep) : nil, enabled: progressShown)
         var sink: any RecordSink
         switch raw ? nil : format {
         case nil: sink = RawSink(out: out, forcedCharset: charset)
@@ -283,7 +300,7 @@ struct Scan: AsyncParsableCommand {
         }
         if summary.interrupted { throw ExitCode(130) }
         // A resumed sweep's status also counts the failures recorded by its earlier part.
-        if summary.filesFailed > 0 || previousFailures > 0 || pictureProblems > 0 { throw ExitCode(1) }
+        if summary.filesFailed > 0 || previousFailures.value > 0 || pictureProblems > 0 { throw ExitCode(1) }
         if failIfNone && summary.codes == 0 { throw ExitCode(4) }
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FileWalker
+import Foundation
 import CodeSweep
 import Reporting
 import SweepCore
@@ -61,10 +63,10 @@ enum Stderr {
 /// The live progress line on a terminal's stderr (the words are `ProgressLine`'s): redrawn in
 /// place at most ten times a second, cut to the terminal's width so it never wraps.
 final class Progress {
-    let total: Int
+    let count: WalkCount?
     let enabled: Bool
     var lastDraw: Double = -1
-    init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
+    init(count: WalkCount?, enabled: Bool) { self.count = count; self.enabled = enabled }
 
     /// The terminal's width in columns (80 when it does not say).
     static var columns: Int {
@@ -76,7 +78,7 @@ final class Progress {
     func update(_ s: SweepSummary, elapsed: Double, current: String?) {
         guard enabled, elapsed - lastDraw >= 0.1 else { return }
         lastDraw = elapsed
-        let line = ProgressLine.live(done: s.filesScanned, total: total, codes: s.codes, failed: s.filesFailed,
+        let line = ProgressLine.live(done: s.filesScanned, total: count?.total, codes: s.codes, failed: s.filesFailed,
                                      elapsed: elapsed, current: current.map(TerminalText.escape), width: Self.columns)
         OutputFile.standardError.write("\r\u{1B}[K" + line)
     }
@@ -87,5 +89,26 @@ final class Progress {
         var text = "\r\u{1B}[K" + s.text + "\n"
         if let failed = ProgressLine.failed(failedNames, total: s.filesFailed) { text += failed + "\n" }
         OutputFile.standardError.write(text)
+    }
+}
+
+/// A count that the sweep's closures update on the caller's task.
+final class Counter { var value = 0 }
+
+/// The number of files a sweep will scan, counted by a second walk on a thread of its own for
+/// the progress line's total and ETA: the sweep streams its walk and knows the total only at
+/// the end. Nil until the count is done.
+final class WalkCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counted: Int?
+    var total: Int? { lock.lock(); defer { lock.unlock() }; return counted }
+
+    init(_ walk: Walker.Walk, keep: @escaping @Sendable (WalkItem) -> Bool) {
+        let thread = Thread { [self] in
+            var n = 0
+            for item in walk where keep(item) { n += 1 }
+            lock.lock(); counted = n; lock.unlock()
+        }
+        thread.start()
     }
 }

@@ -52,95 +52,104 @@ public enum WalkItem: Sendable, Equatable {
 /// Walks files and folders with POSIX calls, in a deterministic order: roots as given, and
 /// below each folder its entries sorted by the bytes of their names, depth first. Never opens
 /// anything that is not a regular file or a folder (a FIFO would block forever).
-public struct Walker {
+public struct Walker: Sendable {
     public let options: WalkOptions
     public init(options: WalkOptions = WalkOptions()) { self.options = options }
 
-    public func walk(_ roots: [String]) -> [WalkItem] {
-        var items: [WalkItem] = []
-        for root in roots {
-            walk(root: ArgumentBytes.bytes(root), into: &items)
-        }
-        return items
-    }
+    public func walk(_ roots: [String]) -> [WalkItem] { Array(items(roots.map(ArgumentBytes.bytes))) }
 
     /// Roots given as exact bytes (from `--files-from`, where names need not be UTF-8).
-    public func walk(byteRoots roots: [[UInt8]]) -> [WalkItem] {
-        var items: [WalkItem] = []
-        for root in roots { walk(root: root, into: &items) }
-        return items
-    }
+    public func walk(byteRoots roots: [[UInt8]]) -> [WalkItem] { Array(items(roots)) }
+
+    /// The walk as a stream: each item is found when it is asked for, so memory holds the open
+    /// folders' sorted names, not the whole tree (ripgrep's walker streams the same way).
+    public func items(_ roots: [[UInt8]]) -> Walk { Walk(walker: self, roots: roots) }
 
     /// Bytes of a path shown as text: invalid UTF-8 sequences become U+FFFD.
     public static func display(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    struct DirID: Hashable { var dev: UInt64; var ino: UInt64 }
+    struct DirID: Hashable, Sendable { var dev: UInt64; var ino: UInt64 }
 
     /// One open folder on the walk's stack: its sorted entry names and the next one to visit.
-    struct Frame { var path: [UInt8]; var relative: [UInt8]; var names: [[UInt8]]; var next: Int }
+    struct Frame: Sendable { var path: [UInt8]; var relative: [UInt8]; var names: [[UInt8]]; var next: Int }
 
-    func walk(root: [UInt8], into items: inout [WalkItem]) {
-        var st = stat()
-        // Explicit roots are followed even when they are links (like ripgrep).
-        guard cStat(root, &st, follow: true) == 0 else {
-            let err = errno
-            let kind: ErrorKind = (err == ENOENT || err == ENOTDIR) ? .notFound : .unreadable
-            items.append(.failure(path: Walker.display(root), pathBytes: root, RecordError(kind, "cannot access: \(describe(err))")))
-            return
-        }
-        let mode = st.st_mode & S_IFMT
-        if mode == S_IFREG {
-            items.append(.file(entry(root, st, explicit: true)))
-            return
-        }
-        guard mode == S_IFDIR else {
-            items.append(.failure(path: Walker.display(root), pathBytes: root,
-                                  RecordError(.notRegularFile, "not a regular file (\(typeName(mode))); not opened")))
-            return
-        }
-        // Every folder is walked once: symlink loops and links back into the tree end here.
-        var visited: Set<DirID> = [DirID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))]
-        var stack: [Frame] = []
-        guard let rootNames = listDirectory(root) else {
-            items.append(.failure(path: Walker.display(root), pathBytes: root,
-                                  RecordError(.unreadable, "cannot read folder: \(describe(errno))")))
-            return
-        }
-        stack.append(Frame(path: root, relative: [], names: rootNames, next: 0))
+    /// The items of `roots`, in walk order, one at a time.
+    public struct Walk: Sequence, IteratorProtocol, Sendable {
+        let walker: Walker
+        let roots: [[UInt8]]
+        var nextRoot = 0
         // An explicit stack, not recursion: very deep trees cannot overflow the call stack.
-        while !stack.isEmpty {
+        var stack: [Frame] = []
+        // Every folder of a root is walked once: symlink loops and links back into the tree end here.
+        var visited: Set<DirID> = []
+
+        public mutating func next() -> WalkItem? {
+            while true {
+                if stack.isEmpty {
+                    guard nextRoot < roots.count else { return nil }
+                    nextRoot += 1
+                    if let item = start(roots[nextRoot - 1]) { return item }
+                    continue
+                }
+                if let item = step() { return item }
+            }
+        }
+
+        /// Opens a root: a file or failure is its item; a folder goes on the stack.
+        mutating func start(_ root: [UInt8]) -> WalkItem? {
+            var st = stat()
+            // Explicit roots are followed even when they are links (like ripgrep).
+            guard walker.cStat(root, &st, follow: true) == 0 else {
+                let err = errno
+                let kind: ErrorKind = (err == ENOENT || err == ENOTDIR) ? .notFound : .unreadable
+                return .failure(path: Walker.display(root), pathBytes: root, RecordError(kind, "cannot access: \(describe(err))"))
+            }
+            let mode = st.st_mode & S_IFMT
+            if mode == S_IFREG { return .file(walker.entry(root, st, explicit: true)) }
+            guard mode == S_IFDIR else {
+                return .failure(path: Walker.display(root), pathBytes: root,
+                                RecordError(.notRegularFile, "not a regular file (\(walker.typeName(mode))); not opened"))
+            }
+            visited = [DirID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))]
+            guard let rootNames = walker.listDirectory(root) else {
+                return .failure(path: Walker.display(root), pathBytes: root,
+                                RecordError(.unreadable, "cannot read folder: \(describe(errno))"))
+            }
+            stack.append(Frame(path: root, relative: [], names: rootNames, next: 0))
+            return nil
+        }
+
+        /// Visits the next entry of the innermost open folder; its item, if it makes one.
+        mutating func step() -> WalkItem? {
             let top = stack.count - 1
-            guard stack[top].next < stack[top].names.count else { stack.removeLast(); continue }
+            guard stack[top].next < stack[top].names.count else { stack.removeLast(); return nil }
             let name = stack[top].names[stack[top].next]
             stack[top].next += 1
             let dir = stack[top].path, rel = stack[top].relative
-            if !options.hidden && name.first == UInt8(ascii: ".") { continue }
-            let path = join(dir, name)
+            if !walker.options.hidden && name.first == UInt8(ascii: ".") { return nil }
+            let path = walker.join(dir, name)
             let relPath = rel.isEmpty ? name : rel + [UInt8(ascii: "/")] + name
-            if excluded(name: name, relative: relPath) { continue }
+            if walker.excluded(name: name, relative: relPath) { return nil }
             var info = stat()
-            guard cStat(path, &info, follow: false) == 0 else {
-                items.append(.failure(path: Walker.display(path), pathBytes: path,
-                                      RecordError(.unreadable, "cannot access: \(describe(errno))")))
-                continue
+            guard walker.cStat(path, &info, follow: false) == 0 else {
+                return .failure(path: Walker.display(path), pathBytes: path, RecordError(.unreadable, "cannot access: \(describe(errno))"))
             }
             if (info.st_mode & S_IFMT) == S_IFLNK {
-                guard options.followSymlinks else { continue }
-                guard cStat(path, &info, follow: true) == 0 else { continue } // dangling link: skip quietly
+                guard walker.options.followSymlinks else { return nil }
+                guard walker.cStat(path, &info, follow: true) == 0 else { return nil } // dangling link: skip quietly
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                guard visited.insert(DirID(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))).inserted else { continue }
-                guard let names = listDirectory(path) else {
-                    items.append(.failure(path: Walker.display(path), pathBytes: path,
-                                          RecordError(.unreadable, "cannot read folder: \(describe(errno))")))
-                    continue
+                guard visited.insert(DirID(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))).inserted else { return nil }
+                guard let names = walker.listDirectory(path) else {
+                    return .failure(path: Walker.display(path), pathBytes: path, RecordError(.unreadable, "cannot read folder: \(describe(errno))"))
                 }
                 stack.append(Frame(path: path, relative: relPath, names: names, next: 0))
+                return nil
             case S_IFREG:
-                if included(name: name, relative: relPath) { items.append(.file(entry(path, info, explicit: false))) }
+                return walker.included(name: name, relative: relPath) ? .file(walker.entry(path, info, explicit: false)) : nil
             default:
-                continue // FIFOs, sockets, devices found by walking are skipped, never opened.
+                return nil // FIFOs, sockets, devices found by walking are skipped, never opened.
             }
         }
     }

@@ -33,11 +33,13 @@ public enum ProgressLine {
     /// cut to `width - 1` columns (a line as wide as the terminal wraps on some terminals, and a
     /// wrapped line is not redrawn in place). The file name (already escaped for the terminal)
     /// goes last and is shortened from the left; the counts come first and are cut last.
-    public static func live(done: Int, total: Int, codes: Int, failed: Int, elapsed: Double, current: String?, width: Int) -> String {
-        var parts = ["\(done)/\(count(total, "file"))", count(codes, "code")]
+    /// `total` is nil while the walk that counts the files has not finished: "12 files, ...",
+    /// no ETA.
+    public static func live(done: Int, total: Int?, codes: Int, failed: Int, elapsed: Double, current: String?, width: Int) -> String {
+        var parts = [total.map { "\(done)/\(count($0, "file"))" } ?? count(done, "file"), count(codes, "code")]
         if failed > 0 { parts.append("\(failed) failed") }
         if let r = rate(files: done, elapsed: elapsed) { parts.append(r) }
-        if let e = eta(done: done, total: total, elapsed: elapsed) { parts.append(e) }
+        if let total, let e = eta(done: done, total: total, elapsed: elapsed) { parts.append(e) }
         var line = parts.joined(separator: ", ")
         let room = max(10, width - 1)
         if let current, columns(line) + 2 + 8 <= room {

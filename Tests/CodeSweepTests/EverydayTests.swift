@@ -51,6 +51,8 @@ struct EverydayTests {
             #expect(ProgressLine.columns(line) <= width - 1, "\(width): \(line)")
         }
         #expect(ProgressLine.failed(["a.png (corrupt)", "b.gif (timeout)"], total: 5) == "failed: a.png (corrupt), b.gif (timeout) and 3 more")
+        // While the walk that counts the files runs, no total and no ETA.
+        #expect(ProgressLine.live(done: 12, total: nil, codes: 1, failed: 0, elapsed: 6, current: nil, width: 120) == "12 files, 1 code, 2 img/s")
     }
 
     /// Under a pseudo-terminal 40 columns wide (util-linux `script`), every redraw of the live

@@ -89,6 +89,40 @@ struct SweepTests {
         #expect(lines1 == lines4)
     }
 
+    @Test("the walk streams: a file made in a later folder while the walk is under way is found, and the sweep pulls only a window ahead")
+    func walkStreams() async throws {
+        let dir = try TempDir()
+        let root = try dir.mkdir("s")
+        for d in ["a", "b", "c"] {
+            try dir.mkdir("s/" + d)
+            for k in 0..<3 { try dir.write("s/\(d)/f\(k).png", [0x89, 0x50, 0x4E, 0x47]) }
+        }
+        var walk = Walker().items([Array(root.utf8)]).makeIterator()
+        #expect(walk.next().map { Walker.display($0.pathBytes) } == root + "/a/f0.png")
+        // Folder c is not read yet: what is made there now is walked.
+        try dir.write("s/c/late.png", [0x89, 0x50, 0x4E, 0x47])
+        var rest: [String] = []
+        while let item = walk.next() { rest.append(String(Walker.display(item.pathBytes).dropFirst(root.count + 1))) }
+        #expect(rest == ["a/f1.png", "a/f2.png", "b/f0.png", "b/f1.png", "b/f2.png", "c/f0.png", "c/f1.png", "c/f2.png", "c/late.png"])
+        #expect(Walker().walk([root]).count == 10)
+
+        // The sweep reads its items as it goes: when the first record comes out, it has pulled
+        // at most its window (jobs x 16) of 1,000 items.
+        final class Pulled: @unchecked Sendable { var count = 0; var atFirstRecord = -1 }
+        let pulled = Pulled()
+        let items = (0..<1000).lazy.map { k -> WalkItem in
+            pulled.count += 1
+            return .failure(path: "missing-\(k)", pathBytes: Array("missing-\(k)".utf8), RecordError(.notFound, "cannot access"))
+        }
+        var records = 0
+        await Sweep(settings: ScanSettings(), jobs: 2).run(items, emit: { _ in
+            if records == 0 { pulled.atFirstRecord = pulled.count }
+            records += 1
+        })
+        #expect(records == 1000)
+        #expect(pulled.atFirstRecord >= 1 && pulled.atFirstRecord <= 32, "\(pulled.atFirstRecord)")
+    }
+
     @Test func walkerIncludeExcludeHiddenAndSymlinkLoops() throws {
         let dir = try TempDir()
         let root = try dir.mkdir("w")
