@@ -31,7 +31,7 @@ public struct QRCandidate: Sendable {
     /// Timing-pattern score, 0...1: the fraction of one-module runs along both timing lines.
     public var score: Double
     /// The fraction of the seen finders' modules (7x7 and the light separator on their inner
-    /// sides) that the frame finds as a finder is drawn: near 1 for a code, about two thirds for
+    /// sides) that the frame finds as a finder is drawn: near 1 for a code, about a half for
     /// finder-like triples in pixel noise (only the lines the run test crossed match there).
     public var finderMatch: Double = 1
     /// Maps module coordinates (0...dimension on each axis, the code's own frame, y down) to

@@ -230,7 +230,7 @@ public struct PlanSettings: Sendable, Equatable {
     /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
     /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
     /// everywhere, triples of them passing the timing test): only the codes that match their
-    /// finders at least `noisyKeepFinderMatch` are kept. On a sheet of codes the median is 0.98.
+    /// finders at least `noisyKeepFinderMatch` are kept. On a sheet of codes the median is 1.0.
     public var noisyLocatedAbove = 24
     public var noisyFinderMatch = 0.7
     public var noisyKeepFinderMatch = 0.8
