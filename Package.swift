@@ -33,15 +33,19 @@ let package = Package(
         // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
         .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
+        // What is done with records after a sweep: pictures with the codes drawn (--annotate),
+        // the HTML report, summarize and merge, and how payloads are shown on a terminal.
+        .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "FileWalker", "Reporting",
+                                                 .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
-            dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "FileWalker", "Reporting",
+            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -91,7 +91,7 @@ public enum FileScanner {
         return record
     }
 
-    static func fileExtension(_ path: [UInt8]) -> String {
+    public static func fileExtension(_ path: [UInt8]) -> String {
         let name = path.split(separator: UInt8(ascii: "/")).last ?? []
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
         return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
@@ -107,7 +107,7 @@ public enum FileScanner {
 
     /// Reads a whole regular file. Opens with O_NONBLOCK so that a file swapped for a FIFO
     /// after the walk cannot block, and checks the type on the open descriptor.
-    static func readFile(_ path: [UInt8], limit: Int) throws(RecordError) -> [UInt8] {
+    public static func readFile(_ path: [UInt8], limit: Int) throws(RecordError) -> [UInt8] {
         try readFileAndStat(path, limit: limit).bytes
     }
 

@@ -81,7 +81,7 @@ public enum PathList {
         }
     }
 
-    static func readAll(fd: Int32) -> [UInt8] {
+    public static func readAll(fd: Int32) -> [UInt8] {
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

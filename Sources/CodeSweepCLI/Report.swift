@@ -1,5 +1,6 @@
 import ArgumentParser
 import CodeSweep
+import Forensics
 import FileWalker
 import Reporting
 import SweepCore

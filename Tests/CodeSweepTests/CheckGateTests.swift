@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AssetCheck
 import CodeSweep
+import Forensics
 import Reporting
 import SweepCore
 

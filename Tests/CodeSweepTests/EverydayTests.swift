@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CodeSweep
+@testable import Forensics
 import Reporting
 import SweepCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CodeSweep
+@testable import Forensics
 import SweepCore
 
 /// Helpers for the Picture tests: the built binary, temp folders, real QR files.

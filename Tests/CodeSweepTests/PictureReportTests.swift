@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import CodeSweep
+@testable import Forensics
 import SweepCore
 
 @Suite("Picture: report --html")

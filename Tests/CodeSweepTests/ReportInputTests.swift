@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import CodeSweep
+@testable import Forensics
 import SweepCore
 
 /// `codesweep report` run from another folder, on json and jsonl reports, with an animated GIF:

@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 import MagickBridge
 import FileWalker

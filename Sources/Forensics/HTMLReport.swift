@@ -1,4 +1,5 @@
 import Crypto
+import CodeSweep
 import SweepCore
 import MagickBridge
 

@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 #if canImport(Glibc)
 import Glibc

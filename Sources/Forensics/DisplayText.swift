@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 
 /// Payloads and file names shown to a person (on a picture or in a page) are attacker-controlled:

@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 
 /// `codesweep summarize`: what a report found, payload by payload. Works on the report's JSON
