@@ -1,9 +1,11 @@
 import CodeSweep
+import Reporting
 import SweepCore
 
 /// Payloads and file names shown to a person (on a picture or in a page) are attacker-controlled:
 /// control characters, bidi overrides and invisible formatting characters are shown as visible
-/// escapes (`\n`, `\x1B`, `\u{202E}`) instead of acting on the text around them.
+/// escapes (`\n`, `\x1b`, `\u{202E}`: `TerminalText`'s set and form) instead of acting on the
+/// text around them.
 public enum DisplayText {
     public enum Piece: Equatable, Sendable {
         case plain(String)
@@ -11,39 +13,14 @@ public enum DisplayText {
         case escaped(String)
     }
 
-    /// Characters shown as escapes: C0 and C1 controls, DEL, bidi embeddings/overrides/isolates
-    /// and marks, line/paragraph separators, zero-width space and BOM, interlinear annotations,
-    /// noncharacters (not allowed in XML).
-    public static func mustEscape(_ u: Unicode.Scalar) -> Bool {
-        switch u.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        case 0x2028, 0x2029, 0xFEFF, 0xFFF9...0xFFFB, 0xFFFE, 0xFFFF, 0xFDD0...0xFDEF: true
-        default: false
-        }
-    }
-
-    public static func escape(_ u: Unicode.Scalar) -> String {
-        switch u.value {
-        case 0x0A: return "\\n"
-        case 0x0D: return "\\r"
-        case 0x09: return "\\t"
-        case 0x00...0x7F, 0x80...0xFF:
-            let h = String(u.value, radix: 16, uppercase: true)
-            return "\\x" + (h.count == 1 ? "0" + h : h)
-        default:
-            return "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
-        }
-    }
-
     /// The text cut into plain runs and escapes.
     public static func pieces(_ text: String) -> [Piece] {
         var out: [Piece] = []
         var run = String.UnicodeScalarView()
         for u in text.unicodeScalars {
-            if mustEscape(u) {
+            if TerminalText.isUnsafe(u) {
                 if !run.isEmpty { out.append(.plain(String(run))); run = String.UnicodeScalarView() }
-                out.append(.escaped(escape(u)))
+                out.append(.escaped(TerminalText.escape(u)))
             } else {
                 run.append(u)
             }
@@ -92,7 +69,7 @@ public enum DisplayText {
     public static func isSafeLink(_ text: String) -> Bool {
         guard urlHost(text) != nil, text.hasPrefix("http://") || text.hasPrefix("https://") else { return false }
         return !text.unicodeScalars.contains {
-            mustEscape($0) || $0 == " " || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`"
+            TerminalText.isUnsafe($0) || $0 == " " || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`"
         }
     }
 }

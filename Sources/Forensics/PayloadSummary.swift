@@ -1,4 +1,5 @@
 import CodeSweep
+import Reporting
 import SweepCore
 
 /// `codesweep summarize`: what a report found, payload by payload. Works on the report's JSON
@@ -124,33 +125,9 @@ public struct PayloadSummary {
         URLHost.ofURL(text)?.host.ascii
     }
 
-    /// Text safe for a terminal: control and format characters (C0, DEL, C1, bidirectional
-    /// overrides, zero-width characters, line and paragraph separators) and unassigned code
-    /// points become escapes; a backslash is doubled so escapes stay unambiguous.
-    public static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                switch u.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse:
-                    let h = String(u.value, radix: 16)
-                    out += u.value < 0x100 ? "\\x" + (h.count < 2 ? "0" + h : h) : "\\u{" + h + "}"
-                default:
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out
-    }
-
     /// A payload for people: its text in quotes (escaped), or its bytes as hex when binary.
     public static func display(_ p: Payload) -> String {
-        if let t = p.text { return "\"" + escape(t).replacingQuotes() + "\"" }
+        if let t = p.text { return "\"" + TerminalText.escape(t).replacingQuotes() + "\"" }
         let hex = p.bytes.prefix(32).map { b -> String in let h = String(b, radix: 16); return h.count == 1 ? "0" + h : h }.joined()
         return "binary \(p.bytes.count) bytes: \(hex)\(p.bytes.count > 32 ? "..." : "")"
     }
@@ -163,14 +140,14 @@ public struct PayloadSummary {
             s += "\n\(sym): \(plural(n, "code")), \(list.count) unique\n"
             for p in list {
                 s += "  \(p.count)× in \(plural(p.files, "file"))  \(PayloadSummary.display(p))\n"
-                s += "      first: \(PayloadSummary.escape(p.first))\n"
-                if p.files > 1 { s += "      last:  \(PayloadSummary.escape(p.last))\n" }
+                s += "      first: \(TerminalText.escape(p.first))\n"
+                if p.files > 1 { s += "      last:  \(TerminalText.escape(p.last))\n" }
             }
         }
         if !hosts.isEmpty {
             s += "\nURL hosts: \(hosts.count)\n"
             for h in hostsByCount {
-                s += "  \(PayloadSummary.escape(h.host)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(PayloadSummary.escape(h.first))\n"
+                s += "  \(TerminalText.escape(h.host)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(TerminalText.escape(h.first))\n"
             }
         }
         return s

@@ -1,4 +1,5 @@
 import CodeSweep
+import Reporting
 import SweepCore
 import FileWalker
 #if canImport(Glibc)
@@ -169,7 +170,7 @@ public enum ReportMerge {
     }
 
     /// A path for a message: control characters escaped.
-    static func show(_ s: String) -> String { PayloadSummary.escape(s) }
+    static func show(_ s: String) -> String { TerminalText.escape(s) }
 
     struct ReadError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 

@@ -154,7 +154,7 @@ struct ForensicScaleOutTests {
         let t = try Forensic.run([cs, "summarize", "report.jsonl"], cwd: dir)
         #expect(t.status == 0)
         #expect(!t.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || $0.value == 0x202E })
-        #expect(t.text.contains(#""bell\x07 and \x1b[31m red, in a payload long enough to read as text\u{202e}""#))
+        #expect(t.text.contains(#""bell\x07 and \x1b[31m red, in a payload long enough to read as text\u{202E}""#))
         #expect(t.text.contains("example.com: 5 codes, 3 unique, in 5 files"))
         #expect(t.text.contains("12 files, 12 with codes, 0 failed; 12 codes, 8 unique payloads"))
     }

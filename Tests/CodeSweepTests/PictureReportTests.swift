@@ -118,7 +118,7 @@ struct PictureReportTests {
     @Test("Escaping and hashing helpers")
     func helpers() {
         #expect(HTMLReport.text("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;")
-        #expect(HTMLReport.text("x\u{1B}[31m") == "x<span class=\"esc\">\\x1B</span>[31m")
+        #expect(HTMLReport.text("x\u{1B}[31m") == "x<span class=\"esc\">\\x1b</span>[31m")
         #expect(HTMLReport.attr("a\"\u{202E}b") == "a&quot;\\u{202E}b")
         #expect(DisplayText.urlHost("HTTPS://user@Example.COM:8443/x") == "example.com")
         #expect(DisplayText.urlHost("javascript:alert(1)") == nil)
