@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk clean
+.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk test-quick clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -20,6 +20,13 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The pure unit suites only (no files, no tools, no processes): value types, the plan executor
+# with a recording decoder, the texture probe, charset detection, rules. `make test` runs everything.
+QUICK_SUITES = CoreTests|CharsetDetectionTests|TextureProbeTests|FullResolutionOnDemandTests|CheckRulesTests
+test-quick: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(QUICK_SUITES)'
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;
