@@ -277,6 +277,7 @@ struct Scan: AsyncParsableCommand {
                 }
             }
             summary.add(record)
+            Interrupt.holdIfAsked(written: summary.filesScanned)
             if let error = record.error, failedNames.count < 3 {
                 failedNames.append("\(TerminalText.escape(record.path)) (\(error.kind.rawValue))")
             }
