@@ -18,6 +18,7 @@ let package = Package(
         // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
         // payload text, records and their JSON. No files, no C.
@@ -35,10 +36,14 @@ let package = Package(
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
+        .target(name: "QREncodeBridge", dependencies: ["CQREncode", "SweepCore"]),
+        // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
+        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
-            dependencies: ["CodeSweep", "AssetCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CodeSweep", "AssetCheck", "CodeGenerate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "CodeGenerate", "QREncodeBridge", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )
