@@ -197,7 +197,9 @@ struct Generate: AsyncParsableCommand {
             var path = output
             var isDir: ObjCBool = false
             if output != "-" && (output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDir) && isDir.boolValue)) {
-                path = (output.hasSuffix("/") ? String(output.dropLast()) : output) + "/" + Self.defaultName(bytes) + "." + spec.format.fileExtension
+                let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+                path = folder + "/" + Self.defaultName(bytes) + "." + spec.format.fileExtension
+                outDir = folder
             } else if let kind = OutputKind(fileName: output) {
                 if let format, kind != spec.format { throw GenerateError.usage("-o \(output) is \(kind.rawValue), --format says \(format)") }
                 spec.format = kind

@@ -5,6 +5,10 @@ import SweepCore
 public struct LogoPixels: Sendable, Equatable {
     public var width: Int, height: Int
     public var rgba: [UInt8]
+    public init(width: Int, height: Int, rgba: [UInt8]) {
+        precondition(rgba.count == width * height * 4)
+        self.width = width; self.height = height; self.rgba = rgba
+    }
 }
 
 /// `codesweep generate`'s pictures: a drawn code encoded as PNG or JPEG (pixels as they are, no
