@@ -289,4 +289,41 @@ struct GenerateTests {
                         currentDirectory: dir.path, check: false)
         #expect(c.status == 0 && c.stdout.contains("PASSED: 50 images"), "\(c.stdout)\(c.stderr)")
     }
+
+    /// The plain loops `gaussianBlurred` had before it was made faster for verification.
+    static func referenceBlur(_ img: LumaImage, sigma: Double) -> LumaImage {
+        let width = img.width, height = img.height, pixels = img.pixels
+        let r = max(1, Int((3 * sigma).rounded(.up)))
+        var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        kernel = kernel.map { $0 / total }
+        var tmp = [Double](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var s = 0.0
+                for k in -r...r { s += kernel[k + r] * Double(pixels[y * width + min(width - 1, max(0, x + k))]) }
+                tmp[y * width + x] = s
+            }
+        }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var s = 0.0
+                for k in -r...r { s += kernel[k + r] * tmp[min(height - 1, max(0, y + k)) * width + x] }
+                out[y * width + x] = UInt8(max(0, min(255, s.rounded())))
+            }
+        }
+        return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    @Test("the faster Gaussian blur gives exactly the plain loops' pixels (grades do not move)")
+    func blurUnchanged() {
+        var rng = Seeded(state: 5)
+        for (w, h) in [(1, 1), (3, 7), (40, 33), (97, 120)] {
+            let img = LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+            for sigma in [0.3, 0.6, 1.2, 2.1, 4.2, 7.5] {
+                #expect(img.gaussianBlurred(sigma: sigma) == Self.referenceBlur(img, sigma: sigma), "\(w)x\(h) σ \(sigma)")
+            }
+        }
+    }
 }
