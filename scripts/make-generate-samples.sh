@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes Samples/generate/: a small campaign set made by `codesweep generate --batch` from
-# Samples/generate/campaign.csv (brand colours, a logo, an inverted code, a GB18030 payload with
-# its ECI designator, a JPEG and an SVG), the manifest `check --expectations` reads, and the
+# Samples/generate/campaign.csv (brand colours, a logo, an inverted code, small modules at EC L,
+# a JPEG and an SVG; GB18030 with ECI is in the tests: the demo's expected.jsonl compares UTF-8 text), the manifest `check --expectations` reads, and the
 # lines for these files in Samples/expected.jsonl (what `make demo` finds in them).
 #   scripts/make-generate-samples.sh   (needs a built codesweep: CODESWEEP, default .build/release/codesweep)
 set -euo pipefail
@@ -21,7 +21,7 @@ name,payload,options
 02-flyer-brand,https://www.example.com/spring?utm_source=flyer&utm_medium=print&utm_campaign=spring-2026,fg=#1d3557 bg=#f4efe6 ec=Q
 03-logo,https://www.example.com/spring?utm_source=bag&utm_medium=print&utm_campaign=spring-2026,logo=logo.png logo-size=0.08 plate=rounded
 04-inverted,https://www.example.com/spring?utm_source=window&utm_medium=print&utm_campaign=spring-2026,fg=white bg=navy
-05-gb18030,https://www.example.com/cn?utm_source=海报&utm_campaign=spring-2026,charset=gb18030
+05-sticker,https://www.example.com/spring?utm_source=sticker&utm_medium=print&utm_campaign=spring-2026,module=4 ec=L
 06-newspaper.jpg,https://www.example.com/spring?utm_source=newspaper&utm_medium=print&utm_campaign=spring-2026,ec=Q module=6
 07-vector.svg,https://www.example.com/spring?utm_source=vector&utm_medium=print&utm_campaign=spring-2026,fg=darkgreen
 CSV
