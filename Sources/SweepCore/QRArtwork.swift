@@ -215,15 +215,8 @@ public struct QRLayout: Sendable, Equatable {
     public func render(_ matrix: QRMatrix, foreground: RGBColor, background: RGBColor) -> RGBImage {
         var img = RGBImage(width: side, height: side, fill: background)
         let o = originPx
-        for y in 0..<matrix.size {
-            var x = 0
-            while x < matrix.size {
-                guard matrix[x, y] else { x += 1; continue }
-                var run = 1
-                while x + run < matrix.size && matrix[x + run, y] { run += 1 }
-                img.fill(PixelRect(x: o + x * modulePx, y: o + y * modulePx, width: run * modulePx, height: modulePx), foreground)
-                x += run
-            }
+        for (x, y, run) in matrix.darkRuns() {
+            img.fill(PixelRect(x: o + x * modulePx, y: o + y * modulePx, width: run * modulePx, height: modulePx), foreground)
         }
         return img
     }
@@ -234,16 +227,7 @@ public struct QRLayout: Sendable, Equatable {
 public enum QRSVG {
     public static func path(_ matrix: QRMatrix, margin: Int) -> String {
         var d = ""
-        for y in 0..<matrix.size {
-            var x = 0
-            while x < matrix.size {
-                guard matrix[x, y] else { x += 1; continue }
-                var run = 1
-                while x + run < matrix.size && matrix[x + run, y] { run += 1 }
-                d += "M\(x + margin) \(y + margin)h\(run)v1h-\(run)z"
-                x += run
-            }
-        }
+        for (x, y, run) in matrix.darkRuns() { d += "M\(x + margin) \(y + margin)h\(run)v1h-\(run)z" }
         return d
     }
 

@@ -34,6 +34,22 @@ public struct QRMatrix: Sendable, Equatable {
         self.version = version; self.ec = ec; self.size = size; self.modules = modules
     }
     @inlinable public subscript(x: Int, y: Int) -> Bool { modules[y * size + x] }
+
+    /// Horizontal runs of dark modules, row by row: (first x, y, length).
+    public func darkRuns() -> [(x: Int, y: Int, length: Int)] {
+        var out: [(x: Int, y: Int, length: Int)] = []
+        for y in 0..<size {
+            var x = 0
+            while x < size {
+                guard self[x, y] else { x += 1; continue }
+                var run = 1
+                while x + run < size && self[x + run, y] { run += 1 }
+                out.append((x, y, run))
+                x += run
+            }
+        }
+        return out
+    }
 }
 
 /// Facts of the QR Code symbol structure (ISO/IEC 18004), enough to know which codeword every
