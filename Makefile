@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk test-quick clean
+.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -74,3 +74,13 @@ bench-soak: release
 # Hostile corpus + 2,000 mutated images: no crash or hang of the sweep, a record for every file.
 bench-hostile: release
 	python3 bench/hostile/run.py $(BIN) bench-out/hostile --mutations 2000
+
+# `codesweep generate`: make and verify GENERATE_COUNT codes in one batch (release build, 2 jobs),
+# print the wall time (goal: 1,000 codes in under 20 s on 2 cores).
+GENERATE_COUNT ?= 1000
+bench-generate: release
+	python3 bench/generate_bench.py --bin $(BIN) --count $(GENERATE_COUNT) --jobs 2
+
+# Samples/generate/: the generated campaign set (and its lines in Samples/expected.jsonl).
+samples-generate: release
+	bash scripts/make-generate-samples.sh

@@ -18,6 +18,7 @@ let package = Package(
         // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
         // payload text, records and their JSON. No files, no C.
@@ -39,13 +40,17 @@ let package = Package(
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
+        .target(name: "QREncodeBridge", dependencies: ["CQREncode", "SweepCore"]),
+        // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
+        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
-            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "SweepCore", "FileWalker", "Reporting",
+            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -60,20 +60,43 @@ extension LumaImage {
         var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
-        var tmp = [Double](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * Double(pixels[y * width + min(width - 1, max(0, x + k))]) }
-                tmp[y * width + x] = s
-            }
-        }
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * tmp[min(height - 1, max(0, y + k)) * width + x] }
-                out[y * width + x] = UInt8(max(0, min(255, s.rounded())))
+        // Unsafe buffers and a clamp only near the borders; the sums are taken in the same
+        // order as the plain loops (GaussianBlurTests compares with them bit for bit).
+        let w = width, h = height
+        var tmp = [Double](repeating: 0, count: w * h)
+        var out = [UInt8](repeating: 0, count: w * h)
+        pixels.withUnsafeBufferPointer { src in
+            kernel.withUnsafeBufferPointer { kp in
+                tmp.withUnsafeMutableBufferPointer { mid in
+                    for y in 0..<h {
+                        let row = y * w
+                        for x in 0..<w {
+                            var s = 0.0
+                            if x >= r && x + r < w {
+                                let base = row + x - r
+                                for i in 0...(2 * r) { s += kp[i] * Double(src[base + i]) }
+                            } else {
+                                for k in -r...r { s += kp[k + r] * Double(src[row + min(w - 1, max(0, x + k))]) }
+                            }
+                            mid[row + x] = s
+                        }
+                    }
+                    out.withUnsafeMutableBufferPointer { dst in
+                        for y in 0..<h {
+                            let inside = y >= r && y + r < h
+                            for x in 0..<w {
+                                var s = 0.0
+                                if inside {
+                                    var j = (y - r) * w + x
+                                    for i in 0...(2 * r) { s += kp[i] * mid[j]; j += w }
+                                } else {
+                                    for k in -r...r { s += kp[k + r] * mid[min(h - 1, max(0, y + k)) * w + x] }
+                                }
+                                dst[y * w + x] = UInt8(max(0, min(255, s.rounded())))
+                            }
+                        }
+                    }
+                }
             }
         }
         return LumaImage(width: width, height: height, pixels: out)

@@ -11,6 +11,19 @@ public enum RulesFile {
         public init(_ path: String, _ message: String) { description = "\(path): \(message)" }
     }
 
+    /// Reads and parses the rules file at `path` (relative to `cwd` unless absolute), with the
+    /// expectations file it names; also returns the rules file's folder (absolute).
+    public static func load(path: String, cwd: String, read: (String) -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
+        guard let data = read(path) else { throw Error(path, "cannot read the rules file") }
+        let dir = PathContext.normalize((path.hasPrefix("/") ? path : cwd + "/" + path) + "/..")
+        let rules = try parse(String(decoding: data, as: UTF8.self), source: path) { p in
+            let full = p.hasPrefix("/") ? p : dir + "/" + p
+            guard let d = read(full) else { throw Error(full, "no such file") }
+            return (String(decoding: d, as: UTF8.self), PathContext.normalize(full + "/.."))
+        }
+        return (rules, dir)
+    }
+
     /// Parses the rules text. `expectationsLoader` reads the `expectations` file named in it (a
     /// path relative to the rules file), returning its text and its folder (absolute): the paths
     /// in an expectations file are relative to the file's own folder.

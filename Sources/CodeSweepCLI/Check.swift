@@ -120,14 +120,9 @@ struct Check: AsyncParsableCommand {
         let rulesPath = rules ?? (!noRulesFile && fm.fileExists(atPath: ".codesweep.yml") ? ".codesweep.yml" : nil)
         do {
             if let rulesPath {
-                guard let data = fm.contents(atPath: rulesPath) else { throw RulesFile.Error(rulesPath, "cannot read the rules file") }
-                let dir = PathContext.normalize((rulesPath.hasPrefix("/") ? rulesPath : cwd + "/" + rulesPath) + "/..")
-                rulesDir = dir
-                checkRules = try RulesFile.parse(String(decoding: data, as: UTF8.self), source: rulesPath) { path in
-                    let full = path.hasPrefix("/") ? path : dir + "/" + path
-                    guard let d = fm.contents(atPath: full) else { throw RulesFile.Error(full, "no such file") }
-                    return (String(decoding: d, as: UTF8.self), PathContext.normalize(full + "/.."))
-                }
+                let loaded = try RulesFile.load(path: rulesPath, cwd: cwd) { fm.contents(atPath: $0).map { [UInt8]($0) } }
+                rulesDir = loaded.directory
+                checkRules = loaded.rules
                 source = rulesPath
             }
             try applyFlags(&checkRules, cwd: cwd)

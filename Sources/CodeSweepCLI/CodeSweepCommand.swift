@@ -20,7 +20,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
         4 no code found (scan --fail-if-none).
         """,
         version: CodeSweepInfo.version,
-        subcommands: [Scan.self, Check.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
+        subcommands: [Scan.self, Check.self, Generate.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
         defaultSubcommand: Scan.self
     )
 

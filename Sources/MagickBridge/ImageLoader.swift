@@ -219,20 +219,10 @@ public enum ImageLoader {
         return mp >= 10 ? String(Int(mp.rounded())) : String((mp * 10).rounded() / 10)
     }
 
-    /// Rec. 601 luma from packed RGB, in integer arithmetic.
+    /// Rec. 601 luma from packed RGB, in integer arithmetic: `RGBImage.luma()`, the one grey
+    /// conversion (`generate` computes colour contrast with the same formula, `RGBColor.luma`).
     static func luma(fromRGB rgb: [UInt8], width: Int, height: Int) -> LumaImage {
-        var out = [UInt8](repeating: 0, count: width * height)
-        rgb.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                var j = 0
-                for i in 0..<(width * height) {
-                    let r = UInt32(src[j]), g = UInt32(src[j + 1]), b = UInt32(src[j + 2])
-                    dst[i] = UInt8((r * 77 + g * 150 + b * 29 + 128) >> 8)
-                    j += 3
-                }
-            }
-        }
-        return LumaImage(width: width, height: height, pixels: out)
+        RGBImage(width: width, height: height, pixels: rgb).luma()
     }
 
     struct MagickException { var severity: ExceptionType; var message: String }

@@ -27,6 +27,32 @@ public enum CharsetConverter {
         convert(bytes, iconvName: iconvName, lossy: true)
     }
 
+    /// Text to bytes in `iconvName` (for `generate --charset`): nil when the charset is unknown
+    /// or cannot represent some character of the text.
+    public static func encode(_ text: String, iconvName: String) -> [UInt8]? {
+        let cd = iconv_open(iconvName, "UTF-8")
+        if isFailure(cd) { return nil }
+        defer { iconv_close(cd) }
+        var input = Array(text.utf8)
+        if input.isEmpty { return [] }
+        // GB18030 and friends need at most 4 bytes per UTF-8 byte; UTF-16/32 with a BOM a few more.
+        var output = [UInt8](repeating: 0, count: input.count * 4 + 16)
+        var produced = 0
+        let ok: Bool = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf in
+                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuf.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var inLeft = inBuf.count
+                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuf.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var outLeft = outBuf.count
+                guard iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) != -1, inLeft == 0 else { return false }
+                guard iconv(cd, nil, nil, &outPtr, &outLeft) != -1 else { return false }
+                produced = outBuf.count - outLeft
+                return true
+            }
+        }
+        return ok ? Array(output[..<produced]) : nil
+    }
+
     static func isFailure(_ cd: iconv_t?) -> Bool {
         guard let cd else { return true }
         return Int(bitPattern: cd) == -1

@@ -1,0 +1,2 @@
+/* libqrencode (Debian libqrencode-dev): QR Code encoder. */
+#include <qrencode.h>

@@ -1,0 +1,138 @@
+import AssetCheck
+import CodeSweep
+import MagickBridge
+import QREncodeBridge
+import SweepCore
+
+/// One code made in memory: the file's bytes and what went into them.
+public struct GeneratedCode: Sendable {
+    public var payload: [UInt8]
+    public var eci: UInt32?
+    public var matrix: QRMatrix
+    public var layout: QRLayout
+    public var format: OutputKind
+    /// The file as it will be written.
+    public var file: [UInt8]
+    /// The picture's pixels (for SVG: drawn at the same size, module for module).
+    public var raster: RGBImage
+    public var contrast: ColorContrast
+    public var logo: LogoBudget?
+    /// For people: an inverted colour pair, a charset without ECI number, ...
+    public var warnings: [String]
+}
+
+/// Makes codes: payload bytes → libqrencode matrix → pixels (and a logo) → PNG, JPEG or SVG.
+/// Checks that need no picture (contrast, logo budget) come first, so a refused code costs
+/// nothing and nothing is written.
+public enum CodeGenerator {
+    /// `logo` holds the logo file's bytes when `spec.logoPath` is set (read by the caller).
+    public static func make(_ input: [UInt8], spec: CodeSpec, logo: [UInt8]? = nil) throws(GenerateError) -> GeneratedCode {
+        var warnings: [String] = []
+        let contrast = ColorContrast(foreground: spec.foreground, background: spec.background)
+        guard contrast.isEnough else {
+            throw .refused("the colours \(spec.foreground.hex) on \(spec.background.hex) have a contrast of \(fmt2(contrast.value)) as a scanner sees them (grey levels \(spec.foreground.luma) and \(spec.background.luma) of 255); at least \(fmt2(ColorContrast.minimum)) is needed (0.55 for grade B, 0.70 for A): darken the foreground or lighten the background")
+        }
+        if contrast.inverted { warnings.append(Scannability.invertedNote) }
+
+        let (bytes, eci) = try PayloadEncoding.encode(input, charset: spec.charset, eci: spec.eci)
+        if let charset = spec.charset, spec.eci, eci == nil {
+            warnings.append("\(charset) has no ECI number: the code carries no charset designator, readers must guess")
+        }
+        var matrix: QRMatrix
+        do { matrix = try QREncoder.encode(bytes, ec: spec.effectiveEC, minVersion: spec.minVersion, eci: eci) } catch {
+            throw .refused(error.description)
+        }
+
+        var budget: LogoBudget? = nil
+        if spec.logoPath != nil {
+            // A logo may need a bigger symbol (its plate must clear the finder, timing and format
+            // modules; more codewords spread the damage): try up to `logoVersionSteps` versions up.
+            let first = LogoBudget(matrix: matrix, areaFraction: spec.logoSize)
+            var found: (QRMatrix, LogoBudget)? = first.fits ? (matrix, first) : nil
+            var v = matrix.version, last = first
+            while found == nil && v < min(40, matrix.version + logoVersionSteps) {
+                v += 1
+                guard let m = try? QREncoder.encode(bytes, ec: spec.effectiveEC, minVersion: v, eci: eci) else { break }
+                let b = LogoBudget(matrix: m, areaFraction: spec.logoSize)
+                if b.fits { found = (m, b) }
+                last = b
+            }
+            guard let (m, b) = found else {
+                throw .refused((last.refusal ?? "the logo does not fit") + " (at version \(v); versions \(matrix.version)...\(v) tried)")
+            }
+            matrix = m
+            budget = b
+        }
+
+        let layout: QRLayout
+        if let size = spec.sizePx {
+            do { layout = try QRLayout(modules: matrix.size, fitting: size, marginModules: spec.margin) } catch { throw .usage(error.description) }
+        } else {
+            layout = QRLayout(modules: matrix.size, modulePx: spec.modulePx ?? CodeSpec.defaultModulePx, marginModules: spec.margin)
+        }
+        guard layout.side <= 20000 else { throw .usage("the picture would be \(layout.side) px wide; use a smaller --module") }
+
+        var raster = layout.render(matrix, foreground: spec.foreground, background: spec.background)
+        var logoPNG: [UInt8]? = nil
+        if let budget, let logo {
+            let m = layout.modulePx
+            let plate = PixelRect(x: layout.originPx + budget.plate.x * m, y: layout.originPx + budget.plate.y * m,
+                                  width: budget.plate.width * m, height: budget.plate.height * m)
+            fillPlate(&raster, plate, radius: spec.plate == .rounded ? plateRadius * Double(m) : 0, color: spec.background)
+            let inset = LogoBudget.plateBorderModules * m
+            let inner = plate.width - 2 * inset
+            let pixels: LogoPixels
+            do { pixels = try CodePicture.logo(logo, side: inner) } catch { throw .refused("the logo: \(error.message)") }
+            raster.composite(rgba: pixels.rgba, width: pixels.width, height: pixels.height,
+                             x: plate.x + inset + (inner - pixels.width) / 2, y: plate.y + inset + (inner - pixels.height) / 2)
+            if spec.format == .svg {
+                do { logoPNG = try CodePicture.encodePNG(pixels) } catch { throw .refused("the logo: \(error.message)") }
+            }
+        }
+
+        let file: [UInt8]
+        switch spec.format {
+        case .png, .jpeg:
+            do { file = try CodePicture.encode(raster, as: spec.format == .png ? .png : .jpeg, quality: spec.jpegQuality) } catch {
+                throw .refused("cannot encode the picture: \(error.message)")
+            }
+        case .svg:
+            var logoPart: (png: [UInt8], plate: ModuleRect, inset: Double, radius: Double)? = nil
+            if let budget, let logoPNG {
+                logoPart = (logoPNG, budget.plate, Double(LogoBudget.plateBorderModules), spec.plate == .rounded ? plateRadius : 0)
+            }
+            // A requested --size that is not a whole number of modules: the SVG is scaled (exact
+            // geometry); the raster it is verified with has the margin padded instead.
+            file = Array(QRSVG.document(matrix, margin: spec.margin, sidePx: spec.sizePx ?? layout.side, foreground: spec.foreground,
+                                        background: spec.background, logo: logoPart).utf8)
+        }
+        return GeneratedCode(payload: bytes, eci: eci, matrix: matrix, layout: layout, format: spec.format, file: file,
+                             raster: raster, contrast: contrast, logo: budget, warnings: warnings)
+    }
+
+    /// How many versions above the payload's own a logo may push the code.
+    public static let logoVersionSteps = 10
+
+    /// Corner radius of a rounded plate, in modules.
+    public static let plateRadius = 1.5
+
+    /// The plate in the background colour; rounded corners with hard edges (a pixel is in when
+    /// its centre is), so no blended grey lands next to modules.
+    static func fillPlate(_ img: inout RGBImage, _ r: PixelRect, radius: Double, color: RGBColor) {
+        guard radius > 0 else { img.fill(r, color); return }
+        for y in r.y..<(r.y + r.height) {
+            for x in r.x..<(r.x + r.width) {
+                let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+                let dx = max(Double(r.x) + radius - cx, cx - (Double(r.x + r.width) - radius), 0)
+                let dy = max(Double(r.y) + radius - cy, cy - (Double(r.y + r.height) - radius), 0)
+                if dx * dx + dy * dy <= radius * radius { img.fill(PixelRect(x: x, y: y, width: 1, height: 1), color) }
+            }
+        }
+    }
+}
+
+/// Two decimals: 0.4 → "0.40".
+func fmt2(_ d: Double) -> String {
+    let h = Int((d * 100).rounded())
+    return "\(h / 100).\(h % 100 < 10 ? "0" : "")\(h % 100)"
+}

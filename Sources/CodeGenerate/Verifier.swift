@@ -1,0 +1,81 @@
+import AssetCheck
+import CodeSweep
+import MagickBridge
+import SweepCore
+
+/// What verifying one code found.
+public struct Verification: Sendable {
+    /// Payloads the engine read from the picture.
+    public var decoded: [[UInt8]]
+    public var readsBack: Bool
+    public var scannability: Scannability?
+    /// Reasons the code fails (empty: it passes).
+    public var problems: [String]
+    public var passed: Bool { problems.isEmpty }
+}
+
+/// Decodes a code made by `CodeGenerator` with the engine (`BarcodeReader`, the scan plan at
+/// `normal` effort, as `check` scans), grades it with `check`'s `ScannabilityProbe` (own size,
+/// shrunk, blurred, faded) and applies `check`'s rules to it.
+public struct Verifier: Sendable {
+    public var minGrade: Grade
+    /// The rules file's rules (nil: none), with the context its paths are anchored in.
+    public var rules: CheckRules?
+    public var context: PathContext
+    public var today: String
+
+    public init(minGrade: Grade = .B, rules: CheckRules? = nil, context: PathContext = PathContext(currentDirectory: "/"), today: String = "1970-01-01") {
+        self.minGrade = minGrade; self.rules = rules; self.context = context; self.today = today
+    }
+
+    /// The grey picture a scanner gets from the file: PNG and JPEG are decoded from the bytes to
+    /// be written, exactly as `check` will load them; an SVG is verified on its raster (the
+    /// same modules at the same size).
+    public static func luma(of code: GeneratedCode) -> LumaImage? {
+        switch code.format {
+        case .svg: return code.raster.luma()
+        case .png, .jpeg:
+            guard let loaded = try? ImageLoader.load(code.file, format: code.format == .png ? .png : .jpeg) else { return nil }
+            return loaded.frames.first
+        }
+    }
+
+    /// `path` is where the code will be written (rules with paths and expectations match it).
+    public func verify(_ code: GeneratedCode, path: String) -> Verification {
+        guard let image = Self.luma(of: code) else {
+            return Verification(decoded: [], readsBack: false, scannability: nil, problems: ["the picture could not be decoded again"])
+        }
+        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal))
+        var problems: [String] = []
+        let match = found.first { $0.bytes == code.payload }
+        if match == nil {
+            if found.isEmpty {
+                problems.append("the code does not read back: the engine finds no QR code in the picture")
+            } else {
+                let got = found.map { "\"\(PayloadText.decode($0.bytes).text.map { $0 } ?? "<\($0.bytes.count) bytes>")\"" }
+                problems.append("the code does not read back exactly: read \(got.joined(separator: ", ")) (\(found.map { "\($0.bytes.count)" }.joined(separator: ", ")) bytes), made from \(code.payload.count) bytes")
+            }
+        } else if found.count > 1 {
+            problems.append("the picture holds \(found.count) codes, not one")
+        }
+        var scan: Scannability? = nil
+        if let match {
+            let s = ScannabilityProbe.zbar.measure(match, in: image)
+            scan = s
+            if s.grade < minGrade {
+                let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
+                problems.append("grade \(s.grade), below --min-grade \(minGrade) (\(weak))")
+            }
+        }
+        if let rules, let evaluator = try? Evaluator(rules: rules, context: context, today: today) {
+            var record = FileRecord(path: path)
+            record.width = image.width; record.height = image.height
+            record.codes = match.map { [$0] } ?? found
+            let result = evaluator.evaluate(record, scans: match == nil ? [] : [scan])
+            for v in result.violations where !(v.rule == "min_grade" && scan.map { $0.grade < minGrade } == true) {
+                problems.append("rule \(v.rule): \(v.message)")
+            }
+        }
+        return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems)
+    }
+}

@@ -1,0 +1,347 @@
+/// Pure parts of `codesweep generate`: colours and their contrast, the module matrix drawn as
+/// pixels or as one SVG path, and the logo budget. No files, no C.
+
+/// An sRGB colour, 8 bits per channel.
+public struct RGBColor: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8
+    public init(r: UInt8, g: UInt8, b: UInt8) { self.r = r; self.g = g; self.b = b }
+    public static let black = RGBColor(r: 0, g: 0, b: 0)
+    public static let white = RGBColor(r: 255, g: 255, b: 255)
+
+    /// "#rrggbb" (lowercase).
+    public var hex: String {
+        let digits: [Character] = Array("0123456789abcdef")
+        var out = "#"
+        for v in [r, g, b] {
+            out.append(digits[Int(v >> 4)])
+            out.append(digits[Int(v & 15)])
+        }
+        return out
+    }
+    public var description: String { hex }
+
+    /// The grey a scanner sees: Rec. 601 luma in the integer arithmetic `ImageLoader` uses to
+    /// turn every decoded picture to grey (0...255).
+    public var luma: UInt8 {
+        let y: UInt32 = (UInt32(r) * 77 + UInt32(g) * 150 + UInt32(b) * 29 + 128) >> 8
+        return UInt8(y)
+    }
+
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public var description: String
+    }
+
+    /// CSS colours: `#rgb`, `#rrggbb` (the `#` may be left out) or one of the 148 CSS named colours.
+    public init(css text: String) throws(ParseError) {
+        let s = text.trimmingCharacters(in: " \t").lowercased()
+        if let named = Self.named[s] { self = named; return }
+        var h = Substring(s)
+        if h.hasPrefix("#") { h = h.dropFirst() }
+        let nibbles = h.compactMap { $0.hexDigitValue.map(UInt8.init) }
+        guard nibbles.count == h.count else {
+            throw ParseError(description: "'\(text)' is not a colour: use #rrggbb, #rgb or a CSS name (navy, darkgreen, ...)")
+        }
+        switch nibbles.count {
+        case 3: self.init(r: nibbles[0] * 17, g: nibbles[1] * 17, b: nibbles[2] * 17)
+        case 6: self.init(r: nibbles[0] << 4 | nibbles[1], g: nibbles[2] << 4 | nibbles[3], b: nibbles[4] << 4 | nibbles[5])
+        default: throw ParseError(description: "'\(text)' is not a colour: use #rrggbb, #rgb or a CSS name (navy, darkgreen, ...)")
+        }
+    }
+
+    /// The CSS Color Module Level 4 named colours.
+    public static let named: [String: RGBColor] = {
+        let table = """
+        aliceblue f0f8ff antiquewhite faebd7 aqua 00ffff aquamarine 7fffd4 azure f0ffff beige f5f5dc bisque ffe4c4 \
+        black 000000 blanchedalmond ffebcd blue 0000ff blueviolet 8a2be2 brown a52a2a burlywood deb887 cadetblue 5f9ea0 \
+        chartreuse 7fff00 chocolate d2691e coral ff7f50 cornflowerblue 6495ed cornsilk fff8dc crimson dc143c cyan 00ffff \
+        darkblue 00008b darkcyan 008b8b darkgoldenrod b8860b darkgray a9a9a9 darkgreen 006400 darkgrey a9a9a9 \
+        darkkhaki bdb76b darkmagenta 8b008b darkolivegreen 556b2f darkorange ff8c00 darkorchid 9932cc darkred 8b0000 \
+        darksalmon e9967a darkseagreen 8fbc8f darkslateblue 483d8b darkslategray 2f4f4f darkslategrey 2f4f4f \
+        darkturquoise 00ced1 darkviolet 9400d3 deeppink ff1493 deepskyblue 00bfff dimgray 696969 dimgrey 696969 \
+        dodgerblue 1e90ff firebrick b22222 floralwhite fffaf0 forestgreen 228b22 fuchsia ff00ff gainsboro dcdcdc \
+        ghostwhite f8f8ff gold ffd700 goldenrod daa520 gray 808080 green 008000 greenyellow adff2f grey 808080 \
+        honeydew f0fff0 hotpink ff69b4 indianred cd5c5c indigo 4b0082 ivory fffff0 khaki f0e68c lavender e6e6fa \
+        lavenderblush fff0f5 lawngreen 7cfc00 lemonchiffon fffacd lightblue add8e6 lightcoral f08080 lightcyan e0ffff \
+        lightgoldenrodyellow fafad2 lightgray d3d3d3 lightgreen 90ee90 lightgrey d3d3d3 lightpink ffb6c1 \
+        lightsalmon ffa07a lightseagreen 20b2aa lightskyblue 87cefa lightslategray 778899 lightslategrey 778899 \
+        lightsteelblue b0c4de lightyellow ffffe0 lime 00ff00 limegreen 32cd32 linen faf0e6 magenta ff00ff maroon 800000 \
+        mediumaquamarine 66cdaa mediumblue 0000cd mediumorchid ba55d3 mediumpurple 9370db mediumseagreen 3cb371 \
+        mediumslateblue 7b68ee mediumspringgreen 00fa9a mediumturquoise 48d1cc mediumvioletred c71585 \
+        midnightblue 191970 mintcream f5fffa mistyrose ffe4e1 moccasin ffe4b5 navajowhite ffdead navy 000080 \
+        oldlace fdf5e6 olive 808000 olivedrab 6b8e23 orange ffa500 orangered ff4500 orchid da70d6 palegoldenrod eee8aa \
+        palegreen 98fb98 paleturquoise afeeee palevioletred db7093 papayawhip ffefd5 peachpuff ffdab9 peru cd853f \
+        pink ffc0cb plum dda0dd powderblue b0e0e6 purple 800080 rebeccapurple 663399 red ff0000 rosybrown bc8f8f \
+        royalblue 4169e1 saddlebrown 8b4513 salmon fa8072 sandybrown f4a460 seagreen 2e8b57 seashell fff5ee \
+        sienna a0522d silver c0c0c0 skyblue 87ceeb slateblue 6a5acd slategray 708090 slategrey 708090 snow fffafa \
+        springgreen 00ff7f steelblue 4682b4 tan d2b48c teal 008080 thistle d8bfd8 tomato ff6347 turquoise 40e0d0 \
+        violet ee82ee wheat f5deb3 white ffffff whitesmoke f5f5f5 yellow ffff00 yellowgreen 9acd32
+        """
+        let words = table.split(separator: " ")
+        var out: [String: RGBColor] = [:]
+        for i in stride(from: 0, to: words.count - 1, by: 2) {
+            let h = words[i + 1].compactMap { $0.hexDigitValue.map(UInt8.init) }
+            out[String(words[i])] = RGBColor(r: h[0] << 4 | h[1], g: h[2] << 4 | h[3], b: h[4] << 4 | h[5])
+        }
+        return out
+    }()
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// Foreground/background contrast as a scanner sees it: both colours turned to grey (Rec. 601
+/// luma, as every picture is before decoding), the difference over 255 — the same measure as
+/// `check`'s symbol contrast (ISO 15415 SC) on a clean print.
+public struct ColorContrast: Sendable, Equatable {
+    public var foreground: RGBColor
+    public var background: RGBColor
+    public init(foreground: RGBColor, background: RGBColor) { self.foreground = foreground; self.background = background }
+
+    /// Below this the pair is refused: ISO 15415's lower bound for symbol contrast grade C
+    /// (0.40); grade B needs 0.55, A 0.70 (docs/generate.md).
+    public static let minimum = 0.40
+
+    public var value: Double { abs(Double(Int(background.luma) - Int(foreground.luma))) / 255 }
+    /// Light modules on a dark background.
+    public var inverted: Bool { foreground.luma > background.luma }
+    public var isEnough: Bool { value >= Self.minimum }
+}
+
+/// An RGB picture, packed 3 bytes a pixel, row-major.
+public struct RGBImage: Sendable, Equatable {
+    public let width: Int, height: Int
+    public var pixels: [UInt8]
+    public init(width: Int, height: Int, fill: RGBColor) {
+        self.width = width; self.height = height
+        var p = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) { p[3 * i] = fill.r; p[3 * i + 1] = fill.g; p[3 * i + 2] = fill.b }
+        pixels = p
+    }
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 3)
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
+    public mutating func fill(_ rect: PixelRect, _ c: RGBColor) {
+        let x0 = max(0, rect.x), y0 = max(0, rect.y)
+        let x1 = min(width, rect.x + rect.width), y1 = min(height, rect.y + rect.height)
+        guard x0 < x1, y0 < y1 else { return }
+        pixels.withUnsafeMutableBufferPointer { p in
+            for y in y0..<y1 {
+                var i = (y * width + x0) * 3
+                for _ in x0..<x1 { p[i] = c.r; p[i + 1] = c.g; p[i + 2] = c.b; i += 3 }
+            }
+        }
+    }
+
+    /// Grey as `ImageLoader` makes it from a decoded picture (Rec. 601, integer arithmetic).
+    public func luma() -> LumaImage {
+        var out = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                var j = 0
+                for i in 0..<(width * height) {
+                    let r = UInt32(src[j]), g = UInt32(src[j + 1]), b = UInt32(src[j + 2])
+                    let y: UInt32 = (r * 77 + g * 150 + b * 29 + 128) >> 8
+                    dst[i] = UInt8(y)
+                    j += 3
+                }
+            }
+        }
+        return LumaImage(width: width, height: height, pixels: out)
+    }
+
+    /// Draws an RGBA picture (straight alpha) with its top-left corner at (x, y).
+    public mutating func composite(rgba: [UInt8], width w: Int, height h: Int, x: Int, y: Int) {
+        precondition(rgba.count == w * h * 4)
+        for yy in 0..<h where y + yy >= 0 && y + yy < height {
+            for xx in 0..<w where x + xx >= 0 && x + xx < width {
+                let s = (yy * w + xx) * 4, d = ((y + yy) * width + x + xx) * 3
+                let a = UInt32(rgba[s + 3])
+                guard a > 0 else { continue }
+                for c in 0..<3 {
+                    let over: UInt32 = UInt32(rgba[s + c]) * a
+                    let under: UInt32 = UInt32(pixels[d + c]) * (255 - a)
+                    pixels[d + c] = UInt8((over + under + 127) / 255)
+                }
+            }
+        }
+    }
+}
+
+/// Where the modules go in pixels: whole pixels a module (crisp edges, no resampling), the quiet
+/// zone in modules, and any pixels left over from a requested `--size` added to the margin.
+public struct QRLayout: Sendable, Equatable {
+    public var modules: Int
+    public var modulePx: Int
+    public var marginModules: Int
+    /// Extra light pixels on the left/top (and right/bottom: `side` minus the rest) to reach a requested size.
+    public var padPx: Int
+    public var side: Int
+
+    public init(modules: Int, modulePx: Int, marginModules: Int) {
+        self.modules = modules; self.modulePx = modulePx; self.marginModules = marginModules
+        padPx = 0
+        side = (modules + 2 * marginModules) * modulePx
+    }
+
+    public struct TooSmall: Error, CustomStringConvertible, Equatable {
+        public var description: String
+    }
+
+    /// The largest whole module size that fits `sizePx` with the margin; the picture is exactly
+    /// `sizePx` wide, the remainder split into the margin.
+    public init(modules: Int, fitting sizePx: Int, marginModules: Int) throws(TooSmall) {
+        let cells = modules + 2 * marginModules
+        let m = sizePx / cells
+        guard m >= 1 else {
+            throw TooSmall(description: "--size \(sizePx) is too small: the code needs \(cells) modules across (\(modules) + 2 × \(marginModules) margin), at least 1 px each")
+        }
+        self.init(modules: modules, modulePx: m, marginModules: marginModules)
+        padPx = (sizePx - cells * m) / 2
+        side = sizePx
+    }
+
+    /// Pixel origin of module (0, 0).
+    public var originPx: Int { padPx + marginModules * modulePx }
+
+    /// The matrix in two colours.
+    public func render(_ matrix: QRMatrix, foreground: RGBColor, background: RGBColor) -> RGBImage {
+        var img = RGBImage(width: side, height: side, fill: background)
+        let o = originPx
+        for (x, y, run) in matrix.darkRuns() {
+            img.fill(PixelRect(x: o + x * modulePx, y: o + y * modulePx, width: run * modulePx, height: modulePx), foreground)
+        }
+        return img
+    }
+}
+
+/// SVG: one path for all dark modules (horizontal runs as rectangles, in module units, so the
+/// geometry is exact at any size), on a background rectangle.
+public enum QRSVG {
+    public static func path(_ matrix: QRMatrix, margin: Int) -> String {
+        var d = ""
+        for (x, y, run) in matrix.darkRuns() { d += "M\(x + margin) \(y + margin)h\(run)v1h-\(run)z" }
+        return d
+    }
+
+    /// A whole document. `sidePx` sets width/height (the viewBox is in modules); `logo`, when
+    /// given, is a PNG drawn on a plate (`plate` in modules, rounded with radius `plateRadius`).
+    public static func document(_ matrix: QRMatrix, margin: Int, sidePx: Int, foreground: RGBColor, background: RGBColor,
+                                logo: (png: [UInt8], plate: ModuleRect, inset: Double, radius: Double)? = nil) -> String {
+        let cells = matrix.size + 2 * margin
+        var s = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(sidePx)" height="\(sidePx)" viewBox="0 0 \(cells) \(cells)" shape-rendering="crispEdges" stroke="none">
+        <rect width="\(cells)" height="\(cells)" stroke="none" fill="\(background.hex)"/>
+        <path stroke="none" fill="\(foreground.hex)" d="\(path(matrix, margin: margin))"/>
+
+        """
+        if let logo {
+            let p = logo.plate
+            s += "<rect x=\"\(p.x + margin)\" y=\"\(p.y + margin)\" width=\"\(p.width)\" height=\"\(p.height)\" rx=\"\(fmt(logo.radius))\" stroke=\"none\" fill=\"\(background.hex)\"/>\n"
+            s += "<image x=\"\(fmt(Double(p.x + margin) + logo.inset))\" y=\"\(fmt(Double(p.y + margin) + logo.inset))\" width=\"\(fmt(Double(p.width) - 2 * logo.inset))\" height=\"\(fmt(Double(p.height) - 2 * logo.inset))\" href=\"data:image/png;base64,\(Base64.encode(logo.png))\"/>\n"
+        }
+        return s + "</svg>\n"
+    }
+
+    static func fmt(_ d: Double) -> String {
+        let r = (d * 1000).rounded() / 1000
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}
+
+/// A rectangle in module coordinates of the symbol (no quiet zone).
+public struct ModuleRect: Sendable, Equatable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+    public func contains(_ px: Int, _ py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
+}
+
+/// How much of the code a centred logo hides, against what the error correction can restore.
+///
+/// The logo sits on a plate of the background colour, one module wider than the logo on every
+/// side and aligned to the module grid. Under the plate every module reads light, so every
+/// codeword with a dark module under the plate reads wrong: those are counted exactly from the
+/// matrix and the codeword placement (`QRStructure.codewordMap`). The budget is
+/// `safety` × the level's restorable share of all codewords (the rest is left for print flaws,
+/// glare and wear); a plate over a finder, timing or format module is refused outright.
+public struct LogoBudget: Sendable, Equatable {
+    /// Share of the restorable codewords a logo may use.
+    public static let safety = 0.6
+    public static let plateBorderModules = 1
+
+    public var plate: ModuleRect
+    /// Logo side in modules (the plate's inside).
+    public var logoModules: Double
+    public var areaFraction: Double
+    public var damagedCodewords: Int
+    public var totalCodewords: Int
+    public var allowedCodewords: Int
+    public var ec: QRErrorCorrection
+    /// Function modules (finder, timing, format, version) under the plate; alignment patterns are counted apart.
+    public var functionModulesCovered: Int
+    public var alignmentPatternsCovered: Int
+
+    public var fits: Bool { damagedCodewords <= allowedCodewords && functionModulesCovered == 0 }
+
+    /// `areaFraction`: the logo's area as a fraction of the code's (symbol without quiet zone).
+    public init(matrix: QRMatrix, areaFraction: Double) {
+        let n = matrix.size
+        let logoSide = (areaFraction * Double(n * n)).squareRoot()
+        // The plate: logo + border, whole modules, centred (same parity as n keeps it symmetric).
+        var side = Int((logoSide + 2 * Double(Self.plateBorderModules)).rounded(.up))
+        if side % 2 != n % 2 { side += 1 }
+        side = min(side, n)
+        let origin = (n - side) / 2
+        plate = ModuleRect(x: origin, y: origin, width: side, height: side)
+        logoModules = logoSide
+        self.areaFraction = areaFraction
+        ec = matrix.ec
+        let map = QRStructure.codewordMap(version: matrix.version)
+        let roles = QRStructure.roles(version: matrix.version)
+        var damaged = Set<Int>()
+        var function = 0
+        var alignment = Set<Int>()
+        let centres = QRStructure.alignmentPatterns(version: matrix.version)
+        for y in origin..<(origin + side) {
+            for x in origin..<(origin + side) {
+                let i = y * n + x
+                switch roles[i] {
+                case .data: if map[i] >= 0 && matrix.modules[i] { damaged.insert(map[i]) }
+                case .alignment:
+                    if let k = centres.firstIndex(where: { abs($0.x - x) <= 2 && abs($0.y - y) <= 2 }) { alignment.insert(k) }
+                default: function += 1
+                }
+            }
+        }
+        damagedCodewords = damaged.count
+        totalCodewords = QRStructure.totalCodewords[matrix.version - 1]
+        allowedCodewords = Int((Double(totalCodewords) * matrix.ec.restorableFraction * Self.safety).rounded(.down))
+        functionModulesCovered = function
+        alignmentPatternsCovered = alignment.count
+    }
+
+    /// Why the logo is refused, with the numbers.
+    public var refusal: String? {
+        if functionModulesCovered > 0 {
+            return "a logo of \(percent(areaFraction)) of the code's area needs a \(plate.width)×\(plate.height)-module plate, which covers \(functionModulesCovered) finder/timing/format modules of this \(QRStructure.size(version: ecVersion))-module code; use a smaller --logo-size or a higher --min-version"
+        }
+        guard damagedCodewords > allowedCodewords else { return nil }
+        return "a logo of \(percent(areaFraction)) of the code's area (plate \(plate.width)×\(plate.height) modules) hides \(damagedCodewords) of \(totalCodewords) codewords (\(percent(Double(damagedCodewords) / Double(totalCodewords)))); error correction \(ec.rawValue) restores about \(percent(ec.restorableFraction)), and with the safety margin (\(percent(Self.safety)) of that) a logo may hide at most \(allowedCodewords) (\(percent(Double(allowedCodewords) / Double(totalCodewords)))). Use a smaller --logo-size\(ec < .H ? " or --ec H" : "")"
+    }
+
+    var ecVersion: Int { (plateSymbolSize - 17) / 4 }
+    private var plateSymbolSize: Int { plate.x * 2 + plate.width }
+
+    func percent(_ f: Double) -> String {
+        let p = (f * 1000).rounded() / 10
+        return (p == p.rounded() ? String(Int(p)) : String(p)) + " %"
+    }
+}
