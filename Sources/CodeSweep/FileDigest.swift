@@ -2,7 +2,7 @@ import Crypto
 
 /// Digests a record can carry (`--hash`), computed with swift-crypto from the bytes the scanner
 /// already read: a file is read once whatever is asked of it.
-public enum HashAlgorithm: String, Sendable, CaseIterable, Comparable {
+public enum HashAlgorithm: String, Sendable, CaseIterable, Comparable, Codable {
     case md5, sha1, sha256, sha512
 
     public static func < (l: HashAlgorithm, r: HashAlgorithm) -> Bool { l.rawValue < r.rawValue }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Everything that decides how one file is scanned.
-public struct ScanSettings: Sendable {
+public struct ScanSettings: Sendable, Equatable, Codable {
     public var reader = ReaderOptions()
     public var limits = LoadLimits()
     /// Files larger than this are not read (kind "too_large").

@@ -1,3 +1,4 @@
+import Foundation
 import SweepCore
 import FileWalker
 
@@ -37,46 +38,18 @@ enum WorkerProtocol {
         return .record(r)
     }
 
-    /// The settings a worker scans with, passed once as its command-line argument.
+    /// The settings a worker scans with, passed once as its command-line argument: all of
+    /// them, as `Codable` JSON (the plan's passes and settings included), so a worker scans
+    /// exactly as the coordinator would in its own process.
     static func encode(_ s: ScanSettings) -> String {
-        var fields: [(String, JSONValue)] = [
-            ("symbologies", .array(s.reader.symbologies.members.sorted().map { .string($0.rawValue) })),
-            ("effort", .string(s.reader.plan.effort.rawValue)),
-            ("min_linear_quality", .int(s.reader.minLinearQuality)),
-            ("min_itf_length", .int(s.reader.minITFLength)),
-            ("max_pixels", .int(s.limits.maxPixels)),
-            ("max_frames", .int(s.limits.maxFrames)),
-            ("max_file_bytes", .int(s.maxFileBytes)),
-            ("max_total_pixels", .int(s.limits.maxTotalPixels)),
-            ("memory_limit_mib", .int(s.memoryLimitMiB)),
-            ("timings", .bool(s.timings)),
-            ("hashes", .array(s.hashes.map { .string($0.rawValue) })),
-        ]
-        if let r = s.reader.roi {
-            fields.append(("roi", .array([.double(r.x), .double(r.y), .double(r.width), .double(r.height)])))
-        }
-        return JSONValue.object(fields).serialized()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // ScanSettings holds strings, numbers, booleans and enums only: encoding cannot fail.
+        guard let data = try? encoder.encode(s) else { fatalError("ScanSettings did not encode as JSON") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func decodeSettings(_ text: String) -> ScanSettings? {
-        guard let v = try? JSONParser.parse(text) else { return nil }
-        var s = ScanSettings()
-        let names = (v["symbologies"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(Symbology.init(rawValue:)) }
-        let effort = v["effort"]?.stringValue.flatMap(Effort.init(rawValue:)) ?? .normal
-        var roi: FractionalRect? = nil
-        if let r = v["roi"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4 {
-            roi = FractionalRect(x: r[0], y: r[1], width: r[2], height: r[3])
-        }
-        s.reader = ReaderOptions(symbologies: names.isEmpty ? .standard : SymbologySet(Set(names)), effort: effort, roi: roi,
-                                 minLinearQuality: v["min_linear_quality"]?.intValue ?? 2,
-                                 minITFLength: v["min_itf_length"]?.intValue ?? 6)
-        if let p = v["max_pixels"]?.intValue { s.limits.maxPixels = p }
-        if let f = v["max_frames"]?.intValue { s.limits.maxFrames = f }
-        if let b = v["max_file_bytes"]?.intValue { s.maxFileBytes = b }
-        if let t = v["max_total_pixels"]?.intValue { s.limits.maxTotalPixels = t }
-        if let m = v["memory_limit_mib"]?.intValue { s.memoryLimitMiB = m }
-        s.timings = v["timings"]?.boolValue ?? false
-        s.hashes = (v["hashes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(HashAlgorithm.init(rawValue:)) }
-        return s
+        try? JSONDecoder().decode(ScanSettings.self, from: Data(text.utf8))
     }
 }

@@ -20,7 +20,7 @@ public struct LoadedImage: Sendable {
     public var metadata: ImageMetadata? = nil
 }
 
-public struct LoadLimits: Sendable {
+public struct LoadLimits: Sendable, Equatable, Codable {
     /// Largest frame accepted, in pixels (checked from the header before decoding).
     public var maxPixels: Int = 120_000_000
     /// Frames or pages read from one file at most (the rest are ignored with a warning).

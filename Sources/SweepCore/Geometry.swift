@@ -29,7 +29,7 @@ public struct PixelRect: Sendable, Equatable, Hashable {
 }
 
 /// A region of interest as fractions (0...1) of the upright image.
-public struct FractionalRect: Sendable, Equatable {
+public struct FractionalRect: Sendable, Equatable, Codable {
     public var x: Double, y: Double, width: Double, height: Double
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height

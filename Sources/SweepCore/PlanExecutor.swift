@@ -1,5 +1,5 @@
 /// Options that shape what a scan reports (a plain value, like zxing-cpp's ReaderOptions).
-public struct ReaderOptions: Sendable, Equatable {
+public struct ReaderOptions: Sendable, Equatable, Codable {
     public var symbologies: SymbologySet
     public var plan: ScanPlan
     /// Region of interest as fractions of the upright image; nil = whole image.

@@ -1,5 +1,5 @@
 /// One image transformation applied before a ZBar pass.
-public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
+public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// Area-averaging downscale so the image holds at most this many megapixels (no-op if it already does).
     case fit(megapixels: Double)
     /// Area-averaging downscale by an integer factor.
@@ -95,7 +95,7 @@ func format(_ d: Double) -> String {
 
 /// One test deciding whether a pass runs, given what earlier passes found, what the cheap look
 /// saw and the size of the image (after the ROI). A pass runs when all its conditions hold.
-public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertible {
+public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// No code has been found in this frame so far.
     case nothingFound
     /// The cheap look (TextureProbe) saw code-like texture.
@@ -144,7 +144,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, CustomStringConvertibl
 }
 
 /// Which symbologies a pass looks for (intersected with the user's choice).
-public enum PassSymbols: String, Sendable, Equatable {
+public enum PassSymbols: String, Sendable, Equatable, Codable {
     case all
     case linear = "1d"
     case twoDimensional = "2d"
@@ -161,7 +161,7 @@ public enum PassSymbols: String, Sendable, Equatable {
 /// How much of the image's resolution a pass needs from its source. A JPEG is first decoded
 /// reduced (DCT scaling) when the cheap passes need no more; a pass that needs more makes the
 /// executor decode the frame at full resolution (once) before it runs.
-public enum SourceResolution: Sendable, Equatable, CustomStringConvertible {
+public enum SourceResolution: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Enough pixels for a view of this many megapixels (a `fit` pass).
     case megapixels(Double)
     /// This fraction of full resolution on each side (a `downscale` pass).
@@ -193,7 +193,7 @@ public enum SourceResolution: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public struct ScanPass: Sendable, Equatable {
+public struct ScanPass: Sendable, Equatable, Codable {
     public var name: String
     public var steps: [PassStep]
     /// All must hold for the pass to run; empty = always.
@@ -210,7 +210,7 @@ public struct ScanPass: Sendable, Equatable {
 
 /// The rules of a plan that are not passes: how a frame is prepared, what the cheap look and
 /// the locator look at, and the limits of the steps. Printed by `codesweep plan` with the passes.
-public struct PlanSettings: Sendable, Equatable {
+public struct PlanSettings: Sendable, Equatable, Codable {
     /// A frame narrower or lower than `thinBelow` pixels (a scan of one bar code line) has its
     /// lines repeated and is padded with white to `thinPadTo`: ZBar needs rows and a quiet zone.
     public var thinBelow = 16
@@ -273,7 +273,7 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
 
 /// An ordered list of passes. The plan is data: printed by `codesweep plan`, tuned from the
 /// recall and speed benchmarks.
-public struct ScanPlan: Sendable, Equatable {
+public struct ScanPlan: Sendable, Equatable, Codable {
     public var effort: Effort
     public var passes: [ScanPass]
     public var settings: PlanSettings

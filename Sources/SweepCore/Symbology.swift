@@ -138,7 +138,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
 }
 
 /// A set of symbologies to look for, parsed from names and groups.
-public struct SymbologySet: Sendable, Equatable {
+public struct SymbologySet: Sendable, Equatable, Codable {
     public var members: Set<Symbology>
     public init(_ members: Set<Symbology>) { self.members = members }
 

@@ -123,6 +123,32 @@ struct SweepTests {
         #expect(pulled.atFirstRecord >= 1 && pulled.atFirstRecord <= 32, "\(pulled.atFirstRecord)")
     }
 
+    @Test("a worker process scans with exactly the coordinator's settings: a custom plan, limits and all")
+    func workersGetTheWholeSettings() async throws {
+        let dir = try TempDir()
+        let root = try dir.mkdir("w")
+        _ = try Make.qrOnCanvas("whole settings", in: dir, name: "w/a.png", width: 400, height: 300, at: 40, 30, scale: 6)
+        _ = try Make.qrOnCanvas("second", in: dir, name: "w/b.png", width: 400, height: 300, at: 100, 60, scale: 4)
+        var settings = ScanSettings()
+        // One pass only, named as no built-in pass is, at a quarter of the size, where one of
+        // the two codes is lost; the default plan reads both.
+        settings.reader.plan = ScanPlan(effort: .normal, passes: [ScanPass("custom-quarter", [.downscale(4)])])
+        settings.limits.maxSide = 20_000
+        #expect(WorkerProtocol.decodeSettings(WorkerProtocol.encode(settings)) == settings)
+        let items = Walker().walk([root])
+        var inProcess: [FileRecord] = [], inWorkers: [FileRecord] = []
+        await Sweep(settings: settings, jobs: 2).run(items, emit: { inProcess.append($0) })
+        await Sweep(settings: settings, jobs: 2, isolation: .processes(executable: codesweepBinary, timeoutSeconds: 60))
+            .run(items, emit: { inWorkers.append($0) })
+        #expect(inProcess.count == 2)
+        // As reported (the worker's record crossed a JSON line: mtime in milliseconds).
+        #expect(inWorkers.map { $0.json().serialized() } == inProcess.map { $0.json().serialized() })
+        #expect(inProcess.flatMap(\.codes).allSatisfy { $0.pass == "custom-quarter" })
+        #expect(inProcess.flatMap(\.codes).count == 1, "\(inProcess.flatMap(\.codes).map(\.text))")
+        let defaults = await Library.sweep([root], jobs: 2)
+        #expect(defaults.flatMap(\.codes).count == 2)
+    }
+
     @Test func walkerIncludeExcludeHiddenAndSymlinkLoops() throws {
         let dir = try TempDir()
         let root = try dir.mkdir("w")
