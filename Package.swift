@@ -18,12 +18,17 @@ let package = Package(
         // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
+        // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
+        // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
+        .target(name: "CZXing", cxxSettings: [.unsafeFlags(["-std=c++17"])], linkerSettings: [.linkedLibrary("ZXing")]),
 
         // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
         // payload text, records and their JSON. No files, no C.
         .target(name: "SweepCore"),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
+        // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
+        .target(name: "ZXingBridge", dependencies: ["CZXing", "SweepCore"]),
         // MagickWand wrapper: image bytes in, upright luma frames out.
         .target(name: "MagickBridge", dependencies: ["CMagickWand", "SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
@@ -31,14 +36,14 @@ let package = Package(
         // Output sinks: jsonl, json, csv, text.
         .target(name: "Reporting", dependencies: ["SweepCore"]),
         // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
-        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
+        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             dependencies: ["CodeSweep", "AssetCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -34,6 +34,9 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The code-like places no bigger than this fraction of the frame: where a small code may
     /// be. Blocks of text and textured surfaces are bigger and are left out.
     case smallRegions(maxArea: Double)
+    /// The code-like places no bigger than this fraction of the frame that no code read so far
+    /// lies in: what ZBar did not explain (for the second decoder).
+    case unexplainedRegions(maxArea: Double)
     /// One square view per QR code the locator found and no pass has read yet: the code warped
     /// through its perspective transform to `side` pixels (more for dense codes, to keep the
     /// source's detail) with `margin` x side of its surroundings on every side, so ZBar sees it
@@ -49,7 +52,7 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
         switch self {
-        case .regions, .fineRegions, .smallRegions: true
+        case .regions, .fineRegions, .smallRegions, .unexplainedRegions: true
         default: false
         }
     }
@@ -79,6 +82,7 @@ public enum PassStep: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .regions: "code-like-regions"
         case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars or read)"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))%)"
+        case .unexplainedRegions(let a): "code-like-regions(<=\(format(a * 100))%, no code read in them)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid: "located-qr-grid"
         }
@@ -197,10 +201,14 @@ public struct ScanPass: Sendable, Equatable {
     public var symbols: PassSymbols
     /// The resolution the pass needs from its source (by default what its first step needs).
     public var source: SourceResolution
+    /// The decoder the pass runs: ZBar, or the second decoder (zxing-cpp) for the symbologies
+    /// ZBar lacks. A pass only ever looks for its decoder's symbologies.
+    public var decoder: Decoder
     public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-                source: SourceResolution? = nil) {
+                source: SourceResolution? = nil, decoder: Decoder = .zbar) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
+        self.decoder = decoder
     }
 }
 
@@ -348,7 +356,7 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
                 ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
                 ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
-            ])
+            ] + secondDecoderPasses)
         case .thorough:
             return ScanPlan(effort: .thorough, passes: [
                 ScanPass("full", []),
@@ -371,16 +379,32 @@ public struct ScanPlan: Sendable, Equatable {
                 ScanPass("rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
                 ScanPass("rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
                 ScanPass("rotate-45", [.downscale(2), .rotate(-45)], symbols: .linear),
+                // The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec), after ZBar: full size and halved.
+                ScanPass("zxing-full", [], symbols: .twoDimensional, decoder: .zxing),
+                ScanPass("zxing-half", [.downscale(2)], symbols: .twoDimensional, decoder: .zxing),
             ])
         }
     }
+
+    /// The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec) in `normal`: last, after every
+    /// ZBar pass (a worker reports ZBar's codes before it first calls it, so a crash inside it
+    /// loses none of them), and only where it pays: the 3 MP view (the first full view: every
+    /// image under 4 MP, a photo only when the cheap look saw code-like texture), then, in a
+    /// photo, the small code-like places at full resolution that no code read so far explains.
+    /// (`fast` runs ZBar alone: its cost is the goal there.)
+    public static let secondDecoderPasses: [ScanPass] = [
+        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-places-full", [.unexplainedRegions(maxArea: 0.02)], when: [.atLeast(megapixels: 4), .codeLike, .busyAreaBelow(0.5)],
+                 symbols: .twoDimensional, decoder: .zxing),
+    ]
 
     /// A readable listing, one pass per line.
     public var listing: String {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
+            lines.append("  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
         }
         lines.append("settings:")
         lines += settings.listing.map { "  " + $0 }
