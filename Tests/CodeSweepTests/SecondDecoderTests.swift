@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CodeSweep
+import AssetCheck
 import SweepCore
 import ZXingBridge
 
@@ -120,6 +121,23 @@ struct SecondDecoderTests {
         #expect(normal.listing.contains("zxing-cpp[2d]"))
         #expect(!ScanPlan.forEffort(.fast).passes.contains { $0.decoder == .zxing })
         #expect(ScanPlan.forEffort(.thorough).passes.contains { $0.decoder == .zxing })
+    }
+
+    @Test("check: an image the second decoder failed on breaks decoder_failed; Data Matrix is an allowed symbology by name")
+    func checkRules() throws {
+        var record = FileRecord(path: "assets/label.png")
+        record.width = 100; record.height = 100
+        record.codes = [DetectedCode(symbology: .datamatrix, bytes: Array("0109501101530003".utf8),
+                                     corners: Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]),
+                                     quality: 1, orientation: 0, frame: 0, pass: "zxing-fit3", gs1: true)]
+        let rules = CheckFixtures.rules { $0.symbologies = try? SymbologySet.parse("qr,datamatrix").members; $0.url.required = false }
+        let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
+        #expect(evaluator.evaluate(record, scans: []).violations.map(\.rule).isEmpty)
+        record.failedDecoder = "zxing-cpp"
+        record.warnings = ["the second decoder (zxing-cpp) crashed (the worker died: signal 9)"]
+        let failed = evaluator.evaluate(record, scans: [])
+        #expect(failed.violations.map(\.rule) == ["decoder_failed"])
+        #expect(failed.violations.first?.message.contains("zxing-cpp") == true)
     }
 
     /// A QR code (ZBar's) beside a Data Matrix (the second decoder's) on one canvas.
