@@ -15,16 +15,21 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // Thin C module maps; all interop lives in ZBarBridge and MagickBridge.
+        // Thin C module maps; all interop lives in the bridges (ZBar, MagickWand, libqrencode, zxing-cpp).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
+        // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
+        .target(name: "CZXing", cxxSettings: [.unsafeFlags(["-std=c++17"])], linkerSettings: [.linkedLibrary("ZXing")]),
 
         // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
         // payload text, records and their JSON. No files, no C.
         .target(name: "SweepCore"),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
+        // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
+        .target(name: "ZXingBridge", dependencies: ["CZXing", "SweepCore"]),
         // MagickWand wrapper: image bytes in, upright luma frames out.
         .target(name: "MagickBridge", dependencies: ["CMagickWand", "SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
@@ -32,14 +37,14 @@ let package = Package(
         // Output sinks: jsonl, json, csv, text.
         .target(name: "Reporting", dependencies: ["SweepCore"]),
         // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
-        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting",
+        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
         .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "SweepCore"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
@@ -51,6 +56,6 @@ let package = Package(
             dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "ZBarBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -21,6 +21,8 @@ OUT="$ROOT/Samples"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
+# The check/ posters' lines (made by make-check-samples.sh, written by hand) are kept as they are.
+CHECK_LINES="$(grep '"path":"check/' "$OUT/expected.jsonl" 2>/dev/null || true)"
 rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/expected.jsonl
 
 # Common options: strip dates and other volatile metadata from everything ImageMagick writes.
@@ -135,6 +137,42 @@ expect no-code.jpg ok "[]"
   for i in $(seq 1 64); do printf 'this is not image data %02d\n' "$i"; done; } > "$OUT/corrupt.jpg"
 expect corrupt.jpg error "[]" corrupt
 
+# trimbox FILE: "W H X Y" of the dark drawing inside a zint PNG (its quiet zone cut off).
+# (A white border first: zint's drawings start with a dark module in the corner, which -trim
+# would take for the background.)
+trimbox() { "$CONVERT" "$1" -bordercolor white -border 1 -trim -format '%w %h %X %Y\n' info: | tr -d '+' \
+  | awk '{print $1, $2, $3 - 1, $4 - 1}'; }
+
+# 11. boarding-pass.png: a phone screenshot of a boarding pass, its PDF417 holding an IATA
+# BCBP-like string (read by the second decoder, zxing-cpp).
+BCBP="M1DOE/JANE            EABC123 LHRJFKBA 0117 328Y014C0042 100"
+zint -b 55 --scale=2 -d "$BCBP" -o "$TMP/bp-pdf.png" >/dev/null
+read -r PW PH PX PY < <(trimbox "$TMP/bp-pdf.png")
+"$CONVERT" -size 720x1280 xc:'#f4f6f9' \
+  -fill '#0b3d91' -draw 'rectangle 0,0 719,180' \
+  -fill '#ffffff' -draw 'roundrectangle 40,220 680,1180 24,24' \
+  -fill '#0b3d91' -draw 'rectangle 80,280 300,330' -draw 'rectangle 420,280 640,330' \
+  -fill '#c9d2dc' -draw 'rectangle 80,380 640,400' -draw 'rectangle 80,430 520,450' -draw 'rectangle 80,480 600,500' \
+  -fill '#e3e8ef' -draw 'rectangle 60,560 660,564' \
+  "$TMP/bp-pdf.png" -geometry +80+640 -composite \
+  -strip "${NODATE[@]}" "$OUT/boarding-pass.png"
+expect boarding-pass.png ok "[$(code pdf417 "$BCBP" "$(box $((80 + PX)) $((640 + PY)) $((80 + PX + PW)) $((640 + PY + PH)))" 12 0)]"
+
+# 12. datamatrix-label.png: a parcel/pharmacy label with a GS1 DataMatrix (GTIN, expiry, lot),
+# and a Code 128 shipment number (ZBar's).
+zint -b 71 --gs1 --scale=4 -d "[01]09501101530003[17]270331[10]LOT4711" -o "$TMP/dm.png" >/dev/null
+read -r DW DH DX DY < <(trimbox "$TMP/dm.png")
+zint -b 20 --scale=1 --height=40 -d "SHIP-0042-7781" -o "$TMP/label-128.png" >/dev/null
+read -r C0 C1 < <(bars "$TMP/label-128.png")
+"$CONVERT" -size 900x600 xc:'#d8cbb0' \
+  -fill white -draw 'rectangle 100,80 800,520' \
+  -fill '#222222' -draw 'rectangle 140,110 560,130' -draw 'rectangle 140,150 420,166' \
+  "$TMP/dm.png" -geometry +140+220 -composite \
+  "$TMP/label-128.png" -geometry +420+260 -composite \
+  -strip "${NODATE[@]}" "$OUT/datamatrix-label.png"
+expect datamatrix-label.png ok "[$(code code128 "SHIP-0042-7781" "$(box $((420 + C0)) 260 $((420 + C1)) $((260 + 80)))" 12 0),$(code datamatrix "01095011015300031727033110LOT4711" "$(box $((140 + DX)) $((220 + DY)) $((140 + DX + DW)) $((220 + DY + DH)))" 8 0)]"
+
+if [ -n "$CHECK_LINES" ]; then printf '%s\n' "$CHECK_LINES" >> "$EXPECTED"; fi
 # Records are expected in the walk's order: names sorted by bytes.
 LC_ALL=C sort -o "$EXPECTED" "$EXPECTED"
 echo "make-samples: wrote $(ls "$OUT" | wc -l) files, $(du -sk "$OUT" | cut -f1) KiB, into $OUT" >&2

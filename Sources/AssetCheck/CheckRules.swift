@@ -57,7 +57,8 @@ public struct Expectation: Sendable, Equatable {
 public struct Violation: Sendable, Equatable {
     /// Stable rule id: "require_code", "min_codes", "max_codes", "symbologies", "url.valid",
     /// "url.scheme", "url.allow_hosts", "url.deny_hosts", "url.pattern", "url.required_query",
-    /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "unreadable".
+    /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "unreadable",
+    /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
     public var rule: String
     /// What is wrong.
     public var message: String

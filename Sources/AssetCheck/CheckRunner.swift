@@ -3,6 +3,7 @@ import FileWalker
 import MagickBridge
 import SweepCore
 import ZBarBridge
+import ZXingBridge
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -148,10 +149,13 @@ public struct CheckRunner: Sendable {
 }
 
 extension ScannabilityProbe {
-    /// The production probe: one plain ZBar pass (no scan plan, no retries), like a phone's single look.
+    /// The production probe: one plain pass of the symbology's decoder (ZBar, or zxing-cpp for
+    /// Data Matrix, PDF417 and Aztec; no scan plan, no retries), like a phone's single look.
     public static var zbar: ScannabilityProbe {
         ScannabilityProbe { image, symbology in
-            ZBarDecoder.decode(image, symbologies: [symbology]).filter { $0.symbology == symbology }.map(\.bytes)
+            let raw = symbology.engine == .zxing ? ZXingDecoder.decode(image, symbologies: [symbology]).symbols
+                : ZBarDecoder.decode(image, symbologies: [symbology])
+            return raw.filter { $0.symbology == symbology }.map(\.bytes)
         }
     }
 }

@@ -180,6 +180,14 @@ public struct Evaluator {
             if let min = rules.minGrade, let s = c.scan, s.grade < min { v.append(gradeViolation(c, s, min)) }
         }
 
+        // The second decoder (zxing-cpp) aborted, crashed or hung: ZBar's codes are all here,
+        // but a Data Matrix, PDF417 or Aztec code may be missing, so the image is not passed unseen.
+        if let failed = record.failedDecoder {
+            v.append(Violation(rule: "decoder_failed",
+                               message: "the second decoder (\(failed)) failed on this image, so a Data Matrix, PDF417 or Aztec code in it may be missing (\(record.warnings.last ?? "no detail"))",
+                               fix: "re-export the image as PNG or JPEG and check again; if it still fails, check it with `--symbologies default,-zxing` and report the file"))
+        }
+
         if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }
         result.violations = v
         return result

@@ -24,7 +24,10 @@ public struct ScanSettings: Sendable, Equatable, Codable {
 /// Scans one file: read its bytes, check the magic, load upright luma frames, run the plan.
 public enum FileScanner {
     /// Returns nil for a file found by walking that is not an image (skipped quietly).
-    public static func scan(_ entry: FileEntry, settings: ScanSettings) -> FileRecord? {
+    /// - checkpoint: called before each call of the second decoder (zxing-cpp) with the record
+    ///   as it would be if the scan stopped there (every code found so far): a worker sends it
+    ///   to the coordinator, so a crash or hang inside that decoder loses none of ZBar's codes.
+    public static func scan(_ entry: FileEntry, settings: ScanSettings, checkpoint: ((FileRecord) -> Void)? = nil) -> FileRecord? {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime
@@ -79,9 +82,22 @@ public enum FileScanner {
             record.frames = loaded.frames.count
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
+            let notes = BarcodeReader.SecondDecoderNotes()
             for (i, frame) in loaded.frames.enumerated() {
+                let before = record
+                let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
+                    { codes in
+                        var partial = before
+                        partial.codes += codes
+                        send(partial)
+                    }
+                }
                 record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
-                                                   fullResolution: { full.frame(i) })
+                                                   fullResolution: { full.frame(i) }, notes: notes, beforeSecondDecoder: note)
+            }
+            if !notes.failures.isEmpty {
+                record.failedDecoder = DecodingEngine.zxing.rawValue
+                record.warnings += notes.failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
             }
             if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
             lap("scan")

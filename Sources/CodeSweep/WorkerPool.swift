@@ -91,6 +91,14 @@ final class WorkerSlot: @unchecked Sendable {
         var stopSeen: Double? = nil
         busyVirtual = 0
         noteIdleSize() // a worker that has not answered yet: its size as it starts the file
+        // The record so far, sent before the second decoder ran: what is kept if it then fails.
+        var partial: FileRecord? = nil
+        func salvage(_ what: String) -> FileRecord? {
+            guard var r = partial else { return nil }
+            r.failedDecoder = DecodingEngine.zxing.rawValue
+            r.warnings.append("the second decoder (zxing-cpp) \(what); the worker was replaced. The codes ZBar read in this file are kept; Data Matrix, PDF417 and Aztec codes may be missing")
+            return r
+        }
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<nl])
@@ -100,6 +108,10 @@ final class WorkerSlot: @unchecked Sendable {
                     r.pathBytes = entry.pathBytes // exact bytes from our side of the pipe
                     noteIdleSize()
                     return r
+                case .partial(var r):
+                    r.pathBytes = entry.pathBytes
+                    partial = r
+                    continue
                 case .skipped:
                     noteIdleSize()
                     return nil
@@ -112,6 +124,7 @@ final class WorkerSlot: @unchecked Sendable {
             let left = deadline - t
             if left <= 0 {
                 stop(graceful: false)
+                if let kept = salvage("did not finish within \(formatSeconds(timeout)) s (see --timeout)") { return kept }
                 return failure(entry, .timeout, "decoding took longer than \(formatSeconds(timeout)) s; the worker was stopped\(timeoutHint)")
             }
             if stopSeen == nil && shouldStop() { stopSeen = t }
@@ -131,6 +144,7 @@ final class WorkerSlot: @unchecked Sendable {
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if n <= 0 {
                 let status = stop(graceful: false)
+                if let kept = salvage("crashed (the worker died: \(status))") { return kept }
                 let limit = memoryLimitMiB << 20
                 if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
                     return failure(entry, .tooLarge, "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced")

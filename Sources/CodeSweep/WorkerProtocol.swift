@@ -5,7 +5,9 @@ import FileWalker
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.
 ///   request: {"path": ..., "path_b64": ..., "explicit": bool, "size": n, "mtime": t}
-///   reply:   a record as documented (FileRecord.json), or {"skipped": true}
+///   reply:   a record as documented (FileRecord.json), or {"skipped": true}; before it, any
+///            number of {"partial": record} lines: the record so far, sent before the second
+///            decoder runs (kept if the worker then dies or hangs).
 enum WorkerProtocol {
     static func request(_ e: FileEntry) -> String {
         JSONValue.object([
@@ -29,11 +31,19 @@ enum WorkerProtocol {
         return record.json().serialized() + "\n"
     }
 
-    enum Reply { case record(FileRecord), skipped, invalid }
+    static func partial(_ record: FileRecord) -> String {
+        JSONValue.object([("partial", record.json())]).serialized() + "\n"
+    }
+
+    enum Reply { case record(FileRecord), partial(FileRecord), skipped, invalid }
 
     static func parseReply(_ line: [UInt8]) -> Reply {
         guard let v = try? JSONParser.parse(line) else { return .invalid }
         if v["skipped"]?.boolValue == true { return .skipped }
+        if let p = v["partial"] {
+            guard let r = FileRecord(json: p) else { return .invalid }
+            return .partial(r)
+        }
         guard let r = FileRecord(json: v) else { return .invalid }
         return .record(r)
     }

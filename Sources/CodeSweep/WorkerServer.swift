@@ -23,7 +23,15 @@ public enum WorkerServer {
                 continue
             }
             if hooks { testHook(entry) }
-            write(WorkerProtocol.reply(FileScanner.scan(entry, settings: settings)))
+            // Before each second-decoder call the record so far goes out (when its codes
+            // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
+            var sentCodes: [DetectedCode]? = nil
+            let record = FileScanner.scan(entry, settings: settings) { partial in
+                guard partial.codes != sentCodes else { return }
+                sentCodes = partial.codes
+                write(WorkerProtocol.partial(partial))
+            }
+            write(WorkerProtocol.reply(record))
         }
         return 0
     }

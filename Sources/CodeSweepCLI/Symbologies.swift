@@ -1,20 +1,23 @@
 import ArgumentParser
 import SweepCore
+import CodeSweep
 
 struct Symbologies: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the symbologies and groups --symbologies accepts.")
 
     func run() {
-        print("NAME          DIMENSION  ZBAR NAME     DESCRIPTION")
+        print("NAME          DIMENSION  ENGINE     ENGINE NAME   DESCRIPTION")
         for s in Symbology.allCases {
             let def = SymbologySet.standard.members.contains(s) ? "" : "  (not in 'default')"
-            print(pad(s.rawValue, 14) + pad(s.isTwoDimensional ? "2D" : "1D", 11) + pad(s.zbarName, 14) + s.displayName + def)
+            print(pad(s.rawValue, 14) + pad(s.isTwoDimensional ? "2D" : "1D", 11) + pad(s.engine.rawValue, 11) + pad(s.zbarName, 14) + s.displayName + def)
         }
         print("\nGROUPS")
         for g in SymbologySet.groups {
             print(pad(g.name, 14) + g.help)
         }
-        print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39")
+        print("\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec;")
+        print("run by `normal` and `thorough` as plan passes of their own, see `codesweep plan`; `fast` runs ZBar only)")
+        print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39   --symbologies datamatrix,pdf417")
     }
 
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }

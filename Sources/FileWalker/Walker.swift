@@ -180,9 +180,10 @@ public struct Walker: Sendable {
         defer { closedir(d) }
         var names: [[UInt8]] = []
         while let e = readdir(d) {
-            let name: [UInt8] = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
+            // Read in place: a dirent may be shorter than `struct dirent` (d_reclen), so copying
+            // the whole 256-byte d_name can read past the end of readdir's buffer.
+            let at = UnsafeRawPointer(e) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = Array(UnsafeRawBufferPointer(start: at, count: strlen(at.assumingMemoryBound(to: CChar.self))))
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             names.append(name)
         }

@@ -220,6 +220,7 @@ public struct HTMLReport {
         let host = decoded.text.flatMap(DisplayText.urlHost)
         var o = "<li class=\"code\" data-sym=\"\(c.symbology.rawValue)\" data-host=\"\(Self.attr(host ?? ""))\">"
         o += "<span class=\"sym\">\(c.symbology.rawValue)</span>"
+        if c.isGS1 == true { o += "<span class=\"sym\" title=\"GS1 element strings\">GS1</span>" }
         if let text = decoded.text {
             if clickableLinks && DisplayText.isSafeLink(text) {
                 o += "<a class=\"payload\" href=\"\(Self.attr(text))\" rel=\"noopener noreferrer nofollow\" target=\"_blank\">\(Self.text(text))</a>"

@@ -90,13 +90,19 @@ public enum MagickEnvironment {
     }
 
     /// Removes codesweep-PID-* folders whose process no longer exists (left by a SIGKILL).
+    /// A directory entry's name, read in place: a `dirent` from readdir may be shorter than
+    /// `struct dirent` (its d_reclen), so copying the whole 256-byte `d_name` can read past the
+    /// end of readdir's buffer and fault (it did, on a /tmp of 1,300 entries).
+    static func entryName(_ e: UnsafeMutablePointer<dirent>) -> String {
+        let name = UnsafeRawPointer(e) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return String(cString: name.assumingMemoryBound(to: CChar.self))
+    }
+
     static func removeStale(in base: String) {
         guard let d = opendir(base) else { return }
         var stale: [String] = []
         while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            let name = entryName(e)
             let parts = name.split(separator: "-")
             guard parts.count == 3, parts[0] == "codesweep", let pid = Int32(parts[1]) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { stale.append(base + "/" + name) }
@@ -113,9 +119,7 @@ public enum MagickEnvironment {
             if let d = opendir(path) {
                 var names: [String] = []
                 while let e = readdir(d) {
-                    let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                    }
+                    let name = entryName(e)
                     if name != "." && name != ".." { names.append(name) }
                 }
                 closedir(d)

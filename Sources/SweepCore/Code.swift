@@ -6,9 +6,11 @@ public struct RawSymbol: Sendable, Equatable {
     public var quality: Int
     /// ZBar orientation: 0 up, 1 right, 2 down, 3 left, -1 unknown.
     public var orientation: Int
-    public init(symbology: Symbology, bytes: [UInt8], points: [Point], quality: Int, orientation: Int) {
+    /// Whether the decoder saw GS1 data (FNC1 first): zxing-cpp says; nil from ZBar.
+    public var gs1: Bool?
+    public init(symbology: Symbology, bytes: [UInt8], points: [Point], quality: Int, orientation: Int, gs1: Bool? = nil) {
         self.symbology = symbology; self.bytes = bytes; self.points = points
-        self.quality = quality; self.orientation = orientation
+        self.quality = quality; self.orientation = orientation; self.gs1 = gs1
     }
 
     /// Corners clockwise from the code's own top-left. ZBar gives a QR's corners as
@@ -34,9 +36,25 @@ public struct DetectedCode: Sendable, Equatable {
     public var frame: Int
     /// Name of the scan pass that found it.
     public var pass: String
+    /// GS1 data as the decoder saw it (zxing-cpp: FNC1 first); nil where the decoder does not say.
+    public var gs1: Bool?
 
-    public init(symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String) {
+    public init(symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String,
+                gs1: Bool? = nil) {
         self.symbology = symbology; self.bytes = bytes; self.corners = corners
-        self.quality = quality; self.orientation = orientation; self.frame = frame; self.pass = pass
+        self.quality = quality; self.orientation = orientation; self.frame = frame; self.pass = pass; self.gs1 = gs1
+    }
+
+    /// Whether the data is GS1 element strings: what the decoder saw, else what the symbology decides.
+    public var isGS1: Bool? { gs1 ?? symbology.isGS1 }
+
+    /// The AIM symbology identifier with the GS1 modifier where the decoder saw FNC1 first.
+    public var symbologyID: String? {
+        guard gs1 == true else { return symbology.symbologyIdentifier }
+        switch symbology {
+        case .datamatrix: return "]d2"
+        case .aztec: return "]z1"
+        default: return symbology.symbologyIdentifier
+        }
     }
 }

@@ -35,6 +35,9 @@ public struct FileRecord: Sendable {
     public var codes: [DetectedCode]
     public var error: RecordError?
     public var warnings: [String]
+    /// A decoder that failed on this file (crashed, aborted or hung) while the others' codes
+    /// were kept: "zxing-cpp" (the second decoder); nil when none failed.
+    public var failedDecoder: String?
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional).
     public var mtime: Double?
@@ -86,9 +89,10 @@ extension DetectedCode {
     /// symbology decides it, whether the data is GS1.
     public var detailsJSON: JSONValue {
         var f: [(String, JSONValue)] = []
-        if let id = symbology.symbologyIdentifier { f.append(("symbology_id", .string(id))) }
+        if let id = symbologyID { f.append(("symbology_id", .string(id))) }
         if (0...3).contains(orientation) { f.append(("orientation", .string(Self.orientationNames[orientation]))) }
-        if let gs1 = symbology.isGS1 { f.append(("gs1", .bool(gs1))) }
+        if let gs1 = isGS1 { f.append(("gs1", .bool(gs1))) }
+        if symbology.engine != .zbar { f.append(("decoder", .string(symbology.engine.rawValue))) }
         return .object(f)
     }
 }
@@ -109,6 +113,7 @@ extension FileRecord {
             fields.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
         }
         if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
+        if let failedDecoder { fields.append(("failed_decoder", .string(failedDecoder))) }
         if let size { fields.append(("size", .int(size))) }
         if let mtime { fields.append(("mtime", .double((mtime * 1000).rounded() / 1000))) }
         if let hashes, !hashes.isEmpty {
@@ -124,7 +129,7 @@ extension FileRecord: Equatable {
     public static func == (l: FileRecord, r: FileRecord) -> Bool {
         l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
             && l.orientation == r.orientation && l.frames == r.frames && l.codes == r.codes && l.error == r.error
-            && l.warnings == r.warnings && l.size == r.size && l.mtime == r.mtime
+            && l.warnings == r.warnings && l.failedDecoder == r.failedDecoder && l.size == r.size && l.mtime == r.mtime
             && l.hashes == r.hashes && l.metadata == r.metadata
     }
 }

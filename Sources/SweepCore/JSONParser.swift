@@ -200,6 +200,7 @@ extension FileRecord {
         size = v["size"]?.intValue
         mtime = v["mtime"]?.doubleValue
         warnings = v["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        failedDecoder = v["failed_decoder"]?.stringValue
         if case .object(let h)? = v["hashes"] {
             hashes = Dictionary(h.compactMap { k, x in x.stringValue.map { (k, $0) } }, uniquingKeysWith: { a, _ in a })
         }
@@ -219,7 +220,8 @@ extension FileRecord {
             codes.append(DetectedCode(symbology: sym, bytes: payload, corners: Quad(pts), quality: c["quality"]?.intValue ?? 0,
                                       orientation: c["details"]?["orientation"]?.stringValue.flatMap { DetectedCode.orientationNames.firstIndex(of: $0) }
                                           ?? c["orientation"]?.intValue ?? -1, frame: c["frame"]?.intValue ?? 0,
-                                      pass: c["pass"]?.stringValue ?? ""))
+                                      pass: c["pass"]?.stringValue ?? "",
+                                      gs1: sym.engine == .zxing ? c["details"]?["gs1"]?.boolValue : nil))
         }
     }
 }

@@ -39,6 +39,12 @@ public struct PlanExecutor {
     /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
     /// (`CODESWEEP_TRACE=1`).
     public var trace: (@Sendable (String) -> Void)?
+    /// The second decoder (zxing-cpp), run by passes whose `decoder` is `.zxing`; nil: such
+    /// passes are skipped.
+    public var secondDecode: SymbolDecoder?
+    /// Called before each second-decoder pass decodes, with the codes found so far (as `scan`
+    /// would return them): a worker sends them on, so a crash inside that decoder loses none.
+    public var beforeSecondDecoder: (([DetectedCode]) -> Void)?
 
     public init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
         self.options = options
@@ -56,6 +62,8 @@ public struct PlanExecutor {
         var read: [Point] = []
         /// Centres of the located QR codes not read yet, as fractions of the base frame.
         var unread: [Point] = []
+        /// Centres of every code read so far (linear ones too), as fractions of the base frame.
+        var explained: [Point] = []
         var located: [QRCandidate] = []
     }
 
@@ -92,6 +100,15 @@ public struct PlanExecutor {
             guard let fullToBase = baseToFull.inverted, base.width > 0, base.height > 0 else { return [] }
             return points.map { point in
                 let p = fullToBase.apply(point)
+                return Point(x: p.x / Double(base.width), y: p.y / Double(base.height))
+            }
+        }
+
+        /// Centres of every code read so far, as fractions of the base frame.
+        var explainedFractions: [Point] {
+            guard let fullToBase = baseToFull.inverted, base.width > 0, base.height > 0 else { return [] }
+            return merged.codes.map { code in
+                let p = fullToBase.apply(code.corners.center)
                 return Point(x: p.x / Double(base.width), y: p.y / Double(base.height))
             }
         }
@@ -143,13 +160,21 @@ public struct PlanExecutor {
     /// Runs one pass if its conditions hold, adding what it reads to the state.
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
         if !pass.when.allSatisfy({ holds($0, &state) }) { return }
-        let symbols = pass.symbols.filter(scanned)
+        let symbols = pass.symbols.filter(scanned).filter { $0.engine == pass.decoder }
         if symbols.isEmpty { return }
+        let decodeView: SymbolDecoder
+        switch pass.decoder {
+        case .zbar: decodeView = decode
+        case .zxing:
+            guard let second = secondDecode else { return }
+            decodeView = second
+        }
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
-            if crops.contains(where: { Self.places($0, look: look, read: state.readFractions, unread: unreadFractions($0, &state)).isEmpty }) { return }
+            if crops.contains(where: { Self.places($0, look: look, read: state.readFractions, unread: unreadFractions($0, &state),
+                                                    explained: state.explainedFractions).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
@@ -171,14 +196,18 @@ public struct PlanExecutor {
         let before = state.merged.codes.count
         var accepted = 0
         let views = materialize(pass.steps, &state)
+        if pass.decoder == .zxing, let note = beforeSecondDecoder {
+            let wanted = options.symbologies.members
+            note(AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) })
+        }
         let baseToFull = Homography(state.baseToFull)
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
             let toFull = baseToFull.concatenating(view.toBase)
-            for raw in decode(view.image, symbols) where accept(raw, scanned: scanned) {
+            for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
                 accepted += 1
                 state.merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
                                               corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                                              orientation: raw.orientation, frame: frameIndex, pass: pass.name))
+                                              orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1))
             }
         }
         // Warped views depend on what is still unread: never reuse them.
@@ -287,6 +316,7 @@ public struct PlanExecutor {
         var places = Places()
         if step.isCrop, let look = state.look {
             places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
+            places.explained = state.explainedFractions
         }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
@@ -310,9 +340,11 @@ public struct PlanExecutor {
     }
 
     /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
-    /// unread located code in them, or the fine ones (a big fine place only where it holds a
-    /// bar field or a 2D code was read: a sheet of codes).
-    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = []) -> [FractionalBox] {
+    /// unread located code in them, the small code-like that no code read so far lies in (for
+    /// the second decoder), or the fine ones (a big fine place only where it holds a bar field
+    /// or a 2D code was read: a sheet of codes).
+    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],
+                       explained: [Point] = []) -> [FractionalBox] {
         switch step {
         case .regions: look.regions
         case .smallRegions(let maxArea):
@@ -320,6 +352,7 @@ public struct PlanExecutor {
                 let box = look.regions[i], bars = i < look.regionBars.count && look.regionBars[i]
                 return box.area <= maxArea && (bars || unread.contains { box.contains($0) })
             }.map { look.regions[$0] }
+        case .unexplainedRegions(let maxArea): look.regions.filter { box in box.area <= maxArea && !explained.contains { box.contains($0) } }
         case .fineRegions(let maxArea):
             zip(look.fine, look.fineBars).filter { box, bars in box.area <= maxArea || bars || read.contains { box.contains($0) } }.map(\.0)
         default: []
@@ -329,8 +362,8 @@ public struct PlanExecutor {
     func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [View] {
         func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
-        case .regions, .fineRegions, .smallRegions:
-            return Self.places(step, look: places.look, read: places.read, unread: places.unread).map { box in
+        case .regions, .fineRegions, .smallRegions, .unexplainedRegions:
+            return Self.places(step, look: places.look, read: places.read, unread: places.unread, explained: places.explained).map { box in
                 let r = box.pixels(width: img.width, height: img.height)
                     .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
                 return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))

@@ -36,6 +36,9 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// textured surfaces are bigger and are left out; small patches of texture (leaves, a
     /// checked cloth) with neither cost no full-resolution pass.
     case smallRegions(maxArea: Double)
+    /// The code-like places no bigger than this fraction of the frame that no code read so far
+    /// lies in: what ZBar did not explain (for the second decoder).
+    case unexplainedRegions(maxArea: Double)
     /// One square view per QR code the locator found and no pass has read yet: the code warped
     /// through its perspective transform to `side` pixels (more for dense codes, to keep the
     /// source's detail) with `margin` x side of its surroundings on every side, so ZBar sees it
@@ -53,7 +56,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
         switch self {
-        case .regions, .fineRegions, .smallRegions: true
+        case .regions, .fineRegions, .smallRegions, .unexplainedRegions: true
         default: false
         }
     }
@@ -83,6 +86,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
         case .regions: "code-like-regions"
         case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or bars or read)"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))% with bars or located-qr)"
+        case .unexplainedRegions(let a): "code-like-regions(<=\(format(a * 100))%, no code read in them)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid(let shift): shift > 0 ? "located-qr-grid(shifted ±\(format(shift)) module)" : "located-qr-grid"
         }
@@ -201,10 +205,14 @@ public struct ScanPass: Sendable, Equatable, Codable {
     public var symbols: PassSymbols
     /// The resolution the pass needs from its source (by default what its first step needs).
     public var source: SourceResolution
+    /// The decoder the pass runs: ZBar, or the second decoder (zxing-cpp) for the symbologies
+    /// ZBar lacks. A pass only ever looks for its decoder's symbologies.
+    public var decoder: DecodingEngine
     public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-                source: SourceResolution? = nil) {
+                source: SourceResolution? = nil, decoder: DecodingEngine = .zbar) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
+        self.decoder = decoder
     }
 }
 
@@ -365,7 +373,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
                 ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
                 ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
-            ])
+            ] + secondDecoderPasses)
         case .thorough:
             return ScanPlan(effort: .thorough, passes: [
                 ScanPass("full", []),
@@ -388,16 +396,49 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ScanPass("rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
                 ScanPass("rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
                 ScanPass("rotate-45", [.downscale(2), .rotate(-45)], symbols: .linear),
+                // The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec), after ZBar: full size and halved.
+                ScanPass("zxing-full", [], symbols: .twoDimensional, decoder: .zxing),
+                ScanPass("zxing-half", [.downscale(2)], symbols: .twoDimensional, decoder: .zxing),
             ])
         }
     }
+
+    /// The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec) in `normal`: last, after every
+    /// ZBar pass (a worker reports ZBar's codes before it first calls it, so a crash inside it
+    /// loses none of them), and only where it pays: an image under 4 MP on its 3 MP view (the
+    /// first full view); then every image on the code-like places of that view that no code read
+    /// so far explains, each cropped around its place (zxing-cpp 1.4's Aztec and Data Matrix
+    /// detectors start from the middle of the image: a code off-centre in a screenshot is read
+    /// only in a crop; and on a textured photo the whole 3 MP view cost 80-200 ms, a fifth of
+    /// ZBar's pass there, the places cost what they cover). No second-decoder pass decodes a photo
+    /// at full resolution: in `normal` that is spent only where the QR locator or the bar-field
+    /// test says a code is, and neither sees these symbologies (`thorough` reads the full frame).
+    /// (`fast` runs ZBar alone: its cost is the goal there.)
+    public static let secondDecoderPasses: [ScanPass] = [
+        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
+                 symbols: .twoDimensional, decoder: .zxing),
+        // Small images (up to 1 MP) where nothing was read: inverted (light on dark), doubled
+        // (tiny modules), halved (big blurred ones). Each added reads on the zxing-cpp corpus
+        // (aztec 26 → 30, datamatrix 80 → 83 of the codes; sharpen, median, Otsu and local
+        // thresholds and a 45° turn added none).
+        // Turned places (under 4 MP): zxing-cpp 1.4 reads a PDF417 only within about 5° of
+        // upright and an Aztec only within about 10°; each place turned back by 20° both ways.
+        ScanPass("zxing-places-rotate20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike, .under(megapixels: 4)],
+                 symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
+                 symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
+    ]
 
     /// A readable listing, one pass per line.
     public var listing: String {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append("  \(i + 1). \(p.name): \(steps) → zbar[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
+            lines.append("  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
         }
         lines.append("settings:")
         lines += settings.listing.map { "  " + $0 }

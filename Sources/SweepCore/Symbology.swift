@@ -18,6 +18,13 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     case codabar = "codabar"
     case databar = "databar"
     case databarExpanded = "databar-exp"
+    // Read by the second decoder (zxing-cpp), not by ZBar.
+    case datamatrix = "datamatrix"
+    case pdf417 = "pdf417"
+    case aztec = "aztec"
+
+    /// Which decoder reads the symbology: ZBar, or zxing-cpp for what ZBar lacks.
+    public var engine: DecodingEngine { zbarType < 0 ? .zxing : .zbar }
 
     public var zbarType: Int32 {
         switch self {
@@ -38,11 +45,13 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .codabar: 38
         case .databar: 34
         case .databarExpanded: 35
+        // Not ZBar's (its PDF417 decoder is off in Debian's build): read by zxing-cpp.
+        case .datamatrix, .pdf417, .aztec: -1
         }
     }
 
     public init?(zbarType: Int32) {
-        guard let s = Symbology.allCases.first(where: { $0.zbarType == zbarType }) else { return nil }
+        guard zbarType >= 0, let s = Symbology.allCases.first(where: { $0.zbarType == zbarType }) else { return nil }
         self = s
     }
 
@@ -65,6 +74,11 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .code128: "]C0"
         case .codabar: "]F0"
         case .databar, .databarExpanded: "]e0"
+        // Data Matrix ECC 200, PDF417, Aztec without FNC1; `DetectedCode.symbologyID` gives the
+        // GS1 modifiers (]d2, ]z1) when zxing-cpp saw the data start with FNC1.
+        case .datamatrix: "]d1"
+        case .pdf417: "]L2"
+        case .aztec: "]z0"
         }
     }
 
@@ -97,10 +111,14 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .codabar: "Codabar"
         case .databar: "GS1 DataBar"
         case .databarExpanded: "GS1 DataBar Expanded"
+        case .datamatrix: "Data Matrix"
+        case .pdf417: "PDF417"
+        case .aztec: "Aztec"
         }
     }
 
-    /// ZBar's own name for the type (zbar_get_symbol_name), for the README's mapping table.
+    /// The reading decoder's own name for the type (zbar_get_symbol_name, or zxing-cpp's
+    /// BarcodeFormat name), for the README's mapping table.
     public var zbarName: String {
         switch self {
         case .qr: "QR-Code"
@@ -120,10 +138,18 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .codabar: "Codabar"
         case .databar: "DataBar"
         case .databarExpanded: "DataBar-Exp"
+        case .datamatrix: "DataMatrix"
+        case .pdf417: "PDF417"
+        case .aztec: "Aztec"
         }
     }
 
-    public var isTwoDimensional: Bool { self == .qr || self == .sq }
+    public var isTwoDimensional: Bool {
+        switch self {
+        case .qr, .sq, .datamatrix, .pdf417, .aztec: true
+        default: false
+        }
+    }
     /// EAN-2 and EAN-5: printed to the right of an EAN/UPC code, never read on their own.
     public var isAddOn: Bool { self == .ean2 || self == .ean5 }
     /// The codes an add-on can belong to.
@@ -148,10 +174,11 @@ public struct SymbologySet: Sendable, Equatable, Codable {
     public static let standard = SymbologySet(Set(Symbology.allCases).subtracting([.isbn10, .isbn13]))
 
     public static let groups: [(name: String, help: String, members: Set<Symbology>)] = [
-        ("all", "every symbology ZBar reads, add-ons and ISBN included", Set(Symbology.allCases)),
+        ("all", "every symbology ZBar and zxing-cpp read, add-ons and ISBN included", Set(Symbology.allCases)),
         ("default", "all except ISBN re-labelling (add-ons only beside their EAN/UPC code)", standard.members),
-        ("2d", "QR Code and SQ Code", [.qr, .sq]),
-        ("1d", "every linear symbology except ISBN re-labelling", standard.members.subtracting([.qr, .sq])),
+        ("2d", "QR Code, SQ Code, Data Matrix, PDF417 and Aztec", Set(Symbology.allCases.filter(\.isTwoDimensional))),
+        ("1d", "every linear symbology except ISBN re-labelling", standard.members.filter { !$0.isTwoDimensional }),
+        ("zxing", "Data Matrix, PDF417 and Aztec (the second decoder, zxing-cpp)", Set(Symbology.allCases.filter { $0.engine == .zxing })),
         ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
         ("addons", "EAN-2 and EAN-5 add-ons (reported beside their EAN/UPC code)", [.ean2, .ean5]),
     ]
@@ -188,11 +215,19 @@ public struct SymbologySet: Sendable, Equatable, Codable {
         "i25": .itf, "i2/5": .itf, "interleaved2of5": .itf, "code-39": .code39, "code-93": .code93,
         "code-128": .code128, "rss14": .databar, "rss-expanded": .databarExpanded, "databar-expanded": .databarExpanded,
         "ean-2": .ean2, "ean-5": .ean5, "isbn-10": .isbn10, "isbn-13": .isbn13,
+        "data-matrix": .datamatrix, "dm": .datamatrix, "gs1-datamatrix": .datamatrix, "pdf-417": .pdf417, "aztec-code": .aztec,
     ]
 
     public var linear: Set<Symbology> { members.filter { !$0.isTwoDimensional } }
     public var hasLinear: Bool { !linear.isEmpty }
-    public var hasTwoDimensional: Bool { members.contains(.qr) || members.contains(.sq) }
+    public var hasTwoDimensional: Bool { members.contains(where: \.isTwoDimensional) }
+}
+
+/// The decoders CodeSweep runs: ZBar for most symbologies, zxing-cpp (the second decoder) for
+/// Data Matrix, PDF417 and Aztec. Raw values are the names printed and recorded.
+public enum DecodingEngine: String, Sendable, CaseIterable, Codable {
+    case zbar = "zbar"
+    case zxing = "zxing-cpp"
 }
 
 public struct SymbologyParseError: Error, Sendable, CustomStringConvertible {
