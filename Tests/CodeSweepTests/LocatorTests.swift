@@ -83,20 +83,29 @@ struct LocatorTests {
                       tolerance: 8)
     }
 
-    @Test func aSheetOfFortySmallCodesIsReadWhole() throws {
-        let dir = try TempDir()
-        var args = ["-size", "4000x3000", "xc:white"]
-        var texts: [String] = []
-        for k in 0..<40 {
-            let text = "SHEET-\(k)-\(String(k * 7919, radix: 36))"
-            texts.append(text)
+    /// A sheet of QR codes made with qrencode (`module` px modules, a 2-module margin, EC M) on
+    /// a white canvas `size` ("WxH"): code k says `texts[k]` and has its top-left at `at(k)`;
+    /// `finish` are ImageMagick options applied before writing `name`.
+    static func sheet(_ dir: TempDir, size: String, module: Int, texts: [String], at: (Int) -> (Int, Int),
+                      finish: [String] = [], name: String = "sheet.png") throws -> String {
+        var args = ["-size", size, "xc:white"]
+        for (k, text) in texts.enumerated() {
             let png = dir.file("q\(k).png")
-            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "5", "-m", "2", "-l", "M", "--", text])
-            let x = 120 + (k % 8) * 480 + (k * 37) % 60, y = 150 + (k / 8) * 560 + (k * 53) % 50
+            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "\(module)", "-m", "2", "-l", "M", "--", text])
+            let (x, y) = at(k)
             args += [png, "-geometry", "+\(x)+\(y)", "-composite"]
         }
-        let sheet = dir.file("sheet.jpg")
-        try ScanPlanTests.run(ScanPlanTests.convert, args + ["-blur", "0x0.8", "-quality", "90", sheet])
+        let sheet = dir.file(name)
+        try ScanPlanTests.run(ScanPlanTests.convert, args + finish + [sheet])
+        return sheet
+    }
+
+    @Test func aSheetOfFortySmallCodesIsReadWhole() throws {
+        let dir = try TempDir()
+        let texts = (0..<40).map { k in "SHEET-\(k)-\(String(k * 7919, radix: 36))" }
+        let sheet = try Self.sheet(dir, size: "4000x3000", module: 5, texts: texts,
+                                   at: { k in (120 + (k % 8) * 480 + (k * 37) % 60, 150 + (k / 8) * 560 + (k * 53) % 50) },
+                                   finish: ["-blur", "0x0.8", "-quality", "90"], name: "sheet.jpg")
         let record = try Library.file(sheet)
         let found = Set(record.codes.map { String(decoding: $0.bytes, as: UTF8.self) })
         #expect(found == Set(texts), "missing: \(Set(texts).subtracting(found).sorted())")
@@ -127,14 +136,7 @@ struct LocatorTests {
     @Test("the plan caps the located codes a frame keeps, best timing pattern first")
     func locatedCodesAreCapped() throws {
         let dir = try TempDir()
-        var args = ["-size", "1800x700", "xc:white"]
-        for k in 0..<6 {
-            let png = dir.file("q\(k).png")
-            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "6", "-m", "2", "-l", "M", "--", "CAP-\(k)"])
-            args += [png, "-geometry", "+\(60 + k * 290)+200", "-composite"]
-        }
-        let sheet = dir.file("sheet.png")
-        try ScanPlanTests.run(ScanPlanTests.convert, args + [sheet])
+        let sheet = try Self.sheet(dir, size: "1800x700", module: 6, texts: (0..<6).map { "CAP-\($0)" }, at: { k in (60 + k * 290, 200) })
         let image = try Self.load(sheet)
         let located = QRLocator.locate(image)
         #expect(located.count == 6)
@@ -176,14 +178,8 @@ struct LocatorTests {
         #expect(views(PlanSettings()) <= 3, "\(views(PlanSettings()))")
         // Codes match their finders: more than 24 of them on a sheet are all kept.
         let dir = try TempDir()
-        var args = ["-size", "2400x1500", "xc:white"]
-        for k in 0..<30 {
-            let png = dir.file("q\(k).png")
-            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "4", "-m", "2", "-l", "M", "--", "NOISE-SHEET-\(k)"])
-            args += [png, "-geometry", "+\(40 + (k % 6) * 390)+\(40 + (k / 6) * 290)", "-composite"]
-        }
-        let sheet = dir.file("sheet.png")
-        try ScanPlanTests.run(ScanPlanTests.convert, args + [sheet])
+        let sheet = try Self.sheet(dir, size: "2400x1500", module: 4, texts: (0..<30).map { "NOISE-SHEET-\($0)" },
+                                   at: { k in (40 + (k % 6) * 390, 40 + (k / 6) * 290) })
         let sheetImage = try Self.load(sheet)
         let sheetLocated = QRLocator.locate(sheetImage)
         let sheetMatches = sheetLocated.map(\.finderMatch).sorted()
