@@ -1,0 +1,58 @@
+/// The rules of a plan that are not passes: how a frame is prepared, what the cheap look and
+/// the locator look at, and the limits of the steps. Printed by `codesweep plan` with the passes.
+public struct PlanSettings: Sendable, Equatable, Codable {
+    /// A frame narrower or lower than `thinBelow` pixels (a scan of one bar code line) has its
+    /// lines repeated and is padded with white to `thinPadTo`: ZBar needs rows and a quiet zone.
+    public var thinBelow = 16
+    public var thinPadTo = 32
+    /// The cheap look (TextureProbe) looks at these scales (megapixels; nil = as decoded),
+    /// coarse to fine; an image of at most `probeSmallMegapixels` is also looked at divided by
+    /// each of `probeSmallDivisors` (big modules make too few transitions at full size).
+    public var probeScales: [Double?] = [0.75, 3, nil]
+    public var probeSmallMegapixels = 1.0
+    public var probeSmallDivisors = [2, 3]
+    /// The QR locator works on the frame reduced to at most this many megapixels.
+    public var locatorMegapixels = 4.0
+    /// At most this many located codes a frame are kept, best timing-pattern score first: fine
+    /// pixel noise makes hundreds of finder-like triples, each warped and decoded by every
+    /// located pass, while a sheet of 60 codes has about 70 candidates.
+    public var maxLocatedCodes = 128
+    /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
+    /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
+    /// everywhere, triples of them passing the timing test): only the codes that match their
+    /// finders at least `noisyKeepFinderMatch` are kept. On a sheet of codes the median is 1.0.
+    public var noisyLocatedAbove = 24
+    public var noisyFinderMatch = 0.7
+    public var noisyKeepFinderMatch = 0.8
+    /// Pixels of context kept around a region crop on every side. ZBar's scanner settles its
+    /// edge threshold along each line before it reads: a blurred 3 px-module QR cropped with a
+    /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
+    public var cropMargin = 64
+    /// A located code's warp has at least `locatedModulePixels.lowerBound` and at most
+    /// `.upperBound` pixels a module (more when the source has more, so a dense code keeps its detail).
+    public var locatedModulePixels: ClosedRange<Double> = 4...8
+    /// No upscale step makes an image bigger than this (upscaling is for small images and crops).
+    public var maxUpscaledPixels = 16_000_000
+    /// Views smaller than this on a side are not decoded.
+    public var minViewSide = 8
+    /// An add-on (EAN-2/EAN-5) read alone is no find for `nothing-found` and `no-read-of-quality`
+    /// (it may be noise until its host code is read); add-ons are paired with their hosts at the end.
+    public var addOnAloneCounts = false
+
+    public init() {}
+
+    public var listing: [String] {
+        [
+            "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
+            "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
+                + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP, at most \(maxLocatedCodes) codes kept (best timing pattern first)",
+            "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
+            "crops: \(cropMargin) px of context on every side",
+            "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
+            "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
+            "views: under \(minViewSide) px on a side not decoded",
+            "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
+        ]
+    }
+}

@@ -1,0 +1,128 @@
+/// What the steps of a pass make of an image: the views (crops, warps, scales, filters) and
+/// the places the crop steps cut, each view with its transform back to the base frame.
+extension PlanExecutor {
+    func materialize(_ steps: [PassStep], _ state: inout FrameState) -> [View] {
+        if let hit = state.cache[steps] { return hit }
+        let parent = materialize(Array(steps.dropLast()), &state)
+        let step = steps.last!
+        var places = Places()
+        if step.isCrop, let look = state.look {
+            places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
+            places.explained = state.explainedFractions
+        }
+        if step.isLocated, let fullToBase = state.baseToFull.inverted {
+            places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
+        }
+        var out: [View] = []
+        for v in parent {
+            for child in apply(step, to: v.image, places: places) {
+                out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
+            }
+        }
+        state.cache[steps] = out
+        return out
+    }
+
+    /// Where the located codes not read yet are, for the crop steps that need it (the locator
+    /// runs for them if it has not).
+    func unreadFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
+        guard case .smallRegions = step else { return [] }
+        _ = locate(&state)
+        return state.unreadFractions
+    }
+
+    /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
+    /// unread located code in them, the small code-like that no code read so far lies in (for
+    /// the second decoder), or the fine ones (a big fine place only where it holds a bar field
+    /// or a 2D code was read: a sheet of codes).
+    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],
+                       explained: [Point] = []) -> [FractionalBox] {
+        switch step {
+        case .regions: look.regions
+        case .smallRegions(let maxArea):
+            look.regions.indices.filter { i in
+                let box = look.regions[i], bars = i < look.regionBars.count && look.regionBars[i]
+                return box.area <= maxArea && (bars || unread.contains { box.contains($0) })
+            }.map { look.regions[$0] }
+        case .unexplainedRegions(let maxArea): look.regions.filter { box in box.area <= maxArea && !explained.contains { box.contains($0) } }
+        case .fineRegions(let maxArea):
+            zip(look.fine, look.fineBars).filter { box, bars in box.area <= maxArea || bars || read.contains { box.contains($0) } }.map(\.0)
+        default: []
+        }
+    }
+
+    func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [View] {
+        func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
+        switch step {
+        case .regions, .fineRegions, .smallRegions, .unexplainedRegions:
+            return Self.places(step, look: places.look, read: places.read, unread: places.unread, explained: places.explained).map { box in
+                let r = box.pixels(width: img.width, height: img.height)
+                    .expanded(by: settings.cropMargin).clamped(width: img.width, height: img.height)
+                return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
+            }
+        case .located(let side, let margin):
+            return places.located.map { c in
+                // No fewer pixels a module than the source has (within the plan's range), so a dense code keeps its detail.
+                let perModule = min(settings.locatedModulePixels.upperBound, max(settings.locatedModulePixels.lowerBound, c.moduleSize))
+                let s = max(side, Int(perModule.rounded()) * c.dimension)
+                let (image, back) = img.rectified(c.toImage, dimension: c.dimension, side: s, margin: Int(Double(s) * margin))
+                return View(image: image, toBase: back)
+            }
+        case .locatedGrid(let shift):
+            // The best frame's grid, then the next-best frames' (another version, another corner);
+            // shifted: the best frame's grid sampled off centre towards each corner.
+            return places.located.flatMap { c in
+                let frames = shift > 0 ? [(c.dimension, c.toImage)] : [(c.dimension, c.toImage)] + c.otherFrames
+                let offsets = shift > 0 ? [(-shift, -shift), (shift, -shift), (-shift, shift), (shift, shift)] : [(0.0, 0.0)]
+                return frames.flatMap { frame in
+                    offsets.map { dx, dy in
+                        let (image, back) = img.sampledGrid(frame.1, dimension: frame.0, modulePixels: 4, quiet: 4, offset: Point(x: dx, y: dy))
+                        return View(image: image, toBase: back)
+                    }
+                }
+            }
+        case .fit(let mp):
+            let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
+            return f <= 1 ? [View(image: img, toBase: .identity)]
+                : [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
+        case .downscale(let f):
+            return [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
+        case .upscale(let f):
+            // Never blow an image up past the plan's cap: upscaling is for small images and crops.
+            guard img.pixelCount * f * f <= settings.maxUpscaledPixels else { return [] }
+            return [affine(img.upscaled(by: f), .unscale(Double(f)))]
+        case .invert:
+            return [View(image: img.inverted(), toBase: .identity)]
+        case .contrastStretch:
+            return [View(image: img.contrastStretched(), toBase: .identity)]
+        case .adaptiveThreshold(let r):
+            return [View(image: img.adaptiveThresholded(radius: r), toBase: .identity)]
+        case .sharpen:
+            return [View(image: img.sharpened(), toBase: .identity)]
+        case .unsharp(let r, let a):
+            return [View(image: img.sharpened(radius: r, amount: a), toBase: .identity)]
+        case .binarize:
+            return [View(image: img.binarized(), toBase: .identity)]
+        case .median:
+            return [View(image: img.median3(), toBase: .identity)]
+        case .rotate(let deg):
+            let (rot, back) = img.rotated(degrees: deg)
+            return [affine(rot, back)]
+        case .tiles(let grid, let overlap):
+            guard grid > 1 else { return [View(image: img, toBase: .identity)] }
+            var views: [View] = []
+            let tw = Double(img.width) / Double(grid), th = Double(img.height) / Double(grid)
+            for ty in 0..<grid {
+                for tx in 0..<grid {
+                    let x0 = Int((Double(tx) * tw - overlap * tw).rounded(.down))
+                    let y0 = Int((Double(ty) * th - overlap * th).rounded(.down))
+                    let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
+                    let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
+                    let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
+                    views.append(affine(img.cropped(r), .translation(Double(r.x), Double(r.y))))
+                }
+            }
+            return views
+        }
+    }
+}

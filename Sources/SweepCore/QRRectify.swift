@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Rectification
+
+extension LumaImage {
+    /// The square view of a located code: `side` pixels for the code's `dimension` modules and
+    /// `margin` pixels of its surroundings on every side, sampled through `toImage` (module
+    /// coordinates to this image's pixels) with bilinear interpolation, averaged over several
+    /// samples per pixel where the view shrinks the code (screen moiré, huge modules). Points
+    /// outside the image take the nearest edge pixel. Returns the view and the transform from
+    /// view pixels back to this image.
+    public func rectified(_ toImage: Homography, dimension: Int, side: Int, margin: Int) -> (image: LumaImage, toSource: Homography) {
+        let total = side + 2 * margin
+        let k = Double(dimension) / Double(side)
+        // View pixel (edge coordinates) -> module coordinates -> image pixels.
+        let viewToModules = Homography([k, 0, -Double(margin) * k, 0, k, -Double(margin) * k, 0, 0, 1])
+        let toSource = toImage.concatenating(viewToModules)
+        var out = [UInt8](repeating: 255, count: total * total)
+        guard width > 0, height > 0 else { return (LumaImage(width: total, height: total, pixels: out), toSource) }
+        // Source pixels per view pixel, from the code's centre: 2 or more means averaging.
+        let c = toSource.apply(Point(x: Double(total) / 2, y: Double(total) / 2))
+        let cx = toSource.apply(Point(x: Double(total) / 2 + 1, y: Double(total) / 2))
+        let stretch = ((cx.x - c.x) * (cx.x - c.x) + (cx.y - c.y) * (cx.y - c.y)).squareRoot()
+        let ss = max(1, min(4, Int(stretch.rounded(.down))))
+        let h = toSource.h
+        let (h0, h1, h2, h3, h4, h5, h6, h7, h8) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8])
+        let maxX = Double(width - 1), maxY = Double(height - 1)
+        let width = self.width, lastX = width - 1, lastY = height - 1
+        let step = 1 / Double(ss), norm = 1 / Double(ss * ss)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for v in 0..<total {
+                    for u in 0..<total {
+                        var acc = 0.0
+                        for sy in 0..<ss {
+                            let y = Double(v) + (Double(sy) + 0.5) * step
+                            for sx in 0..<ss {
+                                let x = Double(u) + (Double(sx) + 0.5) * step
+                                let iw = 1 / (h6 * x + h7 * y + h8)
+                                let px = min(maxX, max(0, (h0 * x + h1 * y + h2) * iw - 0.5))
+                                let py = min(maxY, max(0, (h3 * x + h4 * y + h5) * iw - 0.5))
+                                let x0 = Int(px), y0 = Int(py)
+                                let x1 = min(x0 + 1, lastX), y1 = min(y0 + 1, lastY)
+                                let fx = px - Double(x0), fy = py - Double(y0)
+                                let r0 = y0 * width, r1 = y1 * width
+                                let q00 = Double(src[r0 + x0]), q10 = Double(src[r0 + x1])
+                                let q01 = Double(src[r1 + x0]), q11 = Double(src[r1 + x1])
+                                let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
+                                acc += top + (bottom - top) * fy
+                            }
+                        }
+                        // Bilinear means of bytes stay within 0...255: round half up.
+                        dst[v * total + u] = UInt8(acc * norm + 0.5)
+                    }
+                }
+            }
+        }
+        return (LumaImage(width: total, height: total, pixels: out), toSource)
+    }
+
+    /// A clean rendering of a located code's module grid: each module sampled at its centre
+    /// through `toImage` (nine points within a fifth of a module, averaged), called dark when
+    /// below the mean of the 7x7 modules around it (glare and shadow across the code even out),
+    /// drawn `modulePixels` wide with a quiet zone of `quiet` modules. ZBar then reads a perfect
+    /// code when the frame is right to a fraction of a module, even where the photo is too
+    /// blurred or skewed for its own finder. `offset` (in modules) moves every sample point.
+    /// Returns the view and the map back to this image.
+    public func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
+                            offset: Point = Point(x: 0, y: 0)) -> (image: LumaImage, toSource: Homography) {
+        var g = [Double](repeating: 0, count: n * n)
+        let maxX = Double(width - 1), maxY = Double(height - 1)
+        for j in 0..<n {
+            for i in 0..<n {
+                var acc = 0.0
+                for dy in [-0.2, 0.0, 0.2] {
+                    for dx in [-0.2, 0.0, 0.2] {
+                        let p = toImage.apply(Point(x: Double(i) + 0.5 + offset.x + dx, y: Double(j) + 0.5 + offset.y + dy))
+                        let x = min(maxX, max(0, p.x - 0.5)), y = min(maxY, max(0, p.y - 0.5))
+                        let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                        let fx = x - Double(x0), fy = y - Double(y0)
+                        let top = Double(self[x0, y0]) + (Double(self[x1, y0]) - Double(self[x0, y0])) * fx
+                        let bottom = Double(self[x0, y1]) + (Double(self[x1, y1]) - Double(self[x0, y1])) * fx
+                        acc += top + (bottom - top) * fy
+                    }
+                }
+                g[j * n + i] = acc / 9
+            }
+        }
+        let side = (n + 2 * quiet) * px
+        var out = [UInt8](repeating: 255, count: side * side)
+        for j in 0..<n {
+            for i in 0..<n {
+                var sum = 0.0, count = 0.0
+                for jj in max(0, j - 3)...min(n - 1, j + 3) {
+                    for ii in max(0, i - 3)...min(n - 1, i + 3) { sum += g[jj * n + ii]; count += 1 }
+                }
+                guard g[j * n + i] < sum / count else { continue }
+                for y in 0..<px {
+                    let row = ((j + quiet) * px + y) * side + (i + quiet) * px
+                    for x in 0..<px { out[row + x] = 0 }
+                }
+            }
+        }
+        let k = 1 / Double(px)
+        let viewToModules = Homography([k, 0, -Double(quiet), 0, k, -Double(quiet), 0, 0, 1])
+        return (LumaImage(width: side, height: side, pixels: out), toImage.concatenating(viewToModules))
+    }
+}

@@ -1,0 +1,31 @@
+/// Options that shape what a scan reports (a plain value, like zxing-cpp's ReaderOptions).
+public struct ReaderOptions: Sendable, Equatable, Codable {
+    public var symbologies: SymbologySet
+    public var plan: ScanPlan
+    /// Region of interest as fractions of the upright image; nil = whole image.
+    public var roi: FractionalRect?
+    /// Linear codes read on fewer scan lines than this are dropped (ZBar's quality 1 reads on
+    /// photo noise are false).
+    public var minLinearQuality: Int
+    /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
+    public var minITFLength: Int
+
+    /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
+    /// with when add-ons are chosen (those hosts are reported only if chosen themselves).
+    public var scanned: SymbologySet {
+        symbologies.members.contains(where: \.isAddOn)
+            ? SymbologySet(symbologies.members.union(Symbology.addOnHostsToScan)) : symbologies
+    }
+
+    public init(symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
+                minLinearQuality: Int = 2, minITFLength: Int = 6) {
+        self.symbologies = symbologies
+        self.plan = ScanPlan.forEffort(effort)
+        self.roi = roi
+        self.minLinearQuality = minLinearQuality
+        self.minITFLength = minITFLength
+    }
+}
+
+/// A decode function: scans one luma image for the given symbologies. The engine passes ZBar's.
+public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
