@@ -87,17 +87,10 @@ public struct ResumeLog: Sendable {
         return log
     }
 
-    /// The walked items not recorded yet.
-    public func remaining(_ items: [WalkItem]) -> [WalkItem] { items.filter { !isRecorded($0) } }
-
-    /// How many of the walked items are recorded as failures already (a resumed sweep's exit
-    /// status counts them with its own).
-    public func failuresAmong(_ items: [WalkItem]) -> Int { items.filter(isRecordedFailure).count }
-
-    /// The item (same path, size and mtime) has a record already.
+    /// The item (same path, size and mtime) has a record already (the sweep skips it).
     public func isRecorded(_ item: WalkItem) -> Bool { done.contains(Self.key(of: item)) }
 
-    /// The item's record is a failure.
+    /// The item's record is a failure (a resumed sweep's exit status counts it with its own).
     public func isRecordedFailure(_ item: WalkItem) -> Bool { failed.contains(Self.key(of: item)) }
 
     static func key(of item: WalkItem) -> Key {

@@ -42,10 +42,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     public static func of(_ pathBytes: [UInt8], count: Int) -> Int { Int(fnv1a64(pathBytes) % UInt64(count)) }
 
+    /// Whether a walked item's path is in this shard (error items too: each lands in exactly one shard).
     public func contains(_ pathBytes: [UInt8]) -> Bool { Shard.of(pathBytes, count: count) == index }
-
-    /// The walked items of this shard, in walk order (error items too: each lands in exactly one shard).
-    public func select(_ items: [WalkItem]) -> [WalkItem] { items.filter { contains($0.pathBytes) } }
 }
 
 /// Paths listed in a file (`--files-from`, `--expect-from`): one per line, or NUL-separated.

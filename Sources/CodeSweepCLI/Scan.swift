@@ -217,9 +217,8 @@ struct Scan: AsyncParsableCommand {
         }
         let keep: @Sendable (WalkItem) -> Bool = { [previous] item in inShard(item) && !(previous?.isRecorded(item) ?? false) }
         let select: (WalkItem) -> Bool = { [previous] item in
-            guard inShard(item) else { return false }
-            // A resumed sweep's exit status also counts the failures its earlier part recorded.
-            if previous?.isRecordedFailure(item) == true { previousFailures.value += 1 }
+            // A resumed sweep's exit status also counts the failures its earlier part recorded in this shard.
+            if previous?.isRecordedFailure(item) == true && inShard(item) { previousFailures.value += 1 }
             return keep(item)
         }
         let items = annotated.map { AnyIterator($0.lazy.filter(select).makeIterator()) } ?? AnyIterator(walked.lazy.filter(select).makeIterator())
