@@ -71,7 +71,7 @@ public struct ResumeLog: Sendable {
         while let nl = data[start...].firstIndex(of: 0x0A) {
             let line = Array(data[start..<nl])
             start = nl + 1
-            guard let v = try? JSONParser.parse(line), let r = FileRecord(json: v) else {
+            guard let r = try? FileRecord.read(json: line) else {
                 throw OutputError(message: "\(shown) is not a codesweep jsonl report (bad line at byte \(goodEnd))")
             }
             let k = key(r.pathBytes, r.size, r.mtime)
@@ -147,8 +147,14 @@ public struct ResumeSettings: Equatable, Sendable {
         timings = false
     }
 
+    /// The same flags with the same values (in any order).
     public static func == (a: ResumeSettings, b: ResumeSettings) -> Bool {
-        a.values.map { $0.0 + "\u{0}" + $0.1 } == b.values.map { $0.0 + "\u{0}" + $0.1 }
+        Dictionary(a.values, uniquingKeysWith: { x, _ in x }) == Dictionary(b.values, uniquingKeysWith: { x, _ in x })
+    }
+
+    /// The sidecar file's form: `{"codesweep_settings": 1, "settings": {flag: value, …}}`.
+    struct Stored: Decodable {
+        var settings: [String: String]
     }
 
     static func describe(_ hashes: [String]) -> String { hashes.isEmpty ? "none" : hashes.joined(separator: ",") }
@@ -167,8 +173,8 @@ public struct ResumeSettings: Equatable, Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let data = PathList.readAll(fd: fd)
-        guard let v = try? JSONParser.parse(data), case .object(let fields)? = v["settings"] else { return nil }
-        return ResumeSettings(values: fields.compactMap { k, v in v.stringValue.map { (k, $0) } })
+        guard let stored = try? JSONReading.decode(Stored.self, from: data) else { return nil }
+        return ResumeSettings(values: stored.settings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// Each setting that differs, as "--flag: the report was written with X, this run asks for Y".

@@ -9,6 +9,17 @@ import FileWalker
 ///            number of {"partial": record} lines: the record so far, sent before the second
 ///            decoder runs (kept if the worker then dies or hangs).
 enum WorkerProtocol {
+    /// A request: the entry's path (also as base64, exact bytes), whether it was named
+    /// explicitly, and the size and mtime the walk saw.
+    struct Request: Decodable {
+        var path: String
+        var pathB64: String
+        var explicit: Bool
+        var size: Int
+        var mtime: Double
+        enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime }
+    }
+
     static func request(_ e: FileEntry) -> String {
         JSONValue.object([
             ("path", .string(e.path)),
@@ -20,10 +31,8 @@ enum WorkerProtocol {
     }
 
     static func parseRequest(_ line: [UInt8]) -> FileEntry? {
-        guard let v = try? JSONParser.parse(line), let path = v["path"]?.stringValue,
-              let bytes = v["path_b64"]?.stringValue.flatMap(Base64.decode) else { return nil }
-        return FileEntry(path: path, pathBytes: bytes, explicit: v["explicit"]?.boolValue ?? false,
-                         size: v["size"]?.intValue ?? 0, mtime: v["mtime"]?.doubleValue ?? 0, device: 0, inode: 0)
+        guard let r = try? JSONReading.decode(Request.self, from: line), let bytes = Base64.decode(r.pathB64) else { return nil }
+        return FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0)
     }
 
     static func reply(_ record: FileRecord?) -> String {
@@ -37,15 +46,20 @@ enum WorkerProtocol {
 
     enum Reply { case record(FileRecord), partial(FileRecord), skipped, invalid }
 
-    static func parseReply(_ line: [UInt8]) -> Reply {
-        guard let v = try? JSONParser.parse(line) else { return .invalid }
-        if v["skipped"]?.boolValue == true { return .skipped }
-        if let p = v["partial"] {
-            guard let r = FileRecord(json: p) else { return .invalid }
-            return .partial(r)
+    /// A reply line: `{"skipped": true}`, `{"partial": record}` or a record.
+    struct ReplyLine: Decodable {
+        var reply: Reply
+        enum CodingKeys: String, CodingKey { case skipped, partial }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if try c.decodeIfPresent(Bool.self, forKey: .skipped) == true { reply = .skipped }
+            else if c.contains(.partial) { reply = .partial(try c.decode(FileRecord.self, forKey: .partial)) }
+            else { reply = .record(try FileRecord(from: decoder)) }
         }
-        guard let r = FileRecord(json: v) else { return .invalid }
-        return .record(r)
+    }
+
+    static func parseReply(_ line: [UInt8]) -> Reply {
+        (try? JSONReading.decode(ReplyLine.self, from: line))?.reply ?? .invalid
     }
 
     /// The settings a worker scans with, passed once as its command-line argument: all of

@@ -53,26 +53,56 @@ public struct PayloadSummary {
         for raw in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if raw.isEmpty { continue }
-            guard let v = try? JSONParser.parse(Array(raw)), v["path"]?.stringValue != nil else {
+            guard let record = try? JSONReading.decode(Record.self, from: raw) else {
                 throw Failure(description: "\(name):\(number): not a codesweep jsonl record")
             }
-            s.add(v)
+            s.add(record)
         }
         return s
     }
 
+    /// What a summary needs of a record as written in a report: its path, whether it failed,
+    /// and each code's symbology, bytes and text (the text as the scan wrote it, --charset and all).
+    public struct Record: Decodable {
+        public var path: String
+        public var status: String?
+        public var codes: [Code]
+        public struct Code: Decodable {
+            public var symbology: String
+            public var bytes: [UInt8]
+            public var text: String?
+            enum CodingKeys: String, CodingKey { case symbology, bytes = "bytes_b64", text }
+            public init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                symbology = try c.decode(String.self, forKey: .symbology)
+                guard let b = Base64.decode(try c.decode(String.self, forKey: .bytes)) else {
+                    throw DecodingError.dataCorruptedError(forKey: .bytes, in: c, debugDescription: "not base64")
+                }
+                bytes = b
+                text = try c.decodeIfPresent(String.self, forKey: .text)
+            }
+        }
+        enum CodingKeys: String, CodingKey { case path, status, codes }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            status = try c.decodeIfPresent(String.self, forKey: .status)
+            codes = try c.decodeIfPresent([Code].self, forKey: .codes) ?? []
+        }
+    }
+
     /// Adds one record (as written in a report).
-    public mutating func add(_ record: JSONValue) {
+    public mutating func add(_ record: Record) {
         let fileIndex = records
         records += 1
-        let path = record["path"]?.stringValue ?? ""
-        if record["status"]?.stringValue == "error" { filesFailed += 1 }
-        let codes = record["codes"]?.arrayValue ?? []
+        let path = record.path
+        if record.status == "error" { filesFailed += 1 }
+        let codes = record.codes
         if !codes.isEmpty { filesWithCodes += 1 }
         for c in codes {
-            guard let sym = c["symbology"]?.stringValue, let bytes = c["bytes_b64"]?.stringValue.flatMap(Base64.decode) else { continue }
+            let sym = c.symbology, bytes = c.bytes
             self.codes += 1
-            let text = c["text"]?.stringValue
+            let text = c.text
             var newPayload = false
             let i: Int
             if let existing = payloadIndex[sym]?[bytes] {

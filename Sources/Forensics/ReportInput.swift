@@ -19,28 +19,43 @@ public enum ReportInput {
     /// that are JSON objects with a path but not records.
     public static func records(_ bytes: [UInt8], source: String) throws(Failure) -> (records: [FileRecord], skipped: [String]) {
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-           let whole = try? JSONParser.parse(bytes), let files = whole["files"]?.arrayValue {
+           let whole = try? JSONReading.decode(Document.self, from: bytes) {
             var records: [FileRecord] = [], skipped: [String] = []
-            for (i, v) in files.enumerated() {
-                if let r = FileRecord(json: v) { records.append(r) } else { skipped.append("\(source): files[\(i)]: not a file record; skipped") }
+            for (i, entry) in whole.files.enumerated() {
+                if let r = entry.record { records.append(r) } else { skipped.append("\(source): files[\(i)]: not a file record; skipped") }
             }
             return (records, skipped)
         }
         var records: [FileRecord] = [], skipped: [String] = []
         for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).enumerated() {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            let value: JSONValue
-            do { value = try JSONParser.parse(Array(line)) } catch {
+            let entry: Entry
+            do { entry = try JSONReading.decode(Entry.self, from: line) } catch {
                 throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
             }
-            guard value["path"] != nil else { continue }
-            guard let record = FileRecord(json: value) else {
+            guard entry.hasPath else { continue }
+            guard let record = entry.record else {
                 skipped.append("\(source):\(n + 1): not a file record; skipped")
                 continue
             }
             records.append(record)
         }
         return (records, skipped)
+    }
+
+    /// A `--format json` document: its `files`.
+    struct Document: Decodable { var files: [Entry] }
+
+    /// Any JSON value in a report: a file record, or something else (a summary line has no
+    /// `path`; a line with a path that is not a record is reported as skipped).
+    struct Entry: Decodable {
+        var hasPath: Bool
+        var record: FileRecord?
+        enum Key: String, CodingKey { case path }
+        init(from decoder: any Decoder) throws {
+            hasPath = (try? decoder.container(keyedBy: Key.self).contains(.path)) ?? false
+            record = try? FileRecord(from: decoder)
+        }
     }
 
     /// Where a record's image is now. An absolute path is used as it is. A relative path is

@@ -39,12 +39,11 @@ public enum ReportMerge {
                 number += 1
                 if raw.isEmpty { continue }
                 let text = Array(raw)
-                guard let v = try? JSONParser.parse(text), let path = v["path"]?.stringValue else {
+                guard let record = try? FileRecord.read(json: text) else {
                     problems.append("\(file):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
                     continue
                 }
-                let bytes = v["path_b64"]?.stringValue.flatMap(Base64.decode) ?? Array(path.utf8)
-                lines.append(Line(pathBytes: bytes, path: path, text: text, source: file, lineNumber: number))
+                lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: text, source: file, lineNumber: number))
             }
             if let last = data.last, last != 0x0A {
                 problems.append("\(file): the last line has no newline (a shard cut short? run it again or with --resume)")

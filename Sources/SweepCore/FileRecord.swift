@@ -162,13 +162,6 @@ public struct ImageMetadata: Sendable, Equatable {
         if let software { f.append(("software", .string(software))) }
         return .object(f)
     }
-
-    public init?(json v: JSONValue) {
-        guard case .object = v else { return nil }
-        self.init(captureTime: v["capture_time"]?.stringValue, cameraMake: v["camera_make"]?.stringValue,
-                  cameraModel: v["camera_model"]?.stringValue, gps: v["gps"].flatMap(GPSPosition.init(json:)),
-                  software: v["software"]?.stringValue)
-    }
 }
 
 /// A GPS fix in signed decimal degrees (south and west negative); altitude in metres, negative below sea level.
@@ -184,10 +177,5 @@ public struct GPSPosition: Sendable, Equatable {
         var f: [(String, JSONValue)] = [("lat", .double(latitude)), ("lon", .double(longitude))]
         if let altitude { f.append(("alt", .double(altitude))) }
         return .object(f)
-    }
-
-    public init?(json v: JSONValue) {
-        guard let lat = v["lat"]?.doubleValue, let lon = v["lon"]?.doubleValue else { return nil }
-        self.init(latitude: lat, longitude: lon, altitude: v["alt"]?.doubleValue)
     }
 }

@@ -171,7 +171,7 @@ struct CheckGateTests {
 
         let junit = try String(contentsOfFile: dir.file("junit.xml"), encoding: .utf8)
         #expect(junit.contains(CheckOutput.xml(shown)) && !junit.contains("\u{202E}"))
-        let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("check.json")))))
+        let json = try JSONReading.value(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("check.json")))))
         let message = try #require(json["images"]?[0]?["violations"]?[0]?["message"]?.stringValue)
         #expect(message.contains(shown), "\(message)")
         #expect(json["images"]?[0]?["codes"]?[0]?["text"]?.stringValue == payload, "the code's text field stays exact")

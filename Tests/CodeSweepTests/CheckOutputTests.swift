@@ -117,7 +117,7 @@ struct CheckOutputTests {
         #expect(annotations.contains { $0.hasPrefix("::error file=assets/too-small.png,title=codesweep min_grade (code 1)::") })
         #expect(annotations.contains { $0.hasPrefix("::error file=assets/mismatch.png,title=codesweep expectations::") })
         try Self.validateJUnit(String(contentsOf: junit, encoding: .utf8), tests: 8, failures: 7, errors: 0)
-        let report = try JSONParser.parse(String(contentsOf: json, encoding: .utf8))
+        let report = try JSONReading.value(String(contentsOf: json, encoding: .utf8))
         #expect(report["passed"]?.boolValue == false)
         #expect(report["summary"]?["failed"]?.intValue == 7)
         let good = report["images"]?.arrayValue?.first { $0["path"]?.stringValue == "assets/good.png" }

@@ -249,16 +249,6 @@ struct CoreTests {
         #expect(!v.serialized(pretty: true).isEmpty)
     }
 
-    @Test func base64MatchesFoundation() {
-        for n in 0..<10 {
-            let bytes = (0..<n).map { UInt8(($0 * 97 + 13) & 0xFF) }
-            let ours = Base64.encode(bytes)
-            #expect(ours == Data(bytes).base64EncodedString())
-            #expect(Base64.decode(ours) == bytes)
-        }
-        #expect(Base64.decode("!!") == nil)
-    }
-
     @Test func recordJSONHasTheDocumentedFieldsInOrder() throws {
         var r = FileRecord(path: "a/b.png")
         r.format = .png; r.width = 10; r.height = 20; r.orientation = 1; r.frames = 1; r.size = 5; r.mtime = 1.5

@@ -67,11 +67,13 @@ struct ForensicProvenanceTests {
             let recs = try Forensic.records(r.out)
             try #require(recs.count == 3)
             #expect(recs[1]["path"]?.stringValue?.hasSuffix("photo.jpg") == true)
-            #expect(recs[1]["metadata"]?.serialized() ==
-                #"{"capture_time":"2023-07-14T10:32:05+02:00","camera_make":"Canon","camera_model":"Canon EOS R5","gps":{"lat":48.8582,"lon":-2.2945,"alt":-35.5},"software":"CodeSweep Test 1.0"}"#)
+            // The fields in their documented order, as written (the parsed value has no order).
+            let written = Forensic.lines(r.out)
+            #expect(written[1].contains(
+                #""metadata":{"capture_time":"2023-07-14T10:32:05+02:00","camera_make":"Canon","camera_model":"Canon EOS R5","gps":{"lat":48.8582,"lon":-2.2945,"alt":-35.5},"software":"CodeSweep Test 1.0"}"#), "\(written[1])")
             #expect(recs[1]["codes"]?.arrayValue?.first?["text"]?.stringValue == "metadata")
-            #expect(recs[2]["metadata"]?.serialized() ==
-                #"{"capture_time":"2022-01-02T03:04:05+01:00","gps":{"lat":-33.5,"lon":151.25},"software":"Darktable 4.2"}"#)
+            #expect(written[2].contains(
+                #""metadata":{"capture_time":"2022-01-02T03:04:05+01:00","gps":{"lat":-33.5,"lon":151.25},"software":"Darktable 4.2"}"#), "\(written[2])")
             #expect(recs[0]["metadata"] == nil, "a PNG without metadata has no field")
             lines.append(Forensic.lines(r.out))
         }

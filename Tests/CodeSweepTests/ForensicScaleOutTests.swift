@@ -106,7 +106,7 @@ struct ForensicScaleOutTests {
         let listMerged = try Forensic.run([cs, "merge", "--expect-from", "list.txt"] + fromList, cwd: dir)
         #expect(listMerged.status == 0, "\(listMerged.err)")
         #expect(Set(Forensic.lines(listMerged.out)) == Set(singleLines))
-        #expect(Forensic.lines(listMerged.out).map { try! JSONParser.parse($0)["path"]!.stringValue! } == listed, "in the list's order")
+        #expect(Forensic.lines(listMerged.out).map { try! JSONReading.value($0)["path"]!.stringValue! } == listed, "in the list's order")
 
         let badShard = try Forensic.run([cs, "scan", "--shard", "3/3", "tree"], cwd: dir)
         #expect(badShard.status != 0 && badShard.err.contains("0 <= K < N"))
@@ -123,7 +123,7 @@ struct ForensicScaleOutTests {
 
         let j = try Forensic.run([cs, "summarize", "--json", "report.jsonl"], cwd: dir)
         #expect(j.status == 0, "\(j.err)")
-        let s = try JSONParser.parse(j.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let s = try JSONReading.value(j.text.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(s["files"]?.intValue == 12)
         #expect(s["codes"]?.intValue == 12)
         // Example.com/a and example.com/a are different bytes: 8 unique payloads.

@@ -55,7 +55,7 @@ enum Forensic {
     }
 
     static func records(_ data: Data) throws -> [JSONValue] {
-        try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONReading.value(String($0)) }
     }
 
     static func lines(_ data: Data) -> [String] {

@@ -51,7 +51,7 @@ enum PictureSupport {
     }
 
     static func records(_ r: Run) throws -> [JSONValue] {
-        try r.text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        try r.text.split(separator: "\n").map { try JSONReading.value(String($0)) }
     }
 
     /// Files below a folder, as relative paths, sorted.

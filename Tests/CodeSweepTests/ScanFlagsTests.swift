@@ -47,7 +47,7 @@ struct ScanFlagsTests {
         try Make.qr("https://www.example.com/stdin", to: dir.file("a.png"), scale: 4, margin: 4)
         let r = try Self.sh("TMPDIR=\"$1\" exec \"$2\" scan -q - < \"$3\"", [dir.file("tmp"), codesweepBinary, dir.file("a.png")])
         #expect(r.status == 0, "\(r.stderr)")
-        let record = try #require(FileRecord(json: try JSONParser.parse(r.stdout.trimmingCharacters(in: .newlines))))
+        let record = try FileRecord.read(json: Array(r.stdout.trimmingCharacters(in: .newlines).utf8))
         #expect(record.path == "-")
         #expect(record.codes.map { PayloadText.decode($0.bytes).text } == ["https://www.example.com/stdin"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("tmp")).isEmpty, "the stdin copy is removed")
@@ -69,7 +69,7 @@ struct ScanFlagsTests {
         let r = try run(codesweepBinary, ["scan", "-q", "in"], currentDirectory: dir.path, check: false)
         #expect(r.status == 0, "\(r.stderr)")
         var byName: [String: JSONValue] = [:]
-        for line in r.stdoutLines { let v = try JSONParser.parse(line); byName[v["path"]?.stringValue ?? ""] = v["codes"]?.arrayValue?.first?["details"] }
+        for line in r.stdoutLines { let v = try JSONReading.value(line); byName[v["path"]?.stringValue ?? ""] = v["codes"]?.arrayValue?.first?["details"] }
         #expect(byName["in/ean.png"]?["symbology_id"]?.stringValue == "]E0")
         #expect(byName["in/c128.png"]?["symbology_id"]?.stringValue == "]C0")
         #expect(byName["in/c128.png"]?["orientation"]?.stringValue == "up")
@@ -79,7 +79,7 @@ struct ScanFlagsTests {
         #expect(orientation == "right" || orientation == "left", "a QR code turned 90° does not face up")
         // Read back: the orientation survives a round trip through the record.
         let line = try #require(r.stdoutLines.first { $0.contains("qr-turned") })
-        let record = try #require(FileRecord(json: try JSONParser.parse(line)))
+        let record = try FileRecord.read(json: Array(line.utf8))
         #expect(DetectedCode.orientationNames[record.codes[0].orientation] == orientation)
         // GS1 is said only where the symbology decides it.
         #expect(Symbology.databar.isGS1 == true && Symbology.code128.isGS1 == nil && Symbology.sq.symbologyIdentifier == nil)

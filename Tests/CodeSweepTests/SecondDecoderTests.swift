@@ -94,7 +94,7 @@ struct SecondDecoderTests {
         #expect(details["gs1"]?.boolValue == true)
         #expect(details["decoder"]?.stringValue == "zxing-cpp")
         // Read back from JSON (resume, merge, report) the flag stays.
-        let back = try #require(FileRecord(json: try JSONParser.parse(record.json().serialized())))
+        let back = try FileRecord.read(json: Array(record.json().serialized().utf8))
         #expect(back.codes.first { $0.symbology == .datamatrix }?.isGS1 == true)
 
         let plain = try Self.scan(try Self.drawn(.datamatrix, in: dir, name: "plain.png").path)
@@ -157,7 +157,7 @@ struct SecondDecoderTests {
         let r = try run("/usr/bin/env", ["CODESWEEP_TEST_SECOND_DECODER=\(hook)", codesweepBinary, "scan", "-q",
                                          "--isolation", isolation, "--timeout", "5", folder], check: false)
         let line = try #require(r.stdoutLines.first, "no record: \(r.stderr)")
-        return try JSONParser.parse(line)
+        return try JSONReading.value(line)
     }
 
     @Test("without a fault both decoders' codes arrive")
