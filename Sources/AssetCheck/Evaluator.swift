@@ -71,19 +71,17 @@ public struct PathContext: Sendable, Equatable {
         return out
     }
 
-    /// A rule path or glob against a checked file's path. A pattern without '/' matches the file
-    /// name; with '/', the path relative to the rules folder or as given ('*' crosses folders,
-    /// a leading "**/" also matches at the top).
+    /// A rule path or glob (`Glob`'s dialect, as `--include`) against a checked file's path. A
+    /// pattern without '/' matches the file name; with '/', the path relative to the rules
+    /// folder, as given, or (a pattern starting with '/') the absolute path.
     public func matches(_ pattern: String, path: String) -> Bool {
         if !pattern.contains("/") {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            return Wildcard.matches(pattern, name)
+            return Glob(pattern).matches(name)
         }
-        var patterns = [Self.normalize(pattern)]
-        if pattern.hasPrefix("**/") { patterns.append(String(pattern.dropFirst(3))) }
-        if pattern.hasPrefix("/") { return Wildcard.matches(patterns[0], absolute(path)) }
-        let paths = candidates(path)
-        return patterns.contains { p in paths.contains { Wildcard.matches(p, $0) } }
+        let glob = Glob(Self.normalize(pattern))
+        if pattern.hasPrefix("/") { return glob.matches(absolute(path)) }
+        return candidates(path).contains { glob.matches($0) }
     }
 }
 
@@ -118,13 +116,13 @@ public struct Evaluator {
     /// The expectation for a path: an exact path entry first, else the first glob that matches.
     public func expectation(for path: String) -> Expectation? {
         let cands = Set(context.candidates(path))
-        if let e = rules.expectations.first(where: { !Self.hasWildcard($0.path) && (cands.contains(PathContext.normalize($0.path)) || cands.contains(context.absolute($0.path))) }) {
+        if let e = rules.expectations.first(where: { (cands.contains(PathContext.normalize($0.path)) || cands.contains(context.absolute($0.path))) }) {
             return e
         }
         return rules.expectations.first { Self.hasWildcard($0.path) && context.matches($0.path, path: path) }
     }
 
-    static func hasWildcard(_ s: String) -> Bool { s.contains("*") || s.contains("?") }
+    static func hasWildcard(_ s: String) -> Bool { Glob(s).hasWildcard }
 
     /// Expectation entries (exact paths) that no checked image matched: each is a failure of its own.
     public func unmatchedExpectations(checked paths: [String]) -> [ImageResult] {

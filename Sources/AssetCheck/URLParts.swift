@@ -1,3 +1,4 @@
+import SweepCore
 import CodeSweep
 
 /// A URL split into the parts the rules look at (RFC 3986 generic syntax, parsed by hand so the
@@ -124,20 +125,10 @@ public struct URLParts: Sendable, Equatable {
     }
 }
 
-/// Shell-style wildcards: '*' any run of characters (dots and slashes included), '?' one character.
-/// Case-insensitive when asked (hosts, query names); pure Swift.
+/// Host and query-name patterns: `Glob`'s dialect, case-insensitive (both sides lower-cased).
 public enum Wildcard {
     public static func matches(_ pattern: String, _ text: String, caseInsensitive: Bool = false) -> Bool {
-        let p = Array(caseInsensitive ? pattern.lowercased() : pattern), t = Array(caseInsensitive ? text.lowercased() : text)
-        var pi = 0, ti = 0, star = -1, mark = 0
-        while ti < t.count {
-            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) { pi += 1; ti += 1 }
-            else if pi < p.count && p[pi] == "*" { star = pi; mark = ti; pi += 1 }
-            else if star >= 0 { pi = star + 1; mark += 1; ti = mark }
-            else { return false }
-        }
-        while pi < p.count && p[pi] == "*" { pi += 1 }
-        return pi == p.count
+        caseInsensitive ? Glob(pattern.lowercased()).matches(text.lowercased()) : Glob(pattern).matches(text)
     }
 
     /// Host patterns: "example.com" matches exactly; "*.example.com" matches any subdomain

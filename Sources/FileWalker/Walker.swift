@@ -211,20 +211,3 @@ public struct Walker: Sendable {
 func describe(_ err: Int32) -> String {
     String(cString: strerror(err))
 }
-
-/// Shell-style globs (fnmatch): a pattern with a "/" matches the path below the argument,
-/// one without matches the file or folder name alone. Patterns are byte strings, like names
-/// (an argument that is not UTF-8 arrives escaped: see `ArgumentBytes`).
-public enum Glob {
-    public static func matches(_ pattern: String, name: [UInt8], relative: [UInt8]) -> Bool {
-        let patternBytes = ArgumentBytes.bytes(pattern)
-        let subject = patternBytes.contains(UInt8(ascii: "/")) ? relative : name
-        return (patternBytes + [0]).withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: CChar.self) { pc in
-                (subject + [0]).withUnsafeBufferPointer { s in
-                    s.withMemoryRebound(to: CChar.self) { fnmatch(pc.baseAddress!, $0.baseAddress!, 0) == 0 }
-                }
-            }
-        }
-    }
-}
