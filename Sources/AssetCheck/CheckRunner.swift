@@ -136,15 +136,7 @@ public struct CheckRunner: Sendable {
         }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return out }
-            out.append(contentsOf: chunk[0..<n])
-            if out.count > 1 << 30 { return nil }
-        }
+        return try? FileIO.readAll(fd, limit: 1 << 30)
     }
 }
 

@@ -144,15 +144,9 @@ public enum FileScanner {
         let size = Int(st.st_size)
         guard size <= limit else { throw RecordError(.tooLarge, "file is \(size) bytes; the limit is \(limit) bytes") }
         var buf = [UInt8](repeating: 0, count: size)
-        var off = 0
-        while off < size {
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress! + off, size - off) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw RecordError(.unreadable, "read failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break } // file shrank while reading
-            off += n
+        let off: Int // less than size when the file shrank while reading
+        do { off = try FileIO.readFully(fd, into: &buf) } catch {
+            throw RecordError(.unreadable, "read failed: \(error)")
         }
         if off < size { buf.removeSubrange(off...) }
         var after = stat()

@@ -55,17 +55,8 @@ public struct ResumeLog: Sendable {
 
     static func read(fd: Int32, shown: String) throws(OutputError) -> ResumeLog {
         var log = ResumeLog()
-        var data = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: off_t = 0
-        while true {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw OutputError(message: "cannot read \(shown): \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-            offset += off_t(n)
-        }
+        let data: [UInt8]
+        do { data = try FileIO.readAll(fd) } catch { throw OutputError(message: "cannot read \(shown): \(error)") }
         var goodEnd = 0
         var start = 0
         while let nl = data[start...].firstIndex(of: 0x0A) {
@@ -172,7 +163,7 @@ public struct ResumeSettings: Equatable, Sendable {
         let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let data = PathList.readAll(fd: fd)
+        guard let data = try? FileIO.readAll(fd, limit: 1 << 20) else { return nil }
         guard let stored = try? JSONReading.decode(Stored.self, from: data) else { return nil }
         return ResumeSettings(values: stored.settings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }

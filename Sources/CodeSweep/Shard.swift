@@ -52,19 +52,15 @@ public enum PathList {
     /// separation a trailing carriage return is dropped too (lists written on Windows).
     public static func read(_ file: String, nulSeparated: Bool) throws(PathListError) -> [[UInt8]] {
         let data: [UInt8]
-        if file == "-" {
-            data = readAll(fd: 0)
-        } else {
-            let fd = ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0 else { throw PathListError(message: "cannot open \(ArgumentBytes.display(file)): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            data = readAll(fd: fd)
-        }
+        let shown = file == "-" ? "standard input" : ArgumentBytes.display(file)
+        let fd = file == "-" ? 0 : ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw PathListError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
+        defer { if fd != 0 { close(fd) } }
+        do { data = try FileIO.readAll(fd) } catch { throw PathListError(message: "cannot read \(shown): \(error)") }
         // A NUL can never be part of a path: a list holding one was written with -print0 and
         // read line by line it would be one "path" made of many, and the sweep would look
         // complete after covering one file.
         if !nulSeparated, let at = data.firstIndex(of: 0) {
-            let shown = file == "-" ? "standard input" : ArgumentBytes.display(file)
             throw PathListError(message: "the list \(shown) holds a NUL byte (at byte \(at)): it looks NUL-separated (find -print0); add -0 to read it as such")
         }
         return split(data, nulSeparated: nulSeparated)
@@ -77,18 +73,6 @@ public enum PathList {
             if !nulSeparated && p.last == 0x0D { p.removeLast() }
             return p.isEmpty ? nil : p
         }
-    }
-
-    public static func readAll(fd: Int32) -> [UInt8] {
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-        }
-        return out
     }
 }
 

@@ -83,7 +83,7 @@ final class WorkerSlot: @unchecked Sendable {
         var sent = false
         for _ in 0..<2 where !sent {
             if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(executable))") }
-            sent = writeAll(toWorker, request)
+            sent = (try? FileIO.writeAll(toWorker, request)) != nil
             if !sent { stop(graceful: false) } // died between files: replace it and send again
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
@@ -140,9 +140,12 @@ final class WorkerSlot: @unchecked Sendable {
             if ready < 0 && errno == EINTR { continue }
             if ready <= 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(fromWorker, $0.baseAddress!, $0.count) }
-            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            if n <= 0 {
+            let n: Int
+            do { n = try FileIO.read(fromWorker, into: &chunk) } catch {
+                if error.code == EAGAIN { continue }
+                n = 0
+            }
+            if n == 0 {
                 let status = stop(graceful: false)
                 if let kept = salvage("crashed (the worker died: \(status))") { return kept }
                 let limit = memoryLimitMiB << 20
@@ -164,18 +167,6 @@ final class WorkerSlot: @unchecked Sendable {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
-            }
-            return true
-        }
     }
 
     /// Spawns are serialised: between pipe() and FD_CLOEXEC another spawn could inherit the
@@ -224,9 +215,13 @@ final class WorkerSlot: @unchecked Sendable {
         var e = environ
         while let p = e.pointee {
             let s = String(cString: p)
-            if !s.hasPrefix("TMPDIR=") && !s.hasPrefix("CODESWEEP_LIFELINE_FD=") { envStrings.append(s) }
+            if !s.hasPrefix("TMPDIR=") && !s.hasPrefix("CODESWEEP_LIFELINE_FD=") && !s.hasPrefix("SWIFT_BACKTRACE=") { envStrings.append(s) }
             e += 1
         }
+        // A worker that crashes is replaced and its file recorded as a crash; the Swift
+        // runtime's backtracer would first spend a second or more (more on a loaded machine)
+        // symbolicating, which a short --timeout then reports as a hang.
+        envStrings.append("SWIFT_BACKTRACE=enable=no")
         if let tmpdir { envStrings.append("TMPDIR=\(tmpdir)") }
         if lifeline >= 0 { envStrings.append("CODESWEEP_LIFELINE_FD=3") }
         var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]

@@ -54,10 +54,9 @@ public enum WorkerServer {
         guard let value = getenv("CODESWEEP_LIFELINE_FD"), let fd = Int32(String(cString: value)) else { return }
         let parent = getppid()
         DetachedThread.detach {
-            var byte: UInt8 = 0
+            var byte: [UInt8] = [0]
             while true {
-                let n = read(fd, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
+                let n = (try? FileIO.read(fd, into: &byte)) ?? 0
                 if n <= 0 || getppid() != parent { _exit(0) }
             }
         }
@@ -78,16 +77,9 @@ public enum WorkerServer {
         }
     }
 
+    /// A reply line to the coordinator; when it cannot be written the coordinator is gone.
     static func write(_ s: String) {
-        var bytes = Array(s.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = Glibc.write(1, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; exit(0) }
-                off += n
-            }
-        }
+        do { try FileIO.writeAll(1, Array(s.utf8)) } catch { exit(0) }
     }
 }
 
@@ -142,9 +134,8 @@ struct LineReader {
                 return line
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
+            let n = (try? FileIO.read(fd, into: &chunk)) ?? 0
+            if n == 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
     }

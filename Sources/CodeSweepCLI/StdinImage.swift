@@ -25,12 +25,10 @@ struct StdinImage {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
+            let n: Int
+            do { n = try FileIO.read(0, into: &buffer) } catch {
                 image.remove()
-                throw Failure(description: "cannot read standard input: \(reason)")
+                throw Failure(description: "cannot read standard input: \(error)")
             }
             if n == 0 { break }
             total += n
@@ -38,11 +36,9 @@ struct StdinImage {
                 image.remove()
                 throw Failure(description: "standard input holds more than \(limit) bytes, the most one file may have")
             }
-            var off = 0
-            while off < n {
-                let w = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, n - off) }
-                if w < 0 { if errno == EINTR { continue }; image.remove(); throw Failure(description: "cannot save standard input: \(String(cString: strerror(errno)))") }
-                off += w
+            do { try FileIO.writeAll(fd, buffer[0..<n]) } catch {
+                image.remove()
+                throw Failure(description: "cannot save standard input: \(error)")
             }
         }
         return image

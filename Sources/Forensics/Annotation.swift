@@ -176,14 +176,8 @@ public final class AnnotationPlan {
             if writeFailure == nil { writeFailure = "--annotate: " + problem }
             return problem
         }
-        var off = 0
         var failure: String? = nil
-        while off < data.count {
-            let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, data.count - off) }
-            if n < 0 { if errno == EINTR { continue }; failure = String(cString: strerror(errno)); break }
-            if n == 0 { failure = String(cString: strerror(EIO)); break }
-            off += n
-        }
+        do { try FileIO.writeAll(fd, data) } catch { failure = error.description }
         if Glibc.close(fd) != 0 && failure == nil && errno != EINTR { failure = String(cString: strerror(errno)) }
         if failure == nil, Self.withC(temp, { t in Self.withC(target) { rename(t, $0) } }) != 0 {
             failure = String(cString: strerror(errno))

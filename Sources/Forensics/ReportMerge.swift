@@ -177,10 +177,9 @@ public enum ReportMerge {
     public static func readReport(_ file: String) throws -> [UInt8] { try read(file) }
 
     static func read(_ file: String) throws(ReadError) -> [UInt8] {
-        if file == "-" { return PathList.readAll(fd: 0) }
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        return PathList.readAll(fd: fd)
+        defer { if fd != 0 { close(fd) } }
+        do { return try FileIO.readAll(fd) } catch { throw ReadError(message: "cannot read \(file == "-" ? "standard input" : file): \(error)") }
     }
 }

@@ -74,34 +74,16 @@ public final class OutputFile: @unchecked Sendable {
     /// The same for bytes that need not be UTF-8 (`--raw` payloads).
     public func write(bytes: [UInt8]) {
         guard failure == nil, !closed else { return }
-        var bytes = bytes
         if bytes.isEmpty { return }
         // Where this write starts, to cut a partly written one off again.
         let start: off_t = isRegularFile ? lseek(fd, 0, appending ? SEEK_END : SEEK_CUR) : -1
-        var error: Int32 = 0
-        bytes.withUnsafeMutableBytes { raw in
-            var off = 0
-            var stalls = 0
-            while off < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE && !ownsDescriptor { exit(0) } // `codesweep ... | head`: stop quietly
-                    error = errno
-                    return
-                }
-                if n == 0 {
-                    // write(2) returning 0 for a non-empty buffer makes no progress: give up
-                    // rather than spin.
-                    stalls += 1
-                    if stalls >= 3 { error = EIO; return }
-                    continue
-                }
-                off += n
-            }
+        var code: Int32 = 0
+        do { try FileIO.writeAll(fd, bytes) } catch {
+            if error.code == EPIPE && !ownsDescriptor { exit(0) } // `codesweep ... | head`: stop quietly
+            code = error.code
         }
-        guard error != 0 else { return }
-        var message = "cannot write to \(name): \(String(cString: strerror(error)))"
+        guard code != 0 else { return }
+        var message = "cannot write to \(name): \(String(cString: strerror(code)))"
         if isRegularFile && start >= 0 && label == nil {
             if ftruncate(fd, start) == 0 {
                 if !appending { _ = lseek(fd, start, SEEK_SET) }

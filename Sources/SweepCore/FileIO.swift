@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that reads and writes descriptors: retries on EINTR, loops over short reads
+/// and writes, waits when a non-blocking output is full (EAGAIN), and reports a failure as an
+/// error with errno's text instead of ending quietly with what was read so far.
+public enum FileIO {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public let code: Int32
+        public init(code: Int32) { self.code = code }
+        public var description: String { String(cString: strerror(code)) }
+    }
+
+    /// One read(2) into `buffer` (at most its count): the count read, 0 at end of file. On a
+    /// non-blocking descriptor with nothing to read: `EAGAIN` (the caller polls).
+    public static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+        let n = buffer.withUnsafeMutableBytes { readOnce(fd, $0) }
+        if n < 0 { throw Failure(code: Int32(-n)) }
+        return n
+    }
+
+    /// Fills `buffer` unless the end of the file comes first: the count read.
+    public static func readFully(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+        let n = buffer.withUnsafeMutableBytes { raw -> Int in
+            var off = 0
+            while off < raw.count {
+                let n = readOnce(fd, UnsafeMutableRawBufferPointer(rebasing: raw[off...]))
+                if n < 0 { return n }
+                if n == 0 { break }
+                off += n
+            }
+            return off
+        }
+        if n < 0 { throw Failure(code: Int32(-n)) }
+        return n
+    }
+
+    /// Everything up to the end of the file. More than `limit` bytes is `EFBIG`.
+    public static func readAll(_ fd: Int32, limit: Int = .max) throws(Failure) -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try read(fd, into: &chunk)
+            if n == 0 { return out }
+            guard out.count + n <= limit else { throw Failure(code: EFBIG) }
+            out.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Writes every byte. A write(2) that makes no progress three times is `EIO` (it would spin).
+    public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(Failure) {
+        let code = Array(bytes).withUnsafeBytes { writeLoop(fd, $0) }
+        if code != 0 { throw Failure(code: code) }
+    }
+
+    /// read(2) retried on EINTR: the count, or minus errno.
+    static func readOnce(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { return -Int(errno) }
+        }
+    }
+
+    /// 0, or errno.
+    static func writeLoop(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var off = 0, stalls = 0
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, 1000)
+                    continue
+                }
+                return errno
+            }
+            if n == 0 {
+                stalls += 1
+                if stalls >= 3 { return EIO }
+                continue
+            }
+            off += n
+        }
+        return 0
+    }
+}
