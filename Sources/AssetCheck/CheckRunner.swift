@@ -63,17 +63,17 @@ public struct CheckRunner: Sendable {
         guard !records.isEmpty else { throw NothingChecked(paths: paths, include: rules.include) }
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
-            var result = evaluator.evaluate(r, scans: scans[i].scans)
-            result.seconds = scans[i].seconds + (r.timings ?? []).reduce(0) { $0 + $1.1 } / 1000
+            var result = evaluator.evaluate(r, scans: scans[i])
+            result.seconds = (r.timings ?? []).reduce(0) { $0 + $1.1 } / 1000
             results.append(result)
         }
         results += evaluator.unmatchedExpectations(checked: records.map(\.path))
         return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds)
     }
 
-    /// Walks and sweeps `paths` with the engine, then measures every code found: the records in
-    /// walk order, each with its codes' scannability (nil where not measured) and the seconds spent.
-    public func scan(paths: [String]) async -> ([FileRecord], [(scans: [Scannability?], seconds: Double)]) {
+    /// Walks and sweeps `paths` with the engine, grading every code found: the records in walk
+    /// order, each with its codes' scannability (nil where a code could not be graded).
+    public func scan(paths: [String]) async -> ([FileRecord], [[Scannability?]]) {
         var walk = WalkOptions()
         walk.include = rules.include
         walk.exclude = rules.exclude
@@ -83,60 +83,19 @@ public struct CheckRunner: Sendable {
         var settings = ScanSettings()
         settings.reader = ReaderOptions(symbologies: .standard, effort: .normal)
         settings.timings = true
+        settings.grade = true
         var records: [FileRecord] = []
         var sweep = Sweep(settings: settings, jobs: jobs, isolation: isolation)
         sweep.timeoutHint = " (check allows 60 s per image)" // check has no --timeout flag
+        sweep.grader = CheckGrading.grader
         await sweep.run(items, emit: { records.append($0) })
-
-        // Scannability, in parallel over images with codes (one full-resolution reload each).
-        var out = [(scans: [Scannability?], seconds: Double)](repeating: ([], 0), count: records.count)
-        let jobs = self.jobs
-        let all = records
-        await withTaskGroup(of: (Int, [Scannability?], Double).self) { group in
-            var next = 0
-            func start() {
-                while next < all.count {
-                    let i = next, record = all[i]
-                    next += 1
-                    guard record.error == nil, !record.codes.isEmpty else { continue }
-                    group.addTask {
-                        let t0 = ContinuousClock.now
-                        let s = Self.measure(record)
-                        return (i, s, t0.duration(to: .now).seconds)
-                    }
-                    return
-                }
-            }
-            for _ in 0..<max(1, jobs) { start() }
-            while let (i, s, t) = await group.next() {
-                out[i] = (s, t)
-                start()
-            }
+        // Each code was graded where it was read (`CheckGrading`): in the worker that scanned
+        // the file, with the scan's limits, on the same bytes (no second read that could see a
+        // changed file). A code without a readable measurement is ungraded, and said so.
+        let scans = records.map { record in
+            record.codes.map { $0.measurement.flatMap(Scannability.init(json:)) }
         }
-        return (records, out)
-    }
-
-    /// Reloads the image at full resolution and probes each code; nil for codes that cannot be
-    /// measured (the file changed, or a frame is missing).
-    static func measure(_ record: FileRecord) -> [Scannability?] {
-        guard let bytes = readAll(record.pathBytes), let format = ImageFormat.sniff(bytes.prefix(32)),
-              let loaded = try? ImageLoader.load(bytes, format: format) else {
-            return record.codes.map { _ in nil }
-        }
-        let probe = ScannabilityProbe.zbar
-        return record.codes.map { code in
-            guard code.frame < loaded.frames.count else { return nil }
-            return probe.measure(code, in: loaded.frames[code.frame])
-        }
-    }
-
-    static func readAll(_ path: [UInt8]) -> [UInt8]? {
-        let fd = (path + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return try? FileIO.readAll(fd, limit: 1 << 30)
+        return (records, scans)
     }
 }
 

@@ -175,7 +175,15 @@ public struct Evaluator {
                                    fix: "use one of the allowed symbologies, or add \(c.code.symbology.rawValue) to `symbologies` if it is intended", code: c.index))
             }
             if rules.url.appliesTo.contains(c.code.symbology) { v += checkURL(c) }
-            if let min = rules.minGrade, let s = c.scan, s.grade < min { v.append(gradeViolation(c, s, min)) }
+            if let min = rules.minGrade {
+                if let s = c.scan {
+                    if s.grade < min { v.append(gradeViolation(c, s, min)) }
+                } else {
+                    // Not graded is not a pass: the gate asked for a grade it could not give.
+                    v.append(Violation(rule: "min_grade", message: "\(describe(c)) could not be graded (\(record.warnings.last(where: { $0.contains("graded") }) ?? "no measurement"))",
+                                       fix: "make the image one that decodes at full resolution within the decoder's limits (see the warning), or leave it out of min_grade's paths", code: c.index))
+                }
+            }
         }
 
         // The second decoder (zxing-cpp) aborted, crashed or hung: ZBar's codes are all here,

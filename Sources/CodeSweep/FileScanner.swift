@@ -18,7 +18,17 @@ public struct ScanSettings: Sendable, Equatable, Codable {
     /// Address space a worker process may add to what it holds at start, in MiB (setrlimit
     /// RLIMIT_AS), whatever a decoder does; 0: no limit. Only with worker processes.
     public var memoryLimitMiB = 1024
+    /// Measure each code found with the sweep's `CodeGrader` (`check`), on the full-resolution
+    /// frame it was read in: the same bytes, limits and worker as the scan.
+    public var grade = false
     public init() {}
+}
+
+/// Measures a code where it was found, for `check` (AssetCheck provides it; the engine only
+/// calls it). Its result travels in the record as JSON (`DetectedCode.measurement`).
+public struct CodeGrader: Sendable {
+    public let measure: @Sendable (DetectedCode, LumaImage) -> JSONValue
+    public init(measure: @escaping @Sendable (DetectedCode, LumaImage) -> JSONValue) { self.measure = measure }
 }
 
 /// Scans one file: read its bytes, check the magic, load upright luma frames, run the plan.
@@ -27,7 +37,10 @@ public enum FileScanner {
     /// - checkpoint: called before each call of the second decoder (zxing-cpp) with the record
     ///   as it would be if the scan stopped there (every code found so far): a worker sends it
     ///   to the coordinator, so a crash or hang inside that decoder loses none of ZBar's codes.
-    public static func scan(_ entry: FileEntry, settings: ScanSettings, checkpoint: ((FileRecord) -> Void)? = nil) -> FileRecord? {
+    /// - grader: measures each code when `settings.grade` is on (a sweep that asks for grading
+    ///   without one gets an error record, not a silent pass).
+    public static func scan(_ entry: FileEntry, settings: ScanSettings, grader: CodeGrader? = nil,
+                            checkpoint: ((FileRecord) -> Void)? = nil) -> FileRecord? {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime
@@ -101,6 +114,22 @@ public enum FileScanner {
             }
             if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
             lap("scan")
+            if settings.grade {
+                guard let grader else {
+                    record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
+                    return record
+                }
+                for k in record.codes.indices {
+                    let i = record.codes[k].frame
+                    // Corners are in full-resolution pixels: measure on that frame.
+                    guard let frame = loaded.scale == 1 && i < loaded.frames.count ? loaded.frames[i] : full.frame(i) else {
+                        record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
+                        continue
+                    }
+                    record.codes[k].measurement = grader.measure(record.codes[k], frame)
+                }
+                lap("grade")
+            }
         } catch {
             record.error = error
         }

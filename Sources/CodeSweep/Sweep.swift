@@ -14,6 +14,9 @@ public struct Sweep: Sendable {
     public var isolation: Isolation
     /// Ends a timeout record's message: where the limit is set (`check` has no --timeout).
     public var timeoutHint = " (see --timeout)"
+    /// Measures codes in process when `settings.grade` is on (workers have their own, given
+    /// to `WorkerServer.run` by the executable).
+    public var grader: CodeGrader? = nil
     public init(settings: ScanSettings, jobs: Int, isolation: Isolation = .none) {
         self.settings = settings
         self.jobs = max(1, jobs)
@@ -33,6 +36,7 @@ public struct Sweep: Sendable {
                                                shouldStop: @escaping @Sendable () -> Bool = { false }) async {
         MagickEnvironment.start()
         let settings = self.settings
+        let grader = self.grader
         // Records finished out of order wait here; the window bounds how far ahead work runs.
         var ready: [Int: FileRecord?] = [:]
         var nextToEmit = 0
@@ -58,7 +62,7 @@ public struct Sweep: Sendable {
                     group.addTask {
                         switch item {
                         case .file(let entry):
-                            guard let pool else { return (index, FileScanner.scan(entry, settings: settings)) }
+                            guard let pool else { return (index, FileScanner.scan(entry, settings: settings, grader: grader)) }
                             let worker = await pool.acquire()
                             let record = await worker.scan(entry)
                             await pool.release(worker)

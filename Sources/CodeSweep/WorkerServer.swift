@@ -8,7 +8,8 @@ import Glibc
 /// The worker side: reads requests on stdin, scans each file, answers on stdout, until stdin
 /// closes. A crash or hang here costs one file; the sweep replaces the worker.
 public enum WorkerServer {
-    public static func run(settingsJSON: String) -> Int32 {
+    /// - grader: what measures codes when the settings ask for grading (`check`).
+    public static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
         signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
         signal(SIGPIPE, SIG_IGN)
@@ -26,7 +27,7 @@ public enum WorkerServer {
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
-            let record = FileScanner.scan(entry, settings: settings) { partial in
+            let record = FileScanner.scan(entry, settings: settings, grader: grader) { partial in
                 guard partial.codes != sentCodes else { return }
                 sentCodes = partial.codes
                 write(WorkerProtocol.partial(partial))

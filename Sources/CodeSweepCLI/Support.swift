@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetCheck
 import FileWalker
 import Foundation
 import CodeSweep
@@ -25,7 +26,8 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "__worker", shouldDisplay: false)
     @Argument var settings: String
     func run() throws {
-        Glibc.exit(WorkerServer.run(settingsJSON: settings))
+        // The executable's workers can grade for `check` (the engine does not know AssetCheck).
+        Glibc.exit(WorkerServer.run(settingsJSON: settings, grader: CheckGrading.grader))
     }
 }
 

@@ -38,6 +38,9 @@ public struct DetectedCode: Sendable, Equatable {
     public var pass: String
     /// GS1 data as the decoder saw it (zxing-cpp: FNC1 first); nil where the decoder does not say.
     public var gs1: Bool?
+    /// `check`'s scannability of the code, measured on the frame it was read in (only when the
+    /// settings ask for grading); carried through the worker protocol as JSON.
+    public var measurement: JSONValue?
 
     public init(symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String,
                 gs1: Bool? = nil) {

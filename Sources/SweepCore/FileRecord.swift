@@ -78,7 +78,7 @@ extension DetectedCode {
             ("quality", .int(quality)),
             ("pass", .string(pass)),
             ("details", detailsJSON),
-        ])
+        ] + (measurement.map { [("measurement", $0)] } ?? []))
     }
 
     /// ZBar's orientation as a word (nil when ZBar did not say).

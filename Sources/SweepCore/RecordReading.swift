@@ -149,7 +149,7 @@ extension FileRecord: Decodable {
 }
 
 extension DetectedCode: Decodable {
-    enum Field: String, CodingKey { case symbology, bytes = "bytes_b64", corners, quality, orientation, frame, pass, details }
+    enum Field: String, CodingKey { case symbology, bytes = "bytes_b64", corners, quality, orientation, frame, pass, details, measurement }
     enum DetailField: String, CodingKey { case orientation, gs1 }
 
     public init(from decoder: any Decoder) throws {
@@ -170,6 +170,7 @@ extension DetectedCode: Decodable {
                   frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
                   pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
                   gs1: symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
+        measurement = try c.decodeIfPresent(JSONValue.self, forKey: .measurement)
     }
 }
 

@@ -85,7 +85,7 @@ enum CheckFixtures {
         for (r, s) in zip(records, scans) {
             let name = URL(fileURLWithPath: r.path).lastPathComponent
             byName[name] = r
-            scansByName[name] = s.scans
+            scansByName[name] = s
         }
         return Scanned(dir: dir, records: byName, scans: scansByName)
     }

@@ -18,7 +18,7 @@ struct CheckGateTests {
                                  jobs: 2, isolation: .none)
         let (records, scans) = await runner.scan(paths: [dir.path])
         var out: [String: (FileRecord, [Scannability?])] = [:]
-        for (r, s) in zip(records, scans) { out[URL(fileURLWithPath: r.path).lastPathComponent] = (r, s.scans) }
+        for (r, s) in zip(records, scans) { out[URL(fileURLWithPath: r.path).lastPathComponent] = (r, s) }
         return out
     }
 

@@ -1,0 +1,44 @@
+import CodeSweep
+import SweepCore
+
+/// `check`'s grading as the engine runs it: `ScannabilityProbe.zbar` on the frame a code was
+/// read in, inside `FileScanner` (in the worker process that scanned the file, with the scan's
+/// limits, on the same bytes), its result carried in the record as JSON.
+public enum CheckGrading {
+    public static let grader = CodeGrader { code, image in ScannabilityProbe.zbar.measure(code, in: image).json }
+}
+
+extension Scannability {
+    /// The measurement as it crosses from the worker (`DetectedCode.measurement`).
+    public var json: JSONValue {
+        var f: [(String, JSONValue)] = []
+        if let modulePx { f.append(("module_px", .double(modulePx))) }
+        if let modulesPerSide { f.append(("modules_per_side", .int(modulesPerSide))) }
+        if let version { f.append(("version", .int(version))) }
+        f.append(("quiet_zone_px", .double(quietZonePx)))
+        if let quietZoneModules { f.append(("quiet_zone_modules", .double(quietZoneModules))) }
+        f += [("quiet_zone_at_least", .bool(quietZoneAtLeast)), ("contrast", .double(contrast)), ("reads_as_is", .bool(readsAsIs)),
+              ("scale_margin", .double(scaleMargin)), ("blur_margin", .double(blurMargin)), ("contrast_margin", .double(contrastMargin)),
+              ("inverted", .bool(inverted)),
+              ("grades", .array(grades.map { .array([.string($0.parameter), .int($0.grade.rawValue)]) }))]
+        return .object(f)
+    }
+
+    /// Reads `json` back; nil when a field is missing or of the wrong kind.
+    public init?(json v: JSONValue) {
+        guard let quiet = v["quiet_zone_px"]?.doubleValue, let contrast = v["contrast"]?.doubleValue,
+              let readsAsIs = v["reads_as_is"]?.boolValue, let scale = v["scale_margin"]?.doubleValue,
+              let blur = v["blur_margin"]?.doubleValue, let fade = v["contrast_margin"]?.doubleValue,
+              let list = v["grades"]?.arrayValue else { return nil }
+        var grades: [(parameter: String, grade: Grade)] = []
+        for g in list {
+            guard let pair = g.arrayValue, pair.count == 2, let name = pair[0].stringValue,
+                  let value = pair[1].intValue.flatMap(Grade.init(rawValue:)) else { return nil }
+            grades.append((name, value))
+        }
+        self.init(modulePx: v["module_px"]?.doubleValue, modulesPerSide: v["modules_per_side"]?.intValue, version: v["version"]?.intValue,
+                  quietZonePx: quiet, quietZoneModules: v["quiet_zone_modules"]?.doubleValue,
+                  quietZoneAtLeast: v["quiet_zone_at_least"]?.boolValue ?? false, contrast: contrast, readsAsIs: readsAsIs,
+                  scaleMargin: scale, blurMargin: blur, contrastMargin: fade, inverted: v["inverted"]?.boolValue ?? false, grades: grades)
+    }
+}

@@ -1,0 +1,60 @@
+import AssetCheck
+import CodeSweep
+import Foundation
+import SweepCore
+import Testing
+
+/// `check` grades each code inside the scan (`CheckGrading`, run by `FileScanner` in the worker
+/// that read the file), not by reading the file a second time in the coordinator.
+@Suite("Check grading in the scan")
+struct CheckGradingTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/check").path
+
+    /// The JSON report without the seconds (which differ run to run).
+    static func report(_ isolation: String) throws -> String {
+        let r = try run(codesweepBinary, ["check", "--isolation", isolation, "--json", "-", "."], currentDirectory: samples, check: false)
+        #expect(r.status == 1, "the samples break rules on purpose: \(r.stderr)")
+        return r.stdout.replacingOccurrences(of: #""seconds": ?[0-9.e+-]+"#, with: "", options: .regularExpression)
+    }
+
+    @Test func workersGradeAsTheCoordinatorWould() throws {
+        let inWorkers = try Self.report("process"), inProcess = try Self.report("none")
+        #expect(inWorkers == inProcess)
+        // And they did grade: the small code's F and the good poster's A are in the report.
+        #expect(inWorkers.contains(#""grade": "F""#) && inWorkers.contains(#""grade": "A""#), "\(inWorkers.prefix(600))")
+    }
+
+    @Test func aMeasurementCrossesTheWorkerProtocolIntact() throws {
+        let s = Scannability(json: .object([
+            ("module_px", .double(3.25)), ("modules_per_side", .int(25)), ("version", .int(2)), ("quiet_zone_px", .double(13)),
+            ("quiet_zone_modules", .double(4)), ("quiet_zone_at_least", .bool(true)), ("contrast", .double(0.875)),
+            ("reads_as_is", .bool(true)), ("scale_margin", .double(2)), ("blur_margin", .double(0.35)), ("contrast_margin", .double(0.12)),
+            ("inverted", .bool(true)), ("grades", .array([.array([.string("module size"), .int(3)]), .array([.string("contrast"), .int(4)])])),
+        ]))
+        let m = try #require(s)
+        #expect(m.grade == .B && m.inverted && m.modulesPerSide == 25)
+        var code = DetectedCode(symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+                                quality: 1, orientation: 0, frame: 0, pass: "p")
+        code.measurement = m.json
+        var record = FileRecord(path: "a.png")
+        record.codes = [code]
+        let back = try FileRecord.read(json: Array(record.json().serialized().utf8))
+        #expect(back.codes.first?.measurement.flatMap(Scannability.init(json:)) == m)
+        #expect(Scannability(json: .object([("contrast", .double(1))])) == nil, "a partial measurement is not a measurement")
+    }
+
+    @Test func anUngradedCodeIsNotAPassUnderMinGrade() throws {
+        var rules = CheckRules()
+        rules.minGrade = .C
+        let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
+        var record = FileRecord(path: "big.jpg")
+        record.codes = [DetectedCode(symbology: .qr, bytes: Array("x".utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+                                     quality: 1, orientation: 0, frame: 0, pass: "p")]
+        record.warnings = ["code 1 could not be graded: its frame did not decode at full resolution"]
+        let result = evaluator.evaluate(record, scans: [nil])
+        #expect(result.status == .failed)
+        #expect(result.violations.map(\.rule).contains("min_grade"))
+        #expect(result.violations.first { $0.rule == "min_grade" }?.message.contains("could not be graded") == true)
+    }
+}
