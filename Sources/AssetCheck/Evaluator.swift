@@ -361,15 +361,9 @@ extension Scannability {
     }
 }
 
-func fmt2(_ d: Double) -> String {
-    let r = (d * 100).rounded() / 100
-    return r == r.rounded() ? String(Int(r)) : String(r)
-}
+func fmt2(_ d: Double) -> String { NumberText.trimmed(d, decimals: 2) }
 
-func fmt(_ d: Double) -> String {
-    let r = (d * 10).rounded() / 10
-    return r == r.rounded() ? String(Int(r)) : String(r)
-}
+func fmt(_ d: Double) -> String { NumberText.trimmed(d, decimals: 1) }
 
 /// A payload in quotes, cut at 120 characters. Not escaped here: messages hold the text as it
 /// is, and each output escapes them once, with `TerminalText` (see `CheckOutput`).

@@ -87,11 +87,7 @@ public enum CheckOutput {
         return lines.joined(separator: "\n")
     }
 
-    static func format3(_ d: Double) -> String {
-        let ms = Int((d * 1000).rounded())
-        let frac = String(ms % 1000)
-        return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
-    }
+    static func format3(_ d: Double) -> String { NumberText.fixed(d, decimals: 3) }
 
     /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
     /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.

@@ -132,7 +132,4 @@ public enum CodeGenerator {
 }
 
 /// Two decimals: 0.4 → "0.40".
-func fmt2(_ d: Double) -> String {
-    let h = Int((d * 100).rounded())
-    return "\(h / 100).\(h % 100 < 10 ? "0" : "")\(h % 100)"
-}
+func fmt2(_ d: Double) -> String { NumberText.fixed(d, decimals: 2) }

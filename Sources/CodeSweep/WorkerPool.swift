@@ -270,9 +270,7 @@ final class WorkerSlot: @unchecked Sendable {
     }
 }
 
-func formatSeconds(_ s: Double) -> String {
-    s == s.rounded() ? String(Int(s)) : String(s)
-}
+func formatSeconds(_ s: Double) -> String { NumberText.trimmed(s) }
 
 /// A fixed set of workers handed out to the sweep's tasks one at a time.
 actor WorkerPool {

@@ -114,34 +114,20 @@ struct Check: AsyncParsableCommand {
         }
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
-        var checkRules = CheckRules()
-        var source = "flags"
-        var rulesDir: String? = nil
-        let rulesPath = rules ?? (!noRulesFile && fm.fileExists(atPath: ".codesweep.yml") ? ".codesweep.yml" : nil)
+        var setup: CheckSetup
         do {
-            if let rulesPath {
-                let loaded = try RulesFile.load(path: rulesPath, cwd: cwd) { fm.contents(atPath: $0).map { [UInt8]($0) } }
-                rulesDir = loaded.directory
-                checkRules = loaded.rules
-                source = rulesPath
-            }
-            try applyFlags(&checkRules, cwd: cwd)
-            if rules == nil && rulesPath == nil && hasRuleFlags { source = "flags" }
-            else if rulesPath != nil && hasRuleFlags { source += " + flags" }
+            setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
+                                   exists: { fm.fileExists(atPath: $0) }, read: { fm.contents(atPath: $0).map { [UInt8]($0) } })
+            try applyFlags(&setup.rules, cwd: cwd)
         } catch {
             Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
-
-        let roots = !paths.isEmpty ? paths : !checkRules.paths.isEmpty ? checkRules.paths.map { p in
-            // Paths in the rules file are relative to its folder.
-            guard let rulesDir, !p.hasPrefix("/") else { return p }
-            let abs = PathContext.normalize(rulesDir + "/" + p)
-            return PathContext(currentDirectory: cwd).display(abs)
-        } : ["."]
+        let checkRules = setup.rules, source = setup.source(withFlags: hasRuleFlags)
+        let roots = setup.roots(commandLine: paths)
         let isolationSetting: Isolation = isolation == .none ? .none
             : .processes(executable: CodeSweepInfo.executablePath, timeoutSeconds: 60)
-        let runner = CheckRunner(rules: checkRules, context: PathContext(currentDirectory: cwd, rulesDirectory: rulesDir ?? cwd),
+        let runner = CheckRunner(rules: checkRules, context: setup.context,
                                  today: today ?? Self.todayUTC(), jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         let report: CheckReport
         do {
@@ -204,19 +190,7 @@ struct Check: AsyncParsableCommand {
         if let failure = out.close() { throw failure }
     }
 
-    static func todayUTC() -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd"
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.locale = Locale(identifier: "en_US_POSIX")
-        return f.string(from: Date())
-    }
+    static func todayUTC() -> String { Timestamp.now(.date) }
 
-    static func timestamp() -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.locale = Locale(identifier: "en_US_POSIX")
-        return f.string(from: Date())
-    }
+    static func timestamp() -> String { Timestamp.now(.junit) }
 }

@@ -263,14 +263,14 @@ struct Generate: AsyncParsableCommand {
             let g = grades.keys.sorted().map { "\($0) \(grades[$0]!)" }.joined(separator: ", ")
             let secs = clock.duration(to: .now)
             let t = Double(secs.components.seconds) + Double(secs.components.attoseconds) / 1e18
-            Stderr.say("\(outcomes.count - failed) of \(outcomes.count) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(String(format: "%.1f", t)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
+            Stderr.say("\(outcomes.count - failed) of \(outcomes.count) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
         }
         if failed > 0 { throw ExitCode(1) }
     }
 
     static func describe(_ o: GenerateOutcome) -> String {
         guard let c = o.code else { return o.job.label }
-        var s = "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(String(format: "%.2f", c.contrast.value))"
+        var s = "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(NumberText.fixed(c.contrast.value, decimals: 2))"
         if let l = c.logo { s += ", logo hides \(l.damagedCodewords) of \(l.totalCodewords) codewords (at most \(l.allowedCodewords))" }
         if let v = o.verification, let g = v.scannability { s += ", reads back, grade \(g.grade)" } else if o.verification == nil { s += ", not verified" }
         return s

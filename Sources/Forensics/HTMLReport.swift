@@ -253,9 +253,7 @@ public struct HTMLReport {
     }
 
     static func num(_ x: Double) -> String {
-        guard x.isFinite else { return "0" }
-        let v = (x * 10).rounded() / 10
-        return v == v.rounded() ? String(Int(v)) : String(v)
+        x.isFinite ? NumberText.trimmed(x, decimals: 1) : "0"
     }
 
     // MARK: - Escaping

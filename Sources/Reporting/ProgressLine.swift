@@ -1,3 +1,4 @@
+import SweepCore
 /// The words of `scan`'s progress line and end summary, as pure functions (the terminal side is
 /// `Progress` in the CLI): counts with their singular and plural, a rate that never reads
 /// "0 img/s", an ETA, the file just finished, and a line that never wraps on a narrow terminal.
@@ -95,8 +96,7 @@ public enum ProgressLine {
     }
 
     static func one(_ d: Double) -> String {
-        let r = (d * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(r)
+        NumberText.trimmed(d, decimals: 1)
     }
 
     static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -68,7 +68,7 @@ public struct SweepSummary: Sendable, Equatable {
         if !codesBySymbology.isEmpty {
             s += " — " + codesBySymbology.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         }
-        s += String(format: "; %.1f s", elapsedSeconds)
+        s += "; \(NumberText.fixed(elapsedSeconds, decimals: 1)) s"
         if let rate = ProgressLine.rate(files: filesScanned, elapsed: elapsedSeconds) { s += ", " + rate }
         if interrupted { s += " (interrupted)" }
         return s

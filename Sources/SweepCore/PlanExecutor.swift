@@ -268,7 +268,7 @@ public struct PlanExecutor {
         return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
 
-    func format1(_ d: Double) -> String { String(Double(Int(d * 10)) / 10) }
+    func format1(_ d: Double) -> String { NumberText.trimmed(d, decimals: 1) }
 
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }

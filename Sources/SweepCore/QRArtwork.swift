@@ -251,10 +251,7 @@ public enum QRSVG {
         return s + "</svg>\n"
     }
 
-    static func fmt(_ d: Double) -> String {
-        let r = (d * 1000).rounded() / 1000
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
+    static func fmt(_ d: Double) -> String { NumberText.trimmed(d, decimals: 3) }
 }
 
 /// A rectangle in module coordinates of the symbol (no quiet zone).
@@ -341,7 +338,6 @@ public struct LogoBudget: Sendable, Equatable {
     private var plateSymbolSize: Int { plate.x * 2 + plate.width }
 
     func percent(_ f: Double) -> String {
-        let p = (f * 1000).rounded() / 10
-        return (p == p.rounded() ? String(Int(p)) : String(p)) + " %"
+        NumberText.trimmed(f * 100, decimals: 1) + " %"
     }
 }

@@ -93,9 +93,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     }
 }
 
-func format(_ d: Double) -> String {
-    d == d.rounded() ? String(Int(d)) : String(d)
-}
+func format(_ d: Double) -> String { NumberText.trimmed(d) }
 
 /// One test deciding whether a pass runs, given what earlier passes found, what the cheap look
 /// saw and the size of the image (after the ROI). A pass runs when all its conditions hold.

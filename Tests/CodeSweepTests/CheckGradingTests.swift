@@ -58,3 +58,43 @@ struct CheckGradingTests {
         #expect(result.violations.first { $0.rule == "min_grade" }?.message.contains("could not be graded") == true)
     }
 }
+
+/// `CheckSetup`: the rules file found and read, its folder anchoring paths, the roots.
+@Suite("Check setup")
+struct CheckSetupTests {
+    static let files: [String: String] = [
+        "/work/proj/.codesweep.yml": "paths: [assets, /abs/x]\nmin_grade: B\n",
+        "/work/proj/ci/rules.yml": "paths: [../assets]\n",
+    ]
+    static func read(_ cwd: String) -> (String) -> [UInt8]? {
+        { p in files[PathContext.normalize(p.hasPrefix("/") ? p : cwd + "/" + p)].map { Array($0.utf8) } }
+    }
+
+    @Test func theDefaultFileItsFolderAndTheRoots() throws {
+        let cwd = "/work/proj"
+        let s = try CheckSetup(rulesFile: nil, lookForDefault: true, currentDirectory: cwd, exists: { Self.read(cwd)($0) != nil }, read: Self.read(cwd))
+        #expect(s.rulesPath == ".codesweep.yml" && s.rulesDirectory == "/work/proj" && s.rules.minGrade == .B)
+        #expect(s.roots(commandLine: []) == ["assets", "/abs/x"])
+        #expect(s.roots(commandLine: ["other"]) == ["other"])
+        #expect(s.source(withFlags: true) == ".codesweep.yml + flags")
+        // Without looking for the default: no file, the flags are the rules, "." is walked.
+        let none = try CheckSetup(rulesFile: nil, lookForDefault: false, currentDirectory: cwd, exists: { _ in true }, read: Self.read(cwd))
+        #expect(none.rulesPath == nil && none.roots(commandLine: []) == ["."] && none.source(withFlags: false) == "flags")
+    }
+
+    @Test func pathsAreRelativeToTheRulesFile() throws {
+        let cwd = "/work/proj/ci"
+        let s = try CheckSetup(rulesFile: "rules.yml", lookForDefault: true, currentDirectory: cwd, exists: { _ in true }, read: Self.read(cwd))
+        #expect(s.roots(commandLine: []) == ["/work/proj/assets"], "outside the current folder: shown absolute")
+        #expect(s.context.rulesDirectory == "/work/proj/ci")
+    }
+
+    @Test func aRulesFileThatExistsButCannotBeReadIsAnError() {
+        #expect(throws: (any Error).self) {
+            try CheckSetup(rulesFile: nil, lookForDefault: true, currentDirectory: "/nowhere", exists: { _ in true }, read: { _ in nil })
+        }
+        #expect(throws: (any Error).self) {
+            try CheckSetup(rulesFile: "named.yml", lookForDefault: false, currentDirectory: "/nowhere", exists: { _ in false }, read: { _ in nil })
+        }
+    }
+}
