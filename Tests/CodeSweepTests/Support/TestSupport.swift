@@ -6,7 +6,7 @@ import Testing
 
 /// Helpers shared by the test files: the real image tools (run with `run`, Processes.swift),
 /// images made with them, and the library's own scan and sweep entry points. Folders.swift has
-/// the temporary folder and the binary.
+/// the temporary folder and the binary, TestJSON.swift and SchemaCheck.swift read the output.
 
 enum Tools {
     /// The real ImageMagick 6 CLI; a `convert` found on PATH may be something else.
@@ -14,6 +14,7 @@ enum Tools {
     static let qrencode = "/usr/bin/qrencode"
     static let zint = "/usr/bin/zint"
     static let exiftool = "/usr/bin/exiftool"
+    static let iconv = "/usr/bin/iconv"
 }
 
 /// Where a square QR symbol sits: top-left corner of the symbol (without quiet zone) and side.
@@ -67,6 +68,18 @@ enum Make {
         try run(Tools.exiftool, ["-q", "-n", "-overwrite_original", "-Orientation=\(orientation)", path])
     }
 
+    /// Writes a QR code PNG holding exactly `bytes` (qrencode's 8-bit mode, no ECI).
+    static func qr(bytes: [UInt8], to png: String, moduleSize: Int = 4) throws {
+        let raw = png + ".bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: raw))
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        try run(Tools.qrencode, ["-8", "-r", raw, "-s", String(moduleSize), "-m", "4", "-o", png])
+    }
+
+    /// Encodes text to bytes with the iconv command (independent of the code under test).
+    static func iconv(_ text: String, to charset: String) throws -> [UInt8] {
+        [UInt8](try run(Tools.iconv, ["-f", "UTF-8", "-t", charset], stdin: Data(text.utf8)).stdoutBytes)
+    }
 }
 
 enum Library {
