@@ -106,7 +106,7 @@ struct CheckOutputTests {
             .write(to: s.dir.appendingPathComponent("expected.yml"), atomically: true, encoding: .utf8)
         let junit = s.dir.appendingPathComponent("junit.xml"), json = s.dir.appendingPathComponent("report.json")
         let r = try run(codesweepBinary, ["check", "--rules", "rules.yml", "--junit", junit.path, "--json", json.path,
-                                      "--github", "--isolation", "none", "-j", "2", "assets"], currentDirectory: s.dir.path, check: false)
+                                          "--github", "--isolation", "none", "-j", "2", "assets"], currentDirectory: s.dir.path, check: false)
         #expect(r.status == 1, "stderr: \(r.stderr)")
         #expect(r.stdout.contains("FAIL   assets/http.png"))
         #expect(r.stdout.contains("✗ url.scheme"))

@@ -16,7 +16,7 @@ struct ForensicProvenanceTests {
         // Repeated and comma-separated forms, in both isolation modes (the worker's reply round-trips).
         for isolation in ["process", "none"] {
             let r = try run(codesweepBinary, ["scan", "-q", "--isolation", isolation, "--hash", "sha256,md5", "--hash", "SHA256",
-                                      png.path, jpg.path, txt.path], check: false)
+                                              png.path, jpg.path, txt.path], check: false)
             #expect(r.status == 1, "the .txt is not an image: exit 1")
             let recs = try Forensic.records(r.stdoutBytes)
             try #require(recs.count == 3)
@@ -43,17 +43,17 @@ struct ForensicProvenanceTests {
         let jpg = dir.url.appendingPathComponent("photo.jpg")
         try Forensic.makeQR("metadata", at: jpg)
         let set = try run("exiftool", ["-q", "-overwrite_original",
-                                    "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
-                                    "-Make=Canon", "-Model=Canon EOS R5", "-Software=CodeSweep Test 1.0",
-                                    "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
-                                    "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", jpg.path], check: false)
+                                       "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
+                                       "-Make=Canon", "-Model=Canon EOS R5", "-Software=CodeSweep Test 1.0",
+                                       "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
+                                       "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", jpg.path], check: false)
         try #require(set.status == 0, "exiftool: \(set.stderr)")
         // An XMP-only file (no EXIF block): the XMP fallbacks.
         let xmp = dir.url.appendingPathComponent("xmp.jpg")
         try Forensic.makeQR("xmp", at: xmp)
         let setX = try run("exiftool", ["-q", "-overwrite_original",
-                                     "-XMP-exif:DateTimeOriginal=2022:01:02 03:04:05+01:00", "-XMP-xmp:CreatorTool=Darktable 4.2",
-                                     "-XMP-exif:GPSLatitude=33.5 S", "-XMP-exif:GPSLongitude=151.25 E", xmp.path], check: false)
+                                        "-XMP-exif:DateTimeOriginal=2022:01:02 03:04:05+01:00", "-XMP-xmp:CreatorTool=Darktable 4.2",
+                                        "-XMP-exif:GPSLatitude=33.5 S", "-XMP-exif:GPSLongitude=151.25 E", xmp.path], check: false)
         try #require(setX.status == 0, "exiftool: \(setX.stderr)")
         let none = dir.url.appendingPathComponent("none.png")
         try Forensic.makeQR("none", at: none)

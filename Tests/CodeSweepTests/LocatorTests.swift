@@ -31,7 +31,7 @@ struct LocatorTests {
         // The code's corners (clockwise from top-left) moved to a keystone.
         let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
         try run(Tools.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
-                                                    "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
+                                "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
         let image = try Self.load(p)
         // ZBar alone does not read it.
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
@@ -53,7 +53,7 @@ struct LocatorTests {
         let m = dir.file("m.png")
         // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
         try run(Tools.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
-                                                    "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
+                                "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
         let image = try Self.load(m)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let codes = Self.normalPlanRead(image)

@@ -13,7 +13,7 @@ enum PictureSupport {
         #expect(r.status == 0, "qrencode: \(r.stderr)")
         if let c = canvas {
             let r2 = try run(Tools.convert, ["-size", "\(c.w)x\(c.h)", "xc:#C8C8C8", url.path,
-                              "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path], check: false)
+                                             "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path], check: false)
             #expect(r2.status == 0, "convert: \(r2.stderr)")
         }
     }
@@ -72,7 +72,7 @@ struct PictureAnnotateTests {
         let input = dir.url.appendingPathComponent("in/card.png")
         try S.makeQR("outline check", at: input, scale: 6, canvas: (640, 420, 180, 110))
         let r = try run(codesweepBinary, ["scan", "-q", "--jobs", "1", dir.url.appendingPathComponent("in").path,
-                           "--annotate", dir.url.appendingPathComponent("out").path], check: false)
+                                          "--annotate", dir.url.appendingPathComponent("out").path], check: false)
         #expect(r.status == 0, "\(r.stderr)")
         let recs = try S.records(r)
         #expect(recs.count == 1)

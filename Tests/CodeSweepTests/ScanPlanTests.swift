@@ -143,7 +143,7 @@ struct ScanPlanTests {
         try Self.qr(left, "LEFT-CODE", module: 8, margin: 2)    // 25 modules = 200 px
         try Self.qr(right, "RIGHT-CODE", module: 8, margin: 2)
         try run(Tools.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
-                                    right, "-geometry", "+800+150", "-composite", img])
+                                right, "-geometry", "+800+150", "-composite", img])
         let image = try Self.load(img)
         let all = Self.read(image, [ScanPass("full", [])])
         #expect(Set(Self.texts(all)) == ["LEFT-CODE", "RIGHT-CODE"])
@@ -165,9 +165,9 @@ struct ScanPlanTests {
     static func cameraShot(_ s: TempDir, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
         let out = s.file(name)
         try run(Tools.convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
-                          "-attenuate", "0.5", "+noise", "Gaussian",
-                          "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
-                          "-blur", "0x\(blur)", "-quality", "85", out])
+                                "-attenuate", "0.5", "+noise", "Gaussian",
+                                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                                "-blur", "0x\(blur)", "-quality", "85", out])
         return out
     }
 
