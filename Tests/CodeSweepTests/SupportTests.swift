@@ -18,8 +18,12 @@ struct SupportTests {
         let input = Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
         let echo = try run("cat", [], stdin: input)
         #expect(echo.status == 0 && echo.stdoutBytes == input)
-        // A child that does not read its stdin at all.
+        // A child that does not read its stdin at all (SIGPIPE must not reach the test runner), and
+        // children that do not inherit SIGPIPE ignored (bit 13 of SigIgn: signal 13).
         #expect(try run("true", [], stdin: input).status == 0)
+        let sigIgn = try run("sh", ["-c", "grep SigIgn /proc/self/status"]).stdout.split(separator: "\t").last
+        let ignored = try #require(sigIgn.flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) })
+        #expect(ignored & (1 << (SIGPIPE - 1)) == 0, "a child inherits SIGPIPE ignored: SigIgn \(String(ignored, radix: 16))")
         #expect(throws: ToolFailure.self) { try run("false", []) }
         #expect(throws: ToolFailure.self) { try run("no-such-program-codesweep", [], check: false) }
         let env = try run("sh", ["-c", "printf '%s %s' \"$CODESWEEP_X\" \"$PWD\""], env: ["CODESWEEP_X": "set"], currentDirectory: "/")

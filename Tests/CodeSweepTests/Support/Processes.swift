@@ -58,8 +58,6 @@ func run(_ program: String, _ arguments: [String], stdin: Data? = nil, env: [Str
     p.standardOutput = outPipe
     p.standardError = errPipe
     p.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
-    // A child that exits before reading all of stdin must not kill the test runner with SIGPIPE.
-    signal(SIGPIPE, SIG_IGN)
     try p.run()
     final class Box: @unchecked Sendable { var data = Data() }
     let out = Box(), err = Box()
@@ -70,7 +68,7 @@ func run(_ program: String, _ arguments: [String], stdin: Data? = nil, env: [Str
     if let stdin {
         let writer = inPipe.fileHandleForWriting
         DispatchQueue.global().async(group: group) {
-            try? writer.write(contentsOf: stdin)
+            withoutSIGPIPE { try? writer.write(contentsOf: stdin) }
             try? writer.close()
         }
     }
@@ -81,6 +79,25 @@ func run(_ program: String, _ arguments: [String], stdin: Data? = nil, env: [Str
         throw ToolFailure("\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
     }
     return result
+}
+
+/// Runs `body` with SIGPIPE blocked on this thread, so that writing to a child that has exited
+/// (or closed its stdin) fails with EPIPE instead of killing the test runner. A SIGPIPE raised
+/// meanwhile is taken off before the mask is restored. Ignoring SIGPIPE process-wide would not
+/// do: every child started afterwards would inherit the ignored signal.
+private func withoutSIGPIPE(_ body: () -> Void) {
+    var pipeSignal = sigset_t(), previous = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    body()
+    var pending = sigset_t()
+    sigpending(&pending)
+    if sigismember(&pending, SIGPIPE) == 1 {
+        var now = timespec()
+        _ = sigtimedwait(&pipeSignal, nil, &now)
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
 }
 
 /// Starts a program that a test waits for, signals or kills itself; stdin and stderr are
