@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Installs the Debian packages CodeSweep builds, tests and benchmarks with.
-# Idempotent: does nothing when everything is present. Needs root (or sudo) only to install.
+# Installs the Debian packages CodeSweep builds, tests and benchmarks with; with --tests also
+# PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
+# sudo) only to install the Debian packages.
 set -euo pipefail
 PKGS=(make pkg-config python3 fonts-dejavu-core libzbar-dev zbar-tools libzxing-dev libmagickwand-dev libqrencode-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
-echo "installing: ${missing[*]}" >&2
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# With --tests: PyPI's jsonschema too, with which the tests check the JSON output against
+# docs/schema (scripts/validate-schema.py), for the python3 first on PATH, the one the tests run.
+if [ "${1:-}" = "--tests" ] && ! python3 -c 'import jsonschema, referencing' 2>/dev/null; then
+  echo "installing: jsonschema (pip, for $(command -v python3))" >&2
+  python3 -m pip install -q 'jsonschema>=4.18' || {
+    echo "cannot install jsonschema for $(command -v python3): install it (python3 -m pip install 'jsonschema>=4.18', or in a venv) and rerun" >&2
+    exit 1
+  }
+fi

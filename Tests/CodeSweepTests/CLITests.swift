@@ -5,25 +5,9 @@ import Testing
 /// The built `codesweep` executable, run end to end as a user would.
 @Suite("CLI")
 struct CLITests {
-    /// The executable SwiftPM built next to the test bundle (`swift build --build-tests` builds both).
-    static let binary: String = {
-        var dirs: [URL] = []
-        if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
-        dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        dirs.append(Bundle.main.bundleURL)
-        dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        // An .xctest bundle directory (macOS) sits in the products folder too.
-        dirs += dirs.map { $0.deletingLastPathComponent() }
-        for d in dirs {
-            let p = d.appendingPathComponent("codesweep").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return PackageRoot.path + "/.build/debug/codesweep"
-    }()
-
     static func codesweep(_ args: [String], in cwd: String? = nil) throws -> ProcessResult {
-        #expect(FileManager.default.isExecutableFile(atPath: binary), "codesweep not built at \(binary)")
-        return try run(binary, args, currentDirectory: cwd, check: false)
+        #expect(FileManager.default.isExecutableFile(atPath: codesweepBinary), "codesweep not built at \(codesweepBinary)")
+        return try run(codesweepBinary, args, currentDirectory: cwd, check: false)
     }
 
     static func records(_ text: String) throws -> [[String: Any]] {

@@ -30,7 +30,7 @@ struct CharsetDetectionTests {
     @Test(arguments: CharsetSamples.all.indices)
     func legacyCharsetIsDetected(_ index: Int) throws {
         let sample = CharsetSamples.all[index]
-        let bytes = try ReportTestSupport.iconvEncode(sample.text, to: sample.iconv)
+        let bytes = try Make.iconv(sample.text, to: sample.iconv)
         #expect(String(validating: bytes, as: UTF8.self) == nil, "sample must not be valid UTF-8")
         let decoded = PayloadText.decode(bytes)
         #expect(decoded.encoding == sample.encoding, "candidates: \(CharsetDetector.candidates(bytes).map { ($0.charset.rawValue, $0.score) })")
@@ -48,7 +48,7 @@ struct CharsetDetectionTests {
         ("Größe", "ISO-8859-1", "iso-8859-1"), ("àéèùâêîôûç", "ISO-8859-1", "iso-8859-1"),
     ])
     func shortAndStructuredPayloads(_ text: String, _ iconv: String, _ encoding: String) throws {
-        let bytes = try ReportTestSupport.iconvEncode(text, to: iconv)
+        let bytes = try Make.iconv(text, to: iconv)
         let decoded = PayloadText.decode(bytes)
         #expect(decoded == PayloadText(text: text, encoding: encoding), "candidates: \(CharsetDetector.candidates(bytes).map { ($0.charset.rawValue, $0.score) })")
     }
@@ -62,8 +62,8 @@ struct CharsetDetectionTests {
 
     @Test func utf16WithBOM() throws {
         let text = "Grüße 世界"
-        let be = try ReportTestSupport.iconvEncode(text, to: "UTF-16BE")
-        let le = try ReportTestSupport.iconvEncode(text, to: "UTF-16LE")
+        let be = try Make.iconv(text, to: "UTF-16BE")
+        let le = try Make.iconv(text, to: "UTF-16LE")
         #expect(PayloadText.decode([0xFE, 0xFF] + be) == PayloadText(text: text, encoding: "utf-16be"))
         #expect(PayloadText.decode([0xFF, 0xFE] + le) == PayloadText(text: text, encoding: "utf-16le"))
     }
@@ -82,7 +82,7 @@ struct CharsetDetectionTests {
     }
 
     @Test func forcedCharsetWins() throws {
-        let gb = try ReportTestSupport.iconvEncode("中文", to: "GB18030")
+        let gb = try Make.iconv("中文", to: "GB18030")
         #expect(PayloadText.decode(gb, forcedCharset: "gbk") == PayloadText(text: "中文", encoding: "gb18030"))
         #expect(PayloadText.decode(gb, forcedCharset: "latin1") == PayloadText(text: "ÖÐÎÄ", encoding: "iso-8859-1"))
         #expect(PayloadText.decode(gb, forcedCharset: "binary") == PayloadText(text: nil, encoding: "binary"))
@@ -95,11 +95,11 @@ struct CharsetDetectionTests {
     }
 
     @Test func eciNamesTheCharsetWhenGiven() throws {
-        let latin1 = try ReportTestSupport.iconvEncode("café", to: "ISO-8859-1")
+        let latin1 = try Make.iconv("café", to: "ISO-8859-1")
         #expect(PayloadText.decode(latin1, eci: 3) == PayloadText(text: "café", encoding: "iso-8859-1"))
-        let sjis = try ReportTestSupport.iconvEncode("ｶﾀｶﾅ", to: "CP932") // ambiguous alone; ECI settles it
+        let sjis = try Make.iconv("ｶﾀｶﾅ", to: "CP932") // ambiguous alone; ECI settles it
         #expect(PayloadText.decode(sjis, eci: 20) == PayloadText(text: "ｶﾀｶﾅ", encoding: "shift_jis"))
-        let greek = try ReportTestSupport.iconvEncode("Ελλάδα", to: "ISO-8859-7")
+        let greek = try Make.iconv("Ελλάδα", to: "ISO-8859-7")
         #expect(PayloadText.decode(greek, eci: 9) == PayloadText(text: "Ελλάδα", encoding: "iso-8859-7"))
         // Bytes invalid in the ECI charset fall back to detection.
         #expect(PayloadText.decode(Array("ok".utf8), eci: 26).encoding == "utf-8")

@@ -13,7 +13,9 @@ enum CheckFixtures {
     static let staging = "https://staging.example.com/spring?utm_source=poster&utm_campaign=winter-2025&debug=1"
 
     struct Scanned: Sendable {
-        var dir: URL
+        /// Kept for the whole test process, like the task that made it.
+        let temp: TempDir
+        var dir: URL { temp.url }
         var records: [String: FileRecord]       // by file name
         var scans: [String: [Scannability?]]
     }
@@ -21,46 +23,20 @@ enum CheckFixtures {
     /// Made and scanned once per test process.
     static let scanned = Task<Scanned, Error> { try await make() }
 
-    static func sh(_ args: [String], env: [String: String] = [:], cwd: URL? = nil) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        p.environment = childEnvironment(env)
-        if let cwd { p.currentDirectoryURL = cwd }
-        // stderr goes to a file so that neither pipe can fill up while the other is read.
-        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-check-err-\(UUID().uuidString)")
-        #expect(FileManager.default.createFile(atPath: errFile.path, contents: nil), "cannot create \(errFile.path)")
-        defer { try? FileManager.default.removeItem(at: errFile) }
-        let outPipe = Pipe()
-        p.standardOutput = outPipe
-        p.standardError = try FileHandle(forWritingTo: errFile)
-        try p.run()
-        let out = String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        let err = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-        return (p.terminationStatus, out, err)
-    }
-
-    static func run(_ args: [String]) throws {
-        let r = try sh(args)
-        if r.status != 0 { throw CheckFixtureError(description: "\(args.joined(separator: " ")) failed: \(r.err)") }
-    }
-
-    struct CheckFixtureError: Error, CustomStringConvertible { var description: String }
-
     /// A 480x320 poster with the QR code of `payload` (module px, 4-module quiet zone) on the right.
     static func poster(_ url: URL, payload: String?, module: Int = 4, width: Int = 480, extra: [String] = []) throws {
-        var args = ["/usr/bin/convert", "-size", "\(width)x320", "xc:#f4efe6", "-fill", "#1d3557", "-draw", "rectangle 0,0 \(width - 1),56"]
+        var args = ["-size", "\(width)x320", "xc:#f4efe6", "-fill", "#1d3557", "-draw", "rectangle 0,0 \(width - 1),56"]
         if let payload {
             let qr = url.deletingPathExtension().appendingPathExtension("qr.png")
-            try run(["qrencode", "-l", "M", "-m", "4", "-s", String(module), "-o", qr.path, payload])
+            try run(Tools.qrencode, ["-l", "M", "-m", "4", "-s", String(module), "-o", qr.path, payload])
             args += [qr.path, "-gravity", "East", "-geometry", "+24+28", "-composite"]
         }
-        try run(args + extra + [url.path])
+        try run(Tools.convert, args + extra + [url.path])
     }
 
     static func make() async throws -> Scanned {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-check-\(UUID().uuidString)")
+        let temp = try TempDir("check")
+        let dir = temp.url
         let assets = dir.appendingPathComponent("assets")
         try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
         try poster(assets.appendingPathComponent("good.png"), payload: good)
@@ -72,7 +48,7 @@ enum CheckFixtures {
         try poster(assets.appendingPathComponent("staging.png"), payload: staging)
         // Two codes: the QR code and a Code 128 barcode on the left.
         let bar = dir.appendingPathComponent("bar.png")
-        try run(["zint", "-b", "20", "--scale=2", "-d", "ACME-0042", "-o", bar.path])
+        try run(Tools.zint, ["-b", "20", "--scale=2", "-d", "ACME-0042", "-o", bar.path])
         try poster(assets.appendingPathComponent("two-codes.png"), payload: good, width: 800,
                    extra: [bar.path, "-gravity", "West", "-geometry", "+24+20", "-composite"])
         for f in try FileManager.default.contentsOfDirectory(atPath: assets.path) where f.hasSuffix(".qr.png") {
@@ -87,7 +63,7 @@ enum CheckFixtures {
             byName[name] = r
             scansByName[name] = s
         }
-        return Scanned(dir: dir, records: byName, scans: scansByName)
+        return Scanned(temp: temp, records: byName, scans: scansByName)
     }
 
     /// Evaluates one scanned asset against `rules` (paths anchored at the fixture folder).
@@ -103,8 +79,6 @@ enum CheckFixtures {
         edit(&r)
         return r
     }
-
-    static var binary: String { codesweepBinary }
 }
 
 extension ImageResult {

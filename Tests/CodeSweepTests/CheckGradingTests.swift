@@ -8,8 +8,7 @@ import Testing
 /// that read the file), not by reading the file a second time in the coordinator.
 @Suite("Check grading in the scan")
 struct CheckGradingTests {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Samples/check").path
+    static let samples = PackageRoot.samples + "/check"
 
     /// The JSON report without the seconds (which differ run to run).
     static func report(_ isolation: String) throws -> String {

@@ -105,14 +105,14 @@ struct CheckOutputTests {
         try "assets/good.png: \"\(CheckFixtures.good)\"\nassets/mismatch.png: \"\(CheckFixtures.good)\"\n"
             .write(to: s.dir.appendingPathComponent("expected.yml"), atomically: true, encoding: .utf8)
         let junit = s.dir.appendingPathComponent("junit.xml"), json = s.dir.appendingPathComponent("report.json")
-        let r = try CheckFixtures.sh([CheckFixtures.binary, "check", "--rules", "rules.yml", "--junit", junit.path, "--json", json.path,
-                                      "--github", "--isolation", "none", "-j", "2", "assets"], cwd: s.dir)
-        #expect(r.status == 1, "stderr: \(r.err)")
-        #expect(r.out.contains("FAIL   assets/http.png"))
-        #expect(r.out.contains("✗ url.scheme"))
-        #expect(r.out.contains("codesweep check FAILED: 8 images, 1 passed, 7 failed"))
-        #expect(!r.out.contains("PASS"), "passing images are listed only with --verbose")
-        let annotations = r.out.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+        let r = try run(codesweepBinary, ["check", "--rules", "rules.yml", "--junit", junit.path, "--json", json.path,
+                                          "--github", "--isolation", "none", "-j", "2", "assets"], currentDirectory: s.dir.path, check: false)
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("FAIL   assets/http.png"))
+        #expect(r.stdout.contains("✗ url.scheme"))
+        #expect(r.stdout.contains("codesweep check FAILED: 8 images, 1 passed, 7 failed"))
+        #expect(!r.stdout.contains("PASS"), "passing images are listed only with --verbose")
+        let annotations = r.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }
         #expect(annotations.contains { $0.hasPrefix("::error file=assets/missing.png,title=codesweep require_code::no QR code") })
         #expect(annotations.contains { $0.hasPrefix("::error file=assets/too-small.png,title=codesweep min_grade (code 1)::") })
         #expect(annotations.contains { $0.hasPrefix("::error file=assets/mismatch.png,title=codesweep expectations::") })
@@ -124,13 +124,13 @@ struct CheckOutputTests {
         #expect(good?["status"]?.stringValue == "passed")
         #expect(good?["codes"]?[0]?["scannability"]?["grade"]?.stringValue != nil)
 
-        let clean = try CheckFixtures.sh([CheckFixtures.binary, "check", "--no-rules-file", "--isolation", "none", "--require-code", "*.png", "assets/good.png"], cwd: s.dir)
-        #expect(clean.status == 0, "\(clean.out)\(clean.err)")
-        #expect(clean.out.contains("codesweep check PASSED: 1 image, 1 passed"))
-        let usage = try CheckFixtures.sh([CheckFixtures.binary, "check", "--min-grade", "Z", "assets"], cwd: s.dir)
+        let clean = try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--require-code", "*.png", "assets/good.png"], currentDirectory: s.dir.path, check: false)
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("codesweep check PASSED: 1 image, 1 passed"))
+        let usage = try run(codesweepBinary, ["check", "--min-grade", "Z", "assets"], currentDirectory: s.dir.path, check: false)
         #expect(usage.status == 2)
-        let badRules = try CheckFixtures.sh([CheckFixtures.binary, "check", "--rules", "expected.yml", "assets"], cwd: s.dir)
-        #expect(badRules.status == 2 && badRules.err.contains("unknown key"))
+        let badRules = try run(codesweepBinary, ["check", "--rules", "expected.yml", "assets"], currentDirectory: s.dir.path, check: false)
+        #expect(badRules.status == 2 && badRules.stderr.contains("unknown key"))
     }
 }
 

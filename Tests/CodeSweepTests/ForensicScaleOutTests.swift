@@ -39,16 +39,15 @@ struct ForensicScaleOutTests {
 
     @Test("Shards are disjoint and complete; merge of shards is byte-identical to a single run; merge finds missing and duplicated files")
     func shardsAndMerge() throws {
-        let dir = try Forensic.tempDir("shards")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let tree = dir.appendingPathComponent("tree")
+        let dir = try TempDir("forensic-shards")
+        let tree = dir.url.appendingPathComponent("tree")
         let files = try Self.makeTree(tree)
-        let cs = Forensic.binary
+        let cs = codesweepBinary
         // Relative paths, as a user would type them: the shard of a file is a hash of these bytes.
-        let single = try Forensic.run([cs, "scan", "-q", "--hash", "sha256", "tree"], cwd: dir)
-        #expect(single.status == 0, "\(single.err)")
-        let singleLines = Forensic.lines(single.out)
-        let singlePaths = try Forensic.records(single.out).map { $0["path"]!.stringValue! }
+        let single = try run(cs, ["scan", "-q", "--hash", "sha256", "tree"], currentDirectory: dir.path, check: false)
+        #expect(single.status == 0, "\(single.stderr)")
+        let singleLines = Forensic.lines(single.stdoutBytes)
+        let singlePaths = try Forensic.records(single.stdoutBytes).map { $0["path"]!.stringValue! }
         #expect(singlePaths.count == files.count)
         #expect(Set(singlePaths) == Set(files.keys.map { "tree/" + $0 }))
         #expect(singlePaths.firstIndex(of: "tree/a/y/deep.png")! < singlePaths.firstIndex(of: "tree/a-c/z.png")!)
@@ -57,9 +56,9 @@ struct ForensicScaleOutTests {
         var shardPaths: [Set<String>] = []
         var shardFiles: [String] = []
         for k in 0..<n {
-            let out = dir.appendingPathComponent("shard-\(k).jsonl")
-            let r = try Forensic.run([cs, "scan", "-q", "--hash", "sha256", "--shard", "\(k)/\(n)", "-o", out.path, "tree"], cwd: dir)
-            #expect(r.status == 0, "\(r.err)")
+            let out = dir.url.appendingPathComponent("shard-\(k).jsonl")
+            let r = try run(cs, ["scan", "-q", "--hash", "sha256", "--shard", "\(k)/\(n)", "-o", out.path, "tree"], currentDirectory: dir.path, check: false)
+            #expect(r.status == 0, "\(r.stderr)")
             let recs = try Forensic.records(try Data(contentsOf: out))
             shardPaths.append(Set(recs.map { $0["path"]!.stringValue! }))
             shardFiles.append(out.path)
@@ -69,61 +68,60 @@ struct ForensicScaleOutTests {
         #expect(shardPaths.allSatisfy { !$0.isEmpty && $0.count < files.count })
 
         // Merged in any input order, the lines are exactly the single run's.
-        let merged = try Forensic.run([cs, "merge", shardFiles[2], shardFiles[0], shardFiles[1]], cwd: dir)
-        #expect(merged.status == 0, "\(merged.err)")
-        #expect(Forensic.lines(merged.out) == singleLines)
-        let checked = try Forensic.run([cs, "merge", "--root", "tree", "-o", "merged.jsonl"] + shardFiles, cwd: dir)
-        #expect(checked.status == 0, "\(checked.err)")
-        #expect(try Data(contentsOf: dir.appendingPathComponent("merged.jsonl")) == single.out)
+        let merged = try run(cs, ["merge", shardFiles[2], shardFiles[0], shardFiles[1]], currentDirectory: dir.path, check: false)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(Forensic.lines(merged.stdoutBytes) == singleLines)
+        let checked = try run(cs, ["merge", "--root", "tree", "-o", "merged.jsonl"] + shardFiles, currentDirectory: dir.path, check: false)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(try Data(contentsOf: dir.url.appendingPathComponent("merged.jsonl")) == single.stdoutBytes)
 
         // A shard left out: missing files named, nothing written, exit 1.
-        let missing = try Forensic.run([cs, "merge", "--root", "tree", shardFiles[0], shardFiles[1]], cwd: dir)
+        let missing = try run(cs, ["merge", "--root", "tree", shardFiles[0], shardFiles[1]], currentDirectory: dir.path, check: false)
         #expect(missing.status == 1)
-        #expect(missing.out.isEmpty)
+        #expect(missing.stdoutBytes.isEmpty)
         let someMissing = shardPaths[2].sorted().first!
-        #expect(missing.err.contains("missing: \(someMissing)"))
-        #expect(!missing.err.contains("notes.txt"), "a walked non-image is not expected")
+        #expect(missing.stderr.contains("missing: \(someMissing)"))
+        #expect(!missing.stderr.contains("notes.txt"), "a walked non-image is not expected")
         // A shard given twice: duplicated.
-        let dup = try Forensic.run([cs, "merge", shardFiles[0], shardFiles[1], shardFiles[2], shardFiles[1]], cwd: dir)
+        let dup = try run(cs, ["merge", shardFiles[0], shardFiles[1], shardFiles[2], shardFiles[1]], currentDirectory: dir.path, check: false)
         #expect(dup.status == 1)
-        #expect(dup.err.contains("duplicated: "))
+        #expect(dup.stderr.contains("duplicated: "))
 
         // --files-from stdin, NUL-separated, sharded: the same records (listed files are explicit).
-        let find = try Forensic.run(["find", "tree", "-name", "*.png", "-o", "-name", "*.jpg"], cwd: dir)
-        let listed = Forensic.lines(find.out)
+        let find = try run("find", ["tree", "-name", "*.png", "-o", "-name", "*.jpg"], currentDirectory: dir.path, check: false)
+        let listed = Forensic.lines(find.stdoutBytes)
         #expect(listed.count == files.count)
         let nulList = Data(listed.joined(separator: "\u{0}").utf8) + Data([0])
         var fromList: [String] = []
         for k in 0..<n {
-            let r = try Forensic.run([cs, "scan", "-q", "--hash", "sha256", "--files-from", "-", "-0", "--shard", "\(k)/\(n)"], stdin: nulList, cwd: dir)
-            #expect(r.status == 0, "\(r.err)")
-            #expect(Set(try Forensic.records(r.out).map { $0["path"]!.stringValue! }) == shardPaths[k], "same shard whatever feeds the walker")
-            let out = dir.appendingPathComponent("list-\(k).jsonl")
-            try r.out.write(to: out)
+            let r = try run(cs, ["scan", "-q", "--hash", "sha256", "--files-from", "-", "-0", "--shard", "\(k)/\(n)"], stdin: nulList, currentDirectory: dir.path, check: false)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(Set(try Forensic.records(r.stdoutBytes).map { $0["path"]!.stringValue! }) == shardPaths[k], "same shard whatever feeds the walker")
+            let out = dir.url.appendingPathComponent("list-\(k).jsonl")
+            try r.stdoutBytes.write(to: out)
             fromList.append(out.path)
         }
-        try Data(listed.joined(separator: "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
-        let listMerged = try Forensic.run([cs, "merge", "--expect-from", "list.txt"] + fromList, cwd: dir)
-        #expect(listMerged.status == 0, "\(listMerged.err)")
-        #expect(Set(Forensic.lines(listMerged.out)) == Set(singleLines))
-        #expect(Forensic.lines(listMerged.out).map { try! JSONReading.value($0)["path"]!.stringValue! } == listed, "in the list's order")
+        try Data(listed.joined(separator: "\n").utf8).write(to: dir.url.appendingPathComponent("list.txt"))
+        let listMerged = try run(cs, ["merge", "--expect-from", "list.txt"] + fromList, currentDirectory: dir.path, check: false)
+        #expect(listMerged.status == 0, "\(listMerged.stderr)")
+        #expect(Set(Forensic.lines(listMerged.stdoutBytes)) == Set(singleLines))
+        #expect(Forensic.lines(listMerged.stdoutBytes).map { try! JSONReading.value($0)["path"]!.stringValue! } == listed, "in the list's order")
 
-        let badShard = try Forensic.run([cs, "scan", "--shard", "3/3", "tree"], cwd: dir)
-        #expect(badShard.status != 0 && badShard.err.contains("0 <= K < N"))
+        let badShard = try run(cs, ["scan", "--shard", "3/3", "tree"], currentDirectory: dir.path, check: false)
+        #expect(badShard.status != 0 && badShard.stderr.contains("0 <= K < N"))
     }
 
     @Test("summarize counts unique payloads per symbology and URL host, first/last file, and escapes control characters")
     func summarize() throws {
-        let dir = try Forensic.tempDir("summary")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try Self.makeTree(dir.appendingPathComponent("tree"))
-        let cs = Forensic.binary
-        let scan = try Forensic.run([cs, "scan", "-q", "-o", "report.jsonl", "tree"], cwd: dir)
-        #expect(scan.status == 0, "\(scan.err)")
+        let dir = try TempDir("forensic-summary")
+        _ = try Self.makeTree(dir.url.appendingPathComponent("tree"))
+        let cs = codesweepBinary
+        let scan = try run(cs, ["scan", "-q", "-o", "report.jsonl", "tree"], currentDirectory: dir.path, check: false)
+        #expect(scan.status == 0, "\(scan.stderr)")
 
-        let j = try Forensic.run([cs, "summarize", "--json", "report.jsonl"], cwd: dir)
-        #expect(j.status == 0, "\(j.err)")
-        let s = try JSONReading.value(j.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let j = try run(cs, ["summarize", "--json", "report.jsonl"], currentDirectory: dir.path, check: false)
+        #expect(j.status == 0, "\(j.stderr)")
+        let s = try JSONReading.value(j.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(s["files"]?.intValue == 12)
         #expect(s["codes"]?.intValue == 12)
         // Example.com/a and example.com/a are different bytes: 8 unique payloads.
@@ -151,11 +149,11 @@ struct ForensicScaleOutTests {
         #expect(hosts[0]["first"]?.stringValue == "tree/a/x.png")
         #expect(hosts[0]["last"]?.stringValue == "tree/c.jpg")
 
-        let t = try Forensic.run([cs, "summarize", "report.jsonl"], cwd: dir)
+        let t = try run(cs, ["summarize", "report.jsonl"], currentDirectory: dir.path, check: false)
         #expect(t.status == 0)
-        #expect(!t.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || $0.value == 0x202E })
-        #expect(t.text.contains(#""bell\x07 and \x1b[31m red, in a payload long enough to read as text\u{202E}""#))
-        #expect(t.text.contains("example.com: 5 codes, 3 unique, in 5 files"))
-        #expect(t.text.contains("12 files, 12 with codes, 0 failed; 12 codes, 8 unique payloads"))
+        #expect(!t.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || $0.value == 0x202E })
+        #expect(t.stdout.contains(#""bell\x07 and \x1b[31m red, in a payload long enough to read as text\u{202E}""#))
+        #expect(t.stdout.contains("example.com: 5 codes, 3 unique, in 5 files"))
+        #expect(t.stdout.contains("12 files, 12 with codes, 0 failed; 12 codes, 8 unique payloads"))
     }
 }

@@ -33,8 +33,8 @@ struct GlobTests {
     /// The walker (`--include`) and `check`'s rules (`require_code`) answer the same for every
     /// pattern of the table that names a path below the root.
     @Test func theWalkerAndTheRulesAgree() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("glob-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let dir = try TempDir("glob")
+        let root = dir.url.resolvingSymlinksInPath()
         let files = ["x.png", "a.png", "a/x.png", "a/b/x.png", "a/bx.png", "assets/sub/x.png", "b1", "p1.png", "photo[1].png"]
         for f in files {
             let url = root.appendingPathComponent(f)
@@ -53,5 +53,6 @@ struct GlobTests {
             #expect(walked == ruled, "\(pattern): walker \(walked.sorted()), rules \(ruled.sorted())")
             #expect(!walked.isEmpty, "\(pattern) matches something")
         }
+        withExtendedLifetime(dir) {}
     }
 }

@@ -18,8 +18,8 @@ struct LocatorTests {
     /// A version 3 QR (29 modules of 8 px) on a white canvas, its corners at (182,182)-(414,414).
     static func code(_ dir: TempDir, _ text: String) throws -> String {
         let q = dir.file("q.png"), c = dir.file("c.png")
-        try ScanPlanTests.run("qrencode", ["-o", q, "-s", "8", "-m", "4", "-l", "M", "-v", "3", "--", text])
-        try ScanPlanTests.run(ScanPlanTests.convert, [q, "-bordercolor", "white", "-border", "150", c])
+        try run(Tools.qrencode, ["-o", q, "-s", "8", "-m", "4", "-l", "M", "-v", "3", "--", text])
+        try run(Tools.convert, [q, "-bordercolor", "white", "-border", "150", c])
         return c
     }
 
@@ -30,8 +30,8 @@ struct LocatorTests {
         let p = dir.file("p.png")
         // The code's corners (clockwise from top-left) moved to a keystone.
         let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
-        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
-                                                    "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
+        try run(Tools.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
+                                "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
         let image = try Self.load(p)
         // ZBar alone does not read it.
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
@@ -52,8 +52,8 @@ struct LocatorTests {
         let c = try Self.code(dir, text)
         let m = dir.file("m.png")
         // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
-        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
-                                                    "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
+        try run(Tools.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
+                                "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
         let image = try Self.load(m)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let codes = Self.normalPlanRead(image)
@@ -71,7 +71,7 @@ struct LocatorTests {
         let c = try Self.code(dir, "DAMAGED-CODE-1234567890")
         let d = dir.file("d.png")
         // A dark blot over a third of the data area: no reader decodes it, but its finders stand.
-        try ScanPlanTests.run(ScanPlanTests.convert, [c, "-fill", "black", "-draw", "rectangle 250,250 360,400", d])
+        try run(Tools.convert, [c, "-fill", "black", "-draw", "rectangle 250,250 360,400", d])
         let image = try Self.load(d)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let located = QRLocator.locate(image)
@@ -91,12 +91,12 @@ struct LocatorTests {
         var args = ["-size", size, "xc:white"]
         for (k, text) in texts.enumerated() {
             let png = dir.file("q\(k).png")
-            try ScanPlanTests.run("qrencode", ["-o", png, "-s", "\(module)", "-m", "2", "-l", "M", "--", text])
+            try run(Tools.qrencode, ["-o", png, "-s", "\(module)", "-m", "2", "-l", "M", "--", text])
             let (x, y) = at(k)
             args += [png, "-geometry", "+\(x)+\(y)", "-composite"]
         }
         let sheet = dir.file(name)
-        try ScanPlanTests.run(ScanPlanTests.convert, args + finish + [sheet])
+        try run(Tools.convert, args + finish + [sheet])
         return sheet
     }
 
@@ -125,7 +125,7 @@ struct LocatorTests {
         for i in 0..<22 { draw += ["-draw", "line 1100,\(800 + i * 28) 1912,\(800 + i * 28)"] }
         draw += ["-stroke", "none", "(", "-size", "400x400", "pattern:checkerboard", "-scale", "300%", ")",
                  "-geometry", "+100+850", "-composite", png]
-        try ScanPlanTests.run(ScanPlanTests.convert, draw)
+        try run(Tools.convert, draw)
         let half = try Self.load(png)
         #expect(QRLocator.locate(half).isEmpty)
         let log = FullResolutionOnDemandTests.Log()

@@ -4,54 +4,22 @@ import Testing
 @testable import Forensics
 import SweepCore
 
-/// Helpers for the Picture tests: the built binary, temp folders, real QR files.
+/// Helpers for the Picture tests: real QR files, the records, the pictures read back.
 enum PictureSupport {
-    static var binary: String { codesweepBinary }
-
-    static func tempDir(_ name: String) throws -> URL { try makeTempFolder("picture", name) }
-
-    struct Run { var status: Int32; var out: Data; var err: String; var text: String { String(decoding: out, as: UTF8.self) } }
-
-    @discardableResult
-    static func run(_ args: [String], in dir: URL? = nil, env: [String: String] = [:]) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        p.environment = childEnvironment(env)
-        if let dir { p.currentDirectoryURL = dir }
-        let outPipe = Pipe(), errPipe = Pipe()
-        p.standardOutput = outPipe
-        p.standardError = errPipe
-        try p.run()
-        // Read both pipes while the process runs (raw RGB output is large).
-        final class Box: @unchecked Sendable { var data = Data() }
-        let err = Box()
-        let errDone = DispatchSemaphore(value: 0)
-        let errHandle = errPipe.fileHandleForReading
-        DispatchQueue.global().async {
-            err.data = errHandle.readDataToEndOfFile()
-            errDone.signal()
-        }
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        errDone.wait()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, out: out, err: String(decoding: err.data, as: UTF8.self))
-    }
-
     /// A QR code made by qrencode, optionally placed on a larger grey canvas at (x, y).
     static func makeQR(_ text: String, at url: URL, scale: Int = 6, canvas: (w: Int, h: Int, x: Int, y: Int)? = nil) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let r = try run(["qrencode", "-s", String(scale), "-m", "2", "-o", url.path, text])
-        #expect(r.status == 0, "qrencode: \(r.err)")
+        let r = try run(Tools.qrencode, ["-s", String(scale), "-m", "2", "-o", url.path, text], check: false)
+        #expect(r.status == 0, "qrencode: \(r.stderr)")
         if let c = canvas {
-            let r2 = try run(["/usr/bin/convert", "-size", "\(c.w)x\(c.h)", "xc:#C8C8C8", url.path,
-                              "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path])
-            #expect(r2.status == 0, "convert: \(r2.err)")
+            let r2 = try run(Tools.convert, ["-size", "\(c.w)x\(c.h)", "xc:#C8C8C8", url.path,
+                                             "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path], check: false)
+            #expect(r2.status == 0, "convert: \(r2.stderr)")
         }
     }
 
-    static func records(_ r: Run) throws -> [JSONValue] {
-        try r.text.split(separator: "\n").map { try JSONReading.value(String($0)) }
+    static func records(_ r: ProcessResult) throws -> [JSONValue] {
+        try r.stdout.split(separator: "\n").map { try JSONReading.value(String($0)) }
     }
 
     /// Files below a folder, as relative paths, sorted.
@@ -77,13 +45,13 @@ enum PictureSupport {
     }
 
     static func readRGB(_ url: URL) throws -> RGB {
-        let size = try run(["/usr/bin/identify", "-format", "%w %h", url.path])
-        let wh = size.text.split(separator: " ").compactMap { Int($0) }
+        let size = try run("/usr/bin/identify", ["-format", "%w %h", url.path], check: false)
+        let wh = size.stdout.split(separator: " ").compactMap { Int($0) }
         #expect(wh.count == 2)
-        let raw = try run(["/usr/bin/convert", url.path, "-depth", "8", "rgb:-"])
-        #expect(raw.status == 0, "convert: \(raw.err)")
-        #expect(raw.out.count == wh[0] * wh[1] * 3)
-        return RGB(width: wh[0], height: wh[1], bytes: [UInt8](raw.out))
+        let raw = try run("/usr/bin/convert", [url.path, "-depth", "8", "rgb:-"], check: false)
+        #expect(raw.status == 0, "convert: \(raw.stderr)")
+        #expect(raw.stdoutBytes.count == wh[0] * wh[1] * 3)
+        return RGB(width: wh[0], height: wh[1], bytes: [UInt8](raw.stdoutBytes))
     }
 }
 
@@ -100,18 +68,17 @@ struct PictureAnnotateTests {
 
     @Test("The outline is drawn where the code is: on the edges between corners, not inside or well outside")
     func outlineWhereTheCodeIs() throws {
-        let dir = try S.tempDir("outline")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("in/card.png")
+        let dir = try TempDir("picture-outline")
+        let input = dir.url.appendingPathComponent("in/card.png")
         try S.makeQR("outline check", at: input, scale: 6, canvas: (640, 420, 180, 110))
-        let r = try S.run([S.binary, "scan", "-q", "--jobs", "1", dir.appendingPathComponent("in").path,
-                           "--annotate", dir.appendingPathComponent("out").path])
-        #expect(r.status == 0, "\(r.err)")
+        let r = try run(codesweepBinary, ["scan", "-q", "--jobs", "1", dir.url.appendingPathComponent("in").path,
+                                          "--annotate", dir.url.appendingPathComponent("out").path], check: false)
+        #expect(r.status == 0, "\(r.stderr)")
         let recs = try S.records(r)
         #expect(recs.count == 1)
         let c = Self.corners(recs[0])
         try #require(c.count == 4)
-        let out = dir.appendingPathComponent("out/card.png.annotated.png")
+        let out = dir.url.appendingPathComponent("out/card.png.annotated.png")
         let img = try S.readRGB(out)
         #expect(img.width == 640 && img.height == 420)
         func isOutline(_ p: (Int, Int, Int)) -> Bool { p.0 >= 240 && p.1 <= 15 && p.2 >= 240 }
@@ -137,31 +104,30 @@ struct PictureAnnotateTests {
             #expect(isOutline(p), "corner \(i) is \(p)")
         }
         // The input is untouched and the copy decodes to the same payload (the label stays outside the code).
-        let again = try S.run([S.binary, "scan", "-q", "--isolation", "none", out.path])
+        let again = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", out.path], check: false)
         #expect(try S.records(again).first?["codes"]?.arrayValue?.first?["text"]?.stringValue == "outline check")
     }
 
     @Test("The annotated folder mirrors the input tree; files without codes get no picture")
     func mirrorsTheTree() throws {
-        let dir = try S.tempDir("mirror")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let inRoot = dir.appendingPathComponent("photos")
+        let dir = try TempDir("picture-mirror")
+        let inRoot = dir.url.appendingPathComponent("photos")
         try S.makeQR("deep", at: inRoot.appendingPathComponent("2024/trip/a.png"), scale: 4)
         try S.makeQR("top", at: inRoot.appendingPathComponent("b.png"), scale: 4)
-        let r0 = try S.run(["/usr/bin/convert", "-size", "200x150", "xc:white", inRoot.appendingPathComponent("2024/blank.png").path])
+        let r0 = try run("/usr/bin/convert", ["-size", "200x150", "xc:white", inRoot.appendingPathComponent("2024/blank.png").path], check: false)
         #expect(r0.status == 0)
-        let other = dir.appendingPathComponent("other")
+        let other = dir.url.appendingPathComponent("other")
         try S.makeQR("second root", at: other.appendingPathComponent("c.png"), scale: 4)
 
-        let out1 = dir.appendingPathComponent("out1")
-        let r1 = try S.run([S.binary, "scan", "-q", "photos", "--annotate", "out1"], in: dir)
-        #expect(r1.status == 0, "\(r1.err)")
+        let out1 = dir.url.appendingPathComponent("out1")
+        let r1 = try run(codesweepBinary, ["scan", "-q", "photos", "--annotate", "out1"], currentDirectory: dir.path, check: false)
+        #expect(r1.status == 0, "\(r1.stderr)")
         #expect(S.files(below: out1) == ["2024/trip/a.png.annotated.png", "b.png.annotated.png"])
 
         // Several arguments: each folder argument under its own name, a file argument by its name.
-        let r2 = try S.run([S.binary, "scan", "-q", "photos", "other", "photos/b.png", "--annotate", "out2"], in: dir)
-        #expect(r2.status == 0, "\(r2.err)")
-        #expect(S.files(below: dir.appendingPathComponent("out2")) ==
+        let r2 = try run(codesweepBinary, ["scan", "-q", "photos", "other", "photos/b.png", "--annotate", "out2"], currentDirectory: dir.path, check: false)
+        #expect(r2.status == 0, "\(r2.stderr)")
+        #expect(S.files(below: dir.url.appendingPathComponent("out2")) ==
                 ["b.png.annotated.png", "other/c.png.annotated.png", "photos/2024/trip/a.png.annotated.png", "photos/b.png.annotated.png"])
         // Inputs are unchanged and nothing was added among them.
         #expect(S.files(below: inRoot) == ["2024/blank.png", "2024/trip/a.png", "b.png"])
@@ -169,38 +135,37 @@ struct PictureAnnotateTests {
 
     @Test("--annotate refuses a folder inside the scanned folder and a picture path that is an input")
     func refusesToOverwriteInputs() throws {
-        let dir = try S.tempDir("refuse")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("in/q.png")
+        let dir = try TempDir("picture-refuse")
+        let input = dir.url.appendingPathComponent("in/q.png")
         try S.makeQR("keep me", at: input, scale: 4)
         let original = try Data(contentsOf: input)
 
         // DIR equal to, or inside, the scanned folder.
         for target in ["in", "in/annotated", "in/../in/x"] {
-            let r = try S.run([S.binary, "scan", "-q", "in", "--annotate", target], in: dir)
+            let r = try run(codesweepBinary, ["scan", "-q", "in", "--annotate", target], currentDirectory: dir.path, check: false)
             #expect(r.status == 2, "--annotate \(target): \(r.status)")
-            #expect(r.err.contains("inside the folder being scanned"), "\(r.err)")
-            #expect(r.text.isEmpty)
+            #expect(r.stderr.contains("inside the folder being scanned"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
         }
-        #expect(S.files(below: dir.appendingPathComponent("in")) == ["q.png"])
+        #expect(S.files(below: dir.url.appendingPathComponent("in")) == ["q.png"])
 
         // The picture's path is a hard link to an input: writing it would destroy the input.
-        let out = dir.appendingPathComponent("out")
+        let out = dir.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try FileManager.default.linkItem(at: input, to: out.appendingPathComponent("q.png.annotated.png"))
-        let r = try S.run([S.binary, "scan", "-q", "in", "--annotate", "out"], in: dir)
+        let r = try run(codesweepBinary, ["scan", "-q", "in", "--annotate", "out"], currentDirectory: dir.path, check: false)
         #expect(r.status == 2)
-        #expect(r.err.contains("would write over the input"), "\(r.err)")
+        #expect(r.stderr.contains("would write over the input"), "\(r.stderr)")
         // The picture's path is itself an input named on the command line.
-        let r2 = try S.run([S.binary, "scan", "-q", "in/q.png", "out/q.png.annotated.png", "--annotate", "out"], in: dir)
+        let r2 = try run(codesweepBinary, ["scan", "-q", "in/q.png", "out/q.png.annotated.png", "--annotate", "out"], currentDirectory: dir.path, check: false)
         #expect(r2.status == 2)
         #expect(try Data(contentsOf: input) == original)
 
         // An ordinary earlier picture (not an input) is replaced; the input stays as it was.
         try FileManager.default.removeItem(at: out.appendingPathComponent("q.png.annotated.png"))
         try Data("old picture".utf8).write(to: out.appendingPathComponent("q.png.annotated.png"))
-        let r3 = try S.run([S.binary, "scan", "-q", "in", "--annotate", "out"], in: dir)
-        #expect(r3.status == 0, "\(r3.err)")
+        let r3 = try run(codesweepBinary, ["scan", "-q", "in", "--annotate", "out"], currentDirectory: dir.path, check: false)
+        #expect(r3.status == 0, "\(r3.stderr)")
         let written = try Data(contentsOf: out.appendingPathComponent("q.png.annotated.png"))
         #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try Data(contentsOf: input) == original)
@@ -209,17 +174,15 @@ struct PictureAnnotateTests {
 
     @Test("Without a usable font the picture still gets its outline, and stderr says why")
     func noFontDegrades() throws {
-        let dir = try S.tempDir("nofont")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try S.makeQR("font test", at: dir.appendingPathComponent("in/q.png"), scale: 6, canvas: (400, 300, 100, 60))
-        try Data("not a font".utf8).write(to: dir.appendingPathComponent("bogus.ttf"))
-        let r = try S.run([S.binary, "scan", "-q", "in", "--annotate", "out"], in: dir,
-                          env: ["CODESWEEP_FONT": dir.appendingPathComponent("bogus.ttf").path])
+        let dir = try TempDir("picture-nofont")
+        try S.makeQR("font test", at: dir.url.appendingPathComponent("in/q.png"), scale: 6, canvas: (400, 300, 100, 60))
+        try Data("not a font".utf8).write(to: dir.url.appendingPathComponent("bogus.ttf"))
+        let r = try run(codesweepBinary, ["scan", "-q", "in", "--annotate", "out"], env: ["CODESWEEP_FONT": dir.url.appendingPathComponent("bogus.ttf").path], currentDirectory: dir.path, check: false)
         #expect(r.status == 0)
-        #expect(r.err.contains("no usable font; outlines drawn without labels"), "\(r.err)")
+        #expect(r.stderr.contains("no usable font; outlines drawn without labels"), "\(r.stderr)")
         let c = Self.corners(try S.records(r)[0])
         try #require(c.count == 4)
-        let img = try S.readRGB(dir.appendingPathComponent("out/q.png.annotated.png"))
+        let img = try S.readRGB(dir.url.appendingPathComponent("out/q.png.annotated.png"))
         let mid = img.at(Int(((c[0].0 + c[1].0) / 2).rounded()), Int(((c[0].1 + c[1].1) / 2).rounded()))
         #expect(mid.0 >= 240 && mid.1 <= 15 && mid.2 >= 240, "top edge is \(mid)")
     }

@@ -20,16 +20,16 @@ struct PictureReportTests {
     ]
 
     /// Scans generated hostile QR codes (plus a file named like markup) and renders the page.
-    static func makeReport(_ dir: URL, extra: [String] = []) throws -> (html: String, records: Int) {
-        for (name, payload) in hostile { try S.makeQR(payload, at: dir.appendingPathComponent("in/" + name), scale: 4) }
-        try S.makeQR("odd name", at: dir.appendingPathComponent("in/<b>x\"'&\u{202E}.png"), scale: 4)
-        try Data("not an image".utf8).write(to: dir.appendingPathComponent("in/broken.png"))
-        let scan = try S.run([S.binary, "scan", "-q", "-o", "r.jsonl", "in"], in: dir)
-        #expect(scan.status == 1, "\(scan.err)") // broken.png fails
-        let records = try String(contentsOf: dir.appendingPathComponent("r.jsonl"), encoding: .utf8).split(separator: "\n").count
-        let rep = try S.run([S.binary, "report", "r.jsonl", "--html", "r.html"] + extra, in: dir)
-        #expect(rep.status == 0, "\(rep.err)")
-        return (try String(contentsOf: dir.appendingPathComponent("r.html"), encoding: .utf8), records)
+    static func makeReport(_ dir: TempDir, extra: [String] = []) throws -> (html: String, records: Int) {
+        for (name, payload) in hostile { try S.makeQR(payload, at: dir.url.appendingPathComponent("in/" + name), scale: 4) }
+        try S.makeQR("odd name", at: dir.url.appendingPathComponent("in/<b>x\"'&\u{202E}.png"), scale: 4)
+        try Data("not an image".utf8).write(to: dir.url.appendingPathComponent("in/broken.png"))
+        let scan = try run(codesweepBinary, ["scan", "-q", "-o", "r.jsonl", "in"], currentDirectory: dir.path, check: false)
+        #expect(scan.status == 1, "\(scan.stderr)") // broken.png fails
+        let records = try String(contentsOf: dir.url.appendingPathComponent("r.jsonl"), encoding: .utf8).split(separator: "\n").count
+        let rep = try run(codesweepBinary, ["report", "r.jsonl", "--html", "r.html"] + extra, currentDirectory: dir.path, check: false)
+        #expect(rep.status == 0, "\(rep.stderr)")
+        return (try String(contentsOf: dir.url.appendingPathComponent("r.html"), encoding: .utf8), records)
     }
 
     static func parse(_ html: String) throws -> XMLDocument {
@@ -41,8 +41,7 @@ struct PictureReportTests {
 
     @Test("Hostile payloads and names are inert text; one entry per file; no links; CSP blocks remote loads")
     func escapesHostilePayloads() throws {
-        let dir = try S.tempDir("report")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TempDir("picture-report")
         let (html, count) = try Self.makeReport(dir)
         #expect(count == Self.hostile.count + 2)
         let doc = try Self.parse(html)
@@ -101,8 +100,7 @@ struct PictureReportTests {
 
     @Test("--clickable-links makes only plain http(s) payloads links, with rel=noopener noreferrer nofollow")
     func clickableLinks() throws {
-        let dir = try S.tempDir("links")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TempDir("picture-links")
         let (html, _) = try Self.makeReport(dir, extra: ["--clickable-links", "--thumbnail-size", "0"])
         let doc = try Self.parse(html)
         let links = try Self.nodes(doc, "//a")

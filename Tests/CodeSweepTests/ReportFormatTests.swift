@@ -4,9 +4,12 @@ import SweepCore
 import Testing
 
 /// A folder of real QR images with hostile payloads and names, scanned by the real CLI in each
-/// format; the outputs are parsed by independent strict parsers (python3's csv module, our
-/// strict JSON parser) and checked against the jsonl records and the JSON Schemas.
+/// format; the outputs are parsed by independent strict parsers (python3's csv module, and
+/// python3's json module in scripts/validate-schema.py) and checked against the jsonl records and
+/// the JSON Schemas (PyPI's jsonschema).
 struct HostileFixture {
+    /// Holds `dir` (the scanned folder) and the reports written beside it.
+    private let temp: TempDir
     let dir: String
     /// File name -> payload bytes.
     static let payloads: [(name: String, bytes: [UInt8])] = [
@@ -28,48 +31,41 @@ struct HostileFixture {
     ]
 
     init() throws {
-        dir = try ReportTestSupport.makeTempDir("hostile")
-        do { try populate() } catch { remove(); throw error }
-    }
-
-    private func populate() throws {
-        for p in Self.payloads { try ReportTestSupport.makeQR(p.bytes, at: dir + "/" + p.name) }
+        temp = try TempDir("report")
+        dir = try temp.mkdir("hostile")
+        for p in Self.payloads { try Make.qr(bytes: p.bytes, to: dir + "/" + p.name) }
         // An image without a code, and a file that is not an image.
-        let blank = try ReportTestSupport.run("/usr/bin/convert", ["-size", "64x64", "xc:white", dir + "/blank.png"])
-        guard blank.status == 0 else { throw TestFailure("convert failed: \(blank.err)") }
+        try Make.convert(["-size", "64x64", "xc:white", dir + "/blank.png"])
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/broken.jpg"))
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: dir) }
-
-    func scan(_ args: [String]) throws -> ReportTestSupport.Result {
-        try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--quiet", "--jobs", "2"] + args + [dir])
+    func scan(_ args: [String]) throws -> ProcessResult {
+        try run(codesweepBinary, ["scan", "--quiet", "--jobs", "2"] + args + [dir], check: false)
     }
 
-    /// The jsonl records, the reference the other formats are compared with.
-    func records() throws -> [TJSON] {
+    /// The jsonl output, the reference the other formats are compared with.
+    func jsonl() throws -> ProcessResult {
         let r = try scan([])
-        #expect(r.status == 1, "broken.jpg fails, so exit status 1: \(r.err)")
-        return try r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { try TJSON.parse(String($0)) }
+        #expect(r.status == 1, "broken.jpg fails, so exit status 1: \(r.stderr)")
+        return r
     }
+
+    /// The jsonl records.
+    func records() throws -> [TestJSON] { try TestJSON.lines(try jsonl().stdout) }
 }
 
 @Suite("Report formats")
 struct ReportFormatTests {
     static let pythonCSV = """
-    import csv, json, sys
-    with open(sys.argv[1], newline='', encoding='utf-8') as f:
-        rows = list(csv.reader(f, strict=True))
+    import csv, io, json, sys
+    rows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8', newline=''), strict=True))
     json.dump(rows, sys.stdout)
     """
 
     static func parseCSV(_ data: Data) throws -> [[String]] {
-        let file = NSTemporaryDirectory() + "codesweep-csv-\(UUID().uuidString).csv"
-        try data.write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let py = try ReportTestSupport.run("/usr/bin/env", ["python3", "-c", pythonCSV, file])
-        guard py.status == 0 else { throw TestFailure("python csv rejected the file: \(py.err)") }
-        return try TJSON.parse(py.out).array!.map { $0.array!.map { $0.string! } }
+        let py = try run("python3", ["-c", pythonCSV], stdin: data, check: false)
+        guard py.status == 0 else { throw ToolFailure("python csv rejected the file: \(py.stderr)") }
+        return try #require(try TestJSON.parse(py.stdoutBytes).value as? [[String]])
     }
 
     static func formulaSafe(_ s: String) -> String {
@@ -80,12 +76,11 @@ struct ReportFormatTests {
     @Test(arguments: [false, true])
     func csvParsesStrictlyAndMatchesTheRecords(rawFormulas: Bool) throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
         let records = try fx.records()
         let r = try fx.scan(["--format", "csv", "--csv-all-files"] + (rawFormulas ? ["--csv-raw-formulas"] : []))
         #expect(r.status == 1)
-        #expect(r.stdout.suffix(2) == Data("\r\n".utf8), "rows end in CRLF")
-        let rows = try Self.parseCSV(r.stdout)
+        #expect(r.stdoutBytes.suffix(2) == Data("\r\n".utf8), "rows end in CRLF")
+        let rows = try Self.parseCSV(r.stdoutBytes)
         #expect(rows.first == CSVSink.codeColumns + CSVSink.fileColumns)
         let body = Array(rows.dropFirst())
         #expect(body.allSatisfy { $0.count == 18 }, "every row has every column")
@@ -134,8 +129,7 @@ struct ReportFormatTests {
 
     @Test func csvDefaultHasOneRowPerCodeOnly() throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
-        let rows = try Self.parseCSV(try fx.scan(["--format", "csv"]).stdout)
+        let rows = try Self.parseCSV(try fx.scan(["--format", "csv"]).stdoutBytes)
         #expect(rows.first == CSVSink.codeColumns)
         #expect(rows.count == 1 + HostileFixture.payloads.count)
     }
@@ -153,15 +147,14 @@ struct ReportFormatTests {
 
     @Test func textNeverPrintsControlCharacters() throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
         let r = try fx.scan(["--format", "text"])
         #expect(r.status == 1)
-        let out = r.out
-        #expect(String(validating: [UInt8](r.stdout), as: UTF8.self) != nil)
+        let out = r.stdout
+        #expect(String(validating: [UInt8](r.stdoutBytes), as: UTF8.self) != nil)
         for u in out.unicodeScalars where u != "\n" {
             #expect(!TerminalText.isUnsafe(u), "raw U+\(String(u.value, radix: 16)) in text output")
         }
-        #expect(!r.stdout.contains(0x1B))
+        #expect(!r.stdoutBytes.contains(0x1B))
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         // One line per code plus one per failed file; the blank image prints nothing.
         #expect(lines.count == HostileFixture.payloads.count + 1)
@@ -185,28 +178,21 @@ struct ReportFormatTests {
 
     @Test func jsonlRecordsMatchTheRecordSchema() throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
-        let validator = try SchemaValidator(file: ReportTestSupport.packageRoot.appendingPathComponent("docs/schema/record.schema.json").path)
-        let records = try fx.records()
-        #expect(records.count == HostileFixture.payloads.count + 2)
-        for rec in records {
-            #expect(validator.validate(rec) == [], "\(rec["path"]?.string ?? "?")")
-        }
+        let jsonl = try fx.jsonl()
+        #expect(try TestJSON.lines(jsonl.stdout).count == HostileFixture.payloads.count + 2)
+        #expect(try SchemaCheck.problems(jsonl.stdoutBytes, schema: "record.schema.json", lines: true) == [])
     }
 
     @Test(arguments: [true, false])
     func jsonDocumentMatchesTheReportSchema(toFile: Bool) throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
         let target = fx.dir + ".report.json"
-        defer { try? FileManager.default.removeItem(atPath: target) }
         let r = try fx.scan(["--format", "json"] + (toFile ? ["-o", target] : []))
         #expect(r.status == 1)
-        let text = toFile ? try String(contentsOfFile: target, encoding: .utf8) : r.out
-        if toFile { #expect(r.stdout.isEmpty) }
-        let doc = try TJSON.parse(text)
-        let validator = try SchemaValidator(file: ReportTestSupport.packageRoot.appendingPathComponent("docs/schema/report.schema.json").path)
-        #expect(validator.validate(doc) == [])
+        let text = toFile ? try String(contentsOfFile: target, encoding: .utf8) : r.stdout
+        if toFile { #expect(r.stdoutBytes.isEmpty) }
+        let doc = try TestJSON.parse(text)
+        #expect(try SchemaCheck.problems(text, schema: "report.schema.json", lines: false) == [])
         let files = try #require(doc["files"]?.array)
         #expect(files.count == HostileFixture.payloads.count + 2)
         let summary = try #require(doc["summary"])
@@ -225,8 +211,7 @@ struct ReportFormatTests {
     }
 
     @Test func schemasNameEveryCaseTheCodeHas() throws {
-        let schema = try TJSON.parse(String(contentsOfFile: ReportTestSupport.packageRoot
-            .appendingPathComponent("docs/schema/record.schema.json").path, encoding: .utf8))
+        let schema = try TestJSON.parse(Data(contentsOf: URL(fileURLWithPath: SchemaCheck.schemaFile("record.schema.json"))))
         let symbologies = schema["$defs"]?["code"]?["properties"]?["symbology"]?["enum"]?.array?.compactMap(\.string)
         #expect(symbologies == Symbology.allCases.map(\.rawValue))
         let kinds = schema["properties"]?["error"]?["properties"]?["kind"]?["enum"]?.array?.compactMap(\.string)
@@ -239,21 +224,19 @@ struct ReportFormatTests {
     /// a terminal, so the run ends with the summary there.
     @Test func terminalRunEndsWithSummaryOnStderr() throws {
         let fx = try HostileFixture()
-        defer { fx.remove() }
         let out = fx.dir + ".txt"
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let command = "'\(ReportTestSupport.cliPath)' scan --format text '\(fx.dir)' > '\(out)'"
-        let r = try ReportTestSupport.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let command = "'\(codesweepBinary)' scan --format text '\(fx.dir)' > '\(out)'"
+        let r = try run("/usr/bin/script", ["-qec", command, "/dev/null"], check: false)
         let n = HostileFixture.payloads.count
-        #expect(r.out.contains("\(n + 2) files: \(n) with codes, 1 without, 1 failed; \(n) codes (\(n) unique) — qr \(n); "), "\(r.out)")
-        #expect(r.out.contains(" img/s") || r.out.contains(" s/img"))
+        #expect(r.stdout.contains("\(n + 2) files: \(n) with codes, 1 without, 1 failed; \(n) codes (\(n) unique) — qr \(n); "), "\(r.stdout)")
+        #expect(r.stdout.contains(" img/s") || r.stdout.contains(" s/img"))
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains(": QR Code https://example.com/?a=1&b=2\n"))
         #expect(!text.contains("files:"), "the summary goes to stderr only")
     }
 
     @Test func docsNameEverySymbology() throws {
-        let doc = try String(contentsOfFile: ReportTestSupport.packageRoot.appendingPathComponent("docs/output.md").path, encoding: .utf8)
+        let doc = try String(contentsOfFile: PackageRoot.file("docs/output.md"), encoding: .utf8)
         for s in Symbology.allCases {
             #expect(doc.contains("| `\(s.rawValue)`"), "\(s.rawValue)")
             #expect(doc.contains("| `\(s.zbarName)`"), "\(s.zbarName)")
@@ -263,16 +246,16 @@ struct ReportFormatTests {
     }
 
     @Test func usageErrors() throws {
-        let r = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--csv-all-files", "/nonexistent"])
+        let r = try run(codesweepBinary, ["scan", "--csv-all-files", "/nonexistent"], check: false)
         #expect(r.status != 0 && r.status != 1)
-        #expect(r.err.contains("--format csv"))
-        let f = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--format", "xml", "/nonexistent"])
+        #expect(r.stderr.contains("--format csv"))
+        let f = try run(codesweepBinary, ["scan", "--format", "xml", "/nonexistent"], check: false)
         #expect(f.status != 0 && f.status != 1)
         // An output that cannot be written is fatal (2), in every format.
         for format in ["jsonl", "json", "csv", "text"] {
-            let o = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--format", format, "-o", "/nonexistent-dir/out", "/nonexistent"])
+            let o = try run(codesweepBinary, ["scan", "--format", format, "-o", "/nonexistent-dir/out", "/nonexistent"], check: false)
             #expect(o.status == 2, "\(format): \(o.status)")
-            #expect(o.err.contains("/nonexistent-dir/"))
+            #expect(o.stderr.contains("/nonexistent-dir/"))
         }
     }
 }

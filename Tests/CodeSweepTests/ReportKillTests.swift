@@ -5,11 +5,12 @@ import Testing
 /// target with half a document.
 @Suite("Reports survive kill -9", .serialized)
 struct ReportKillTests {
-    static func makeImages(count: Int) throws -> String {
-        let dir = try ReportTestSupport.makeTempDir("kill")
+    /// `count` QR images in `temp`/images; the reports go beside that folder.
+    static func makeImages(_ temp: TempDir, count: Int) throws -> String {
+        let dir = try temp.mkdir("images")
         for i in 0..<count {
             let payload = "record \(i) " + String(repeating: "x", count: i % 50) + " \"quoted\", \u{1B} \n end"
-            try ReportTestSupport.makeQR(Array(payload.utf8), at: dir + String(format: "/img%04d.png", i), moduleSize: 12)
+            try Make.qr(bytes: Array(payload.utf8), to: dir + String(format: "/img%04d.png", i), moduleSize: 12)
         }
         return dir
     }
@@ -17,16 +18,7 @@ struct ReportKillTests {
     /// Starts the CLI, held by the test hook after `holdAfter` records, waits until `ready` says
     /// so, then SIGKILLs it. Returns false when the run ended before the kill.
     static func runAndKill(_ args: [String], holdAfter: Int = 3, ready: () -> Bool) throws -> Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ReportTestSupport.cliPath)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        for key in ["MAGICK_CONFIGURE_PATH", "MAGICK_TEMPORARY_PATH", "MAGICK_THREAD_LIMIT"] { env.removeValue(forKey: key) }
-        env["CODESWEEP_TEST_HOLD_AFTER"] = String(holdAfter)
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try start(codesweepBinary, args, env: ["CODESWEEP_TEST_HOLD_AFTER": String(holdAfter)])
         let deadline = Date().addingTimeInterval(60)
         while p.isRunning && !ready() && Date() < deadline { usleep(2_000) }
         let killed = p.isRunning
@@ -43,10 +35,9 @@ struct ReportKillTests {
 
     @Test func jsonlHasOnlyCompleteLinesAfterKill9() throws {
         let count = 300
-        let dir = try Self.makeImages(count: count)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temp = try TempDir("kill")
+        let dir = try Self.makeImages(temp, count: count)
         let out = dir + ".jsonl"
-        defer { try? FileManager.default.removeItem(atPath: out) }
         let killed = try Self.runAndKill(["scan", "--quiet", "-o", out, dir]) {
             Self.lineCount(out) >= 3
         }
@@ -56,19 +47,18 @@ struct ReportKillTests {
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 3)
         for (i, line) in lines.enumerated() {
-            let rec = try TJSON.parse(String(line))
+            let rec = try TestJSON.parse(String(line))
             #expect(rec["path"]?.string == dir + String(format: "/img%04d.png", i), "records stay in order")
             #expect(rec["codes"]?.array?.first?["text"]?.string?.hasPrefix("record \(i) ") == true)
         }
     }
 
     @Test func jsonTargetIsUntouchedByAKilledRun() throws {
-        let dir = try Self.makeImages(count: 120)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temp = try TempDir("kill")
+        let dir = try Self.makeImages(temp, count: 120)
         let target = dir + ".json"
         let previous = Data("{\"previous\":\"complete report\"}\n".utf8)
         try previous.write(to: URL(fileURLWithPath: target))
-        defer { try? FileManager.default.removeItem(atPath: target) }
         let parent = (dir as NSString).deletingLastPathComponent
         let tempPrefix = "." + (target as NSString).lastPathComponent + ".codesweep-"
         func tempFiles() -> [String] {
@@ -81,9 +71,9 @@ struct ReportKillTests {
         #expect(FileManager.default.contents(atPath: target) == previous, "a killed run leaves the old report in place")
         for t in tempFiles() { try? FileManager.default.removeItem(atPath: parent + "/" + t) }
         // A run that finishes replaces it with a complete document.
-        let r = try ReportTestSupport.run(ReportTestSupport.cliPath, ["scan", "--quiet", "--format", "json", "-o", target, dir])
-        #expect(r.status == 0, "\(r.err)")
-        let doc = try TJSON.parse(String(contentsOfFile: target, encoding: .utf8))
+        let r = try run(codesweepBinary, ["scan", "--quiet", "--format", "json", "-o", target, dir], check: false)
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try TestJSON.parse(String(contentsOfFile: target, encoding: .utf8))
         #expect(doc["files"]?.array?.count == 120)
         #expect(tempFiles() == [])
     }

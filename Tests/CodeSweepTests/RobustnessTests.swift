@@ -8,33 +8,8 @@ import SweepCore
 /// never loses a finished record. Everything runs the real `codesweep` binary on files made here.
 @Suite("Robustness", .serialized)
 struct RobustnessTests {
-    static var binary: String { codesweepBinary }
-
-    static func tempDir(_ name: String) throws -> URL { try makeTempFolder("robust", name) }
-
-    @discardableResult
-    static func sh(_ args: [String], env: [String: String] = [:], stdout: URL? = nil) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        p.environment = childEnvironment(env)
-        let outPipe = Pipe(), errPipe = Pipe()
-        if let stdout {
-            FileManager.default.createFile(atPath: stdout.path, contents: nil)
-            p.standardOutput = try FileHandle(forWritingTo: stdout)
-        } else {
-            p.standardOutput = outPipe
-        }
-        p.standardError = errPipe
-        try p.run()
-        let out = stdout == nil ? String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
-        let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, out, err)
-    }
-
     static func makeQR(_ text: String, at url: URL, scale: Int = 4) throws {
-        let r = try sh(["qrencode", "-s", String(scale), "-o", url.path, text])
+        let r = try run(Tools.qrencode, ["-s", String(scale), "-o", url.path, text], check: false)
         #expect(r.status == 0)
     }
 
@@ -46,16 +21,15 @@ struct RobustnessTests {
 
     @Test("A worker that hangs or crashes costs one file; the sweep goes on and exits 1")
     func hangAndCrashAreIsolated() throws {
-        let dir = try Self.tempDir("hooks")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: dir.appendingPathComponent("a-hang.png"))
-        try Data("CODESWEEP-TEST-CRASH".utf8).write(to: dir.appendingPathComponent("b-crash.png"))
-        try Self.makeQR("after-the-crash", at: dir.appendingPathComponent("c-good.png"))
+        let dir = try TempDir("robust-hooks")
+        try Data("CODESWEEP-TEST-HANG".utf8).write(to: dir.url.appendingPathComponent("a-hang.png"))
+        try Data("CODESWEEP-TEST-CRASH".utf8).write(to: dir.url.appendingPathComponent("b-crash.png"))
+        try Self.makeQR("after-the-crash", at: dir.url.appendingPathComponent("c-good.png"))
         let start = Date()
-        let r = try Self.sh([Self.binary, "scan", "-q", "--jobs", "1", "--timeout", "2", dir.path], env: ["CODESWEEP_TEST_HOOKS": "1"])
+        let r = try run(codesweepBinary, ["scan", "-q", "--jobs", "1", "--timeout", "2", dir.path], env: ["CODESWEEP_TEST_HOOKS": "1"], check: false)
         #expect(r.status == 1)
         #expect(Date().timeIntervalSince(start) < 30)
-        let recs = try Self.records(r.out)
+        let recs = try Self.records(r.stdout)
         #expect(recs.count == 3)
         #expect(Self.kind(recs[0]) == "timeout")
         #expect(Self.kind(recs[1]) == "crash")
@@ -65,15 +39,14 @@ struct RobustnessTests {
 
     @Test("Hostile files get clear error records by kind; nothing hangs on a FIFO or a link loop")
     func hostileCorpus() throws {
-        let dir = try Self.tempDir("hostile")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let good = dir.appendingPathComponent("good.png")
+        let dir = try TempDir("robust-hostile")
+        let good = dir.url.appendingPathComponent("good.png")
         try Self.makeQR("good", at: good)
         let png = try Data(contentsOf: good)
-        try png.prefix(png.count / 2).write(to: dir.appendingPathComponent("truncated.png"))
-        try Data().write(to: dir.appendingPathComponent("empty.jpg"))
-        try Data("push graphic-context\nviewbox 0 0 10 10\npop graphic-context\n".utf8).write(to: dir.appendingPathComponent("mvg.jpg"))
-        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: dir.appendingPathComponent("svg.jpg"))
+        try png.prefix(png.count / 2).write(to: dir.url.appendingPathComponent("truncated.png"))
+        try Data().write(to: dir.url.appendingPathComponent("empty.jpg"))
+        try Data("push graphic-context\nviewbox 0 0 10 10\npop graphic-context\n".utf8).write(to: dir.url.appendingPathComponent("mvg.jpg"))
+        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: dir.url.appendingPathComponent("svg.jpg"))
         // A PNG whose header declares 100000x100000 pixels (valid CRC), refused before decoding.
         var ihdr = Data("IHDR".utf8)
         for v in [UInt32(100_000), UInt32(100_000)] { withUnsafeBytes(of: v.bigEndian) { ihdr.append(contentsOf: $0) } }
@@ -81,9 +54,9 @@ struct RobustnessTests {
         var bomb = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         bomb.append(ihdr)
         withUnsafeBytes(of: Self.crc32(Array(ihdr)).bigEndian) { bomb.append(contentsOf: $0) }
-        try bomb.write(to: dir.appendingPathComponent("bomb.png"))
-        #expect(mkfifo(dir.appendingPathComponent("fifo.png").path, 0o644) == 0)
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: ".")
+        try bomb.write(to: dir.url.appendingPathComponent("bomb.png"))
+        #expect(mkfifo(dir.url.appendingPathComponent("fifo.png").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("loop").path, withDestinationPath: ".")
         // A file name that is not UTF-8: kept exactly in path_b64 and found again from it.
         let badName: [UInt8] = Array(dir.path.utf8) + Array("/name-".utf8) + [0xFF, 0xFE] + Array(".png".utf8)
         let fd = open(String(decoding: badName, as: UTF8.self), O_WRONLY) // must not exist under the lossy name
@@ -94,9 +67,9 @@ struct RobustnessTests {
         png.withUnsafeBytes { _ = write(wfd, $0.baseAddress, $0.count) }
         close(wfd)
 
-        let r = try Self.sh([Self.binary, "scan", "-q", "--follow-symlinks", "--timeout", "20", dir.path])
+        let r = try run(codesweepBinary, ["scan", "-q", "--follow-symlinks", "--timeout", "20", dir.path], check: false)
         #expect(r.status == 1)
-        let recs = try Self.records(r.out)
+        let recs = try Self.records(r.stdout)
         var byName: [String: JSONValue] = [:]
         for rec in recs { byName[URL(fileURLWithPath: rec["path"]!.stringValue!).lastPathComponent] = rec }
         #expect(Self.kind(byName["truncated.png"]!) == "truncated")
@@ -113,9 +86,9 @@ struct RobustnessTests {
         #expect(odd["codes"]?.arrayValue?.first?["text"]?.stringValue == "good")
 
         // Named explicitly, a FIFO is reported, still without being opened (this would block).
-        let fifo = try Self.sh([Self.binary, "scan", "-q", dir.appendingPathComponent("fifo.png").path])
+        let fifo = try run(codesweepBinary, ["scan", "-q", dir.url.appendingPathComponent("fifo.png").path], check: false)
         #expect(fifo.status == 1)
-        #expect(Self.kind(try Self.records(fifo.out)[0]) == "not_regular_file")
+        #expect(Self.kind(try Self.records(fifo.stdout)[0]) == "not_regular_file")
     }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -135,29 +108,24 @@ struct RobustnessTests {
 
     @Test("SIGKILL midway, then --resume, gives exactly the records of an uninterrupted run")
     func killAndResume() throws {
-        let dir = try Self.tempDir("resume")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let images = dir.appendingPathComponent("images")
+        let dir = try TempDir("robust-resume")
+        let images = dir.url.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         try Self.makeTree(images, count: 40)
-        let full = dir.appendingPathComponent("full.jsonl")
-        let partial = dir.appendingPathComponent("partial.jsonl")
+        let full = dir.url.appendingPathComponent("full.jsonl")
+        let partial = dir.url.appendingPathComponent("partial.jsonl")
         // The same settings for all three runs.
-        #expect(try Self.sh([Self.binary, "scan", "-q", "-o", full.path, images.path]).status == 0)
+        #expect(try run(codesweepBinary, ["scan", "-q", "-o", full.path, images.path], check: false).status == 0)
 
         // Killed when its third record is on disk: the test hook holds the sweep there.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = ["scan", "-q", "-o", partial.path, images.path]
-        p.environment = ProcessInfo.processInfo.environment.merging(["CODESWEEP_TEST_HOLD_AFTER": "3"]) { $1 }
-        try p.run()
+        let p = try start(codesweepBinary, ["scan", "-q", "-o", partial.path, images.path], env: ["CODESWEEP_TEST_HOLD_AFTER": "3"])
         try Self.waitForLines(partial, 3, while: p)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal)
         let before = try String(contentsOf: partial, encoding: .utf8).split(separator: "\n")
         #expect(before.count == 3)
-        let resumed = try Self.sh([Self.binary, "scan", "-q", "--resume", partial.path, images.path])
+        let resumed = try run(codesweepBinary, ["scan", "-q", "--resume", partial.path, images.path], check: false)
         #expect(resumed.status == 0)
         let a = try String(contentsOf: full, encoding: .utf8).split(separator: "\n").sorted()
         let b = try String(contentsOf: partial, encoding: .utf8).split(separator: "\n").sorted()
@@ -180,16 +148,11 @@ struct RobustnessTests {
 
     @Test("SIGINT stops cleanly: exit 130 and every line of the output is a complete record")
     func sigintLeavesValidOutput() throws {
-        let dir = try Self.tempDir("sigint")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Self.makeTree(dir, count: 30)
-        let out = dir.appendingPathComponent("out.jsonl")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = ["scan", "-q", "-o", out.path, dir.path]
+        let dir = try TempDir("robust-sigint")
+        try Self.makeTree(dir.url, count: 30)
+        let out = dir.url.appendingPathComponent("out.jsonl")
         // Held by the test hook once two records are on disk, then interrupted.
-        p.environment = ProcessInfo.processInfo.environment.merging(["CODESWEEP_TEST_HOLD_AFTER": "2"]) { $1 }
-        try p.run()
+        let p = try start(codesweepBinary, ["scan", "-q", "-o", out.path, dir.path], env: ["CODESWEEP_TEST_HOLD_AFTER": "2"])
         try Self.waitForLines(out, 2, while: p)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
@@ -204,11 +167,10 @@ struct RobustnessTests {
 
     @Test("Declared sizes are read from headers without decoding")
     func headerSizes() throws {
-        let dir = try Self.tempDir("headers")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TempDir("robust-headers")
         for (ext, format) in [("png", ImageFormat.png), ("jpg", .jpeg), ("gif", .gif), ("bmp", .bmp), ("webp", .webp)] {
-            let f = dir.appendingPathComponent("x.\(ext)")
-            #expect(try Self.sh(["/usr/bin/convert", "-size", "123x45", "xc:gray", f.path]).status == 0)
+            let f = dir.url.appendingPathComponent("x.\(ext)")
+            #expect(try run(Tools.convert, ["-size", "123x45", "xc:gray", f.path], check: false).status == 0)
             let bytes = Array(try Data(contentsOf: f))
             #expect(ImageFormat.sniff(bytes) == format)
             let size = try #require(ImageHeader.declaredSize(bytes, format: format))

@@ -7,10 +7,6 @@ import SweepCore
 /// and per-code `details`. Real images (qrencode, zint, ImageMagick) through the real binary.
 @Suite("Scan flags: --raw, --fail-if-none, stdin, details")
 struct ScanFlagsTests {
-    static func sh(_ script: String, _ args: [String]) throws -> ProcessResult {
-        try run("/bin/sh", ["-c", script, "sh"] + args, check: false)
-    }
-
     @Test("--raw prints payloads only, one per line, bytes as read (an escape stays an escape); --format text never prints it")
     func raw() throws {
         let dir = try TempDir()
@@ -45,14 +41,14 @@ struct ScanFlagsTests {
         let dir = try TempDir()
         try dir.mkdir("tmp")
         try Make.qr("https://www.example.com/stdin", to: dir.file("a.png"), scale: 4, margin: 4)
-        let r = try Self.sh("TMPDIR=\"$1\" exec \"$2\" scan -q - < \"$3\"", [dir.file("tmp"), codesweepBinary, dir.file("a.png")])
+        let r = try sh("TMPDIR=\"$1\" exec \"$2\" scan -q - < \"$3\"", [dir.file("tmp"), codesweepBinary, dir.file("a.png")])
         #expect(r.status == 0, "\(r.stderr)")
         let record = try FileRecord.read(json: Array(r.stdout.trimmingCharacters(in: .newlines).utf8))
         #expect(record.path == "-")
         #expect(record.codes.map { PayloadText.decode($0.bytes).text } == ["https://www.example.com/stdin"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("tmp")).isEmpty, "the stdin copy is removed")
         // Not an image on stdin: an error record for '-', exit 1.
-        let junk = try Self.sh("printf 'hello' | exec \"$1\" scan -q -", [codesweepBinary])
+        let junk = try sh("printf 'hello' | exec \"$1\" scan -q -", [codesweepBinary])
         #expect(junk.status == 1 && junk.stdout.contains("\"path\":\"-\"") && junk.stdout.contains("not_image"))
         let twice = try run(codesweepBinary, ["scan", "-", "-"], check: false)
         #expect(twice.status != 0 && twice.stderr.contains("can be named once"))

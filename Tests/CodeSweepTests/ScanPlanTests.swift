@@ -13,38 +13,10 @@ import ZBarBridge
 struct ScanPlanTests {
     // MARK: helpers
 
-    static let convert = "/usr/bin/convert"
-
-    final class Scratch {
-        let dir: URL
-        init() throws {
-            dir = FileManager.default.temporaryDirectory.appendingPathComponent("scanplan-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: dir) }
-        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-    }
-
-    @discardableResult
-    static func run(_ tool: String, _ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
-        p.arguments = args
-        // Not the test process's environment: loading an image sets MAGICK_CONFIGURE_PATH to the
-        // library's own policy, which would also govern (and refuse) these tool runs.
-        p.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(tool) \(args.joined(separator: " ")) failed")
-        return p.terminationStatus
-    }
-
     static func qr(_ path: String, _ text: String, module: Int, margin: Int = 4, inverted: Bool = false) throws {
         var a = ["-o", path, "-s", "\(module)", "-m", "\(margin)", "-l", "M"]
         if inverted { a += ["--foreground=FFFFFF", "--background=000000"] }
-        try run("qrencode", a + ["--", text])
+        try run(Tools.qrencode, a + ["--", text])
     }
 
     static func load(_ path: String) throws -> LumaImage {
@@ -72,12 +44,12 @@ struct ScanPlanTests {
 
     @Test("a code with huge modules filling the frame is found only after downscaling")
     func downscaling() throws {
-        let s = try Scratch()
-        let code = s.path("big.png"), img = s.path("big.jpg")
+        let s = try TempDir("scanplan")
+        let code = s.file("big.png"), img = s.file("big.jpg")
         // 60 px modules with a thin margin, softened and with sensor noise like a close-up photo:
         // at full size ZBar's edge detector sees the noise, at 1/4 the noise is averaged away.
-        try Self.run("qrencode", ["-o", code, "-s", "60", "-m", "1", "-l", "L", "--", "FILL-THE-FRAME-42"])
-        try Self.run(Self.convert, ["-seed", "7", code, "-blur", "0x3", "-attenuate", "0.4", "+noise", "Gaussian", "-quality", "90", img])
+        try run(Tools.qrencode, ["-o", code, "-s", "60", "-m", "1", "-l", "L", "--", "FILL-THE-FRAME-42"])
+        try run(Tools.convert, ["-seed", "7", code, "-blur", "0x3", "-attenuate", "0.4", "+noise", "Gaussian", "-quality", "90", img])
         let image = try Self.load(img)
         let full = Self.read(image, [ScanPass("full", [])])
         #expect(!Self.texts(full).contains("FILL-THE-FRAME-42"), "full-resolution pass alone should miss it")
@@ -88,8 +60,8 @@ struct ScanPlanTests {
 
     @Test("a light-on-dark QR code is found only after inversion")
     func inversion() throws {
-        let s = try Scratch()
-        let code = s.path("inv.png")
+        let s = try TempDir("scanplan")
+        let code = s.file("inv.png")
         try Self.qr(code, "INVERTED-QR-7", module: 8, margin: 4, inverted: true)
         let image = try Self.load(code)
         #expect(Self.read(image, [ScanPass("full", [])]).isEmpty, "a plain pass should not read a negative QR")
@@ -103,22 +75,22 @@ struct ScanPlanTests {
 
     @Test("a crowded sheet of small QR codes needs tiling")
     func tiling() throws {
-        let s = try Scratch()
+        let s = try TempDir("scanplan")
         // 60 QR codes with 3 px modules on a 12 MP sheet, 10 columns x 6 rows.
         // Photo-like: a sheet with sensor noise, the codes printed on it, all slightly soft.
-        let paper = s.path("paper.png")
-        try Self.run(Self.convert, ["-seed", "11", "-size", "4000x3000", "xc:white", "-attenuate", "0.5", "+noise", "Gaussian", paper])
+        let paper = s.file("paper.png")
+        try run(Tools.convert, ["-seed", "11", "-size", "4000x3000", "xc:white", "-attenuate", "0.5", "+noise", "Gaussian", paper])
         var args = [paper]
         var expected: [String] = []
         for k in 0..<60 {
             let text = "SHEET-\(k < 10 ? "0" : "")\(k)-CODE"
-            let png = s.path("c\(k).png")
+            let png = s.file("c\(k).png")
             try Self.qr(png, text, module: 3, margin: 2)
             args += [png, "-geometry", "+\(150 + (k % 10) * 370)+\(150 + (k / 10) * 450)", "-composite"]
             expected.append(text)
         }
-        let sheet = s.path("sheet.jpg")
-        try Self.run(Self.convert, args + ["-blur", "0x0.7", "-quality", "90", sheet])
+        let sheet = s.file("sheet.jpg")
+        try run(Tools.convert, args + ["-blur", "0x0.7", "-quality", "90", sheet])
         let image = try Self.load(sheet)
         let whole = Set(Self.texts(Self.read(image, [ScanPass("full", [])])))
         let tiled = Self.read(image, [ScanPass("full", []), ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)])])
@@ -141,10 +113,10 @@ struct ScanPlanTests {
 
     @Test("a code found by two passes is reported once, by the first pass, with full-image corners")
     func mergeTwoPasses() throws {
-        let s = try Scratch()
-        let code = s.path("m.png"), img = s.path("m.png.jpg")
+        let s = try TempDir("scanplan")
+        let code = s.file("m.png"), img = s.file("m.png.jpg")
         try Self.qr(code, "MERGE-ME-ONCE", module: 10, margin: 4) // 21 modules: code at 40...250
-        try Self.run(Self.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img]) // at 140...350
+        try run(Tools.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img]) // at 140...350
         let image = try Self.load(img)
         let half = [ScanPass("half", [.downscale(2)])]
         #expect(Self.texts(Self.read(image, half)) == ["MERGE-ME-ONCE"], "the second pass alone finds it too")
@@ -166,12 +138,12 @@ struct ScanPlanTests {
 
     @Test("--roi: corners stay in full-image pixels and codes outside the region are not reported")
     func roi() throws {
-        let s = try Scratch()
-        let left = s.path("l.png"), right = s.path("r.png"), img = s.path("two.png")
+        let s = try TempDir("scanplan")
+        let left = s.file("l.png"), right = s.file("r.png"), img = s.file("two.png")
         try Self.qr(left, "LEFT-CODE", module: 8, margin: 2)    // 25 modules = 200 px
         try Self.qr(right, "RIGHT-CODE", module: 8, margin: 2)
-        try Self.run(Self.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
-                                    right, "-geometry", "+800+150", "-composite", img])
+        try run(Tools.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
+                                right, "-geometry", "+800+150", "-composite", img])
         let image = try Self.load(img)
         let all = Self.read(image, [ScanPass("full", [])])
         #expect(Set(Self.texts(all)) == ["LEFT-CODE", "RIGHT-CODE"])
@@ -190,20 +162,20 @@ struct ScanPlanTests {
     /// A 12 MP photo-like frame (a seeded plasma scene with sensor noise, as the hard set's) with
     /// `code` pasted at (x, y) tilted by `tilt` degrees, then the frame blurred as a phone's
     /// optics do.
-    static func cameraShot(_ s: Scratch, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
-        let out = s.path(name)
-        try run(convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
-                          "-attenuate", "0.5", "+noise", "Gaussian",
-                          "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
-                          "-blur", "0x\(blur)", "-quality", "85", out])
+    static func cameraShot(_ s: TempDir, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
+        let out = s.file(name)
+        try run(Tools.convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
+                                "-attenuate", "0.5", "+noise", "Gaussian",
+                                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                                "-blur", "0x\(blur)", "-quality", "85", out])
         return out
     }
 
     static let normalPasses = ScanPlan.forEffort(.normal).passes
 
     /// A QR code of `text` (2-module margin) in a camera shot at (1500, 1200).
-    static func cameraQR(_ s: Scratch, _ text: String, module: Int, tilt: Int, blur: Double) throws -> String {
-        let code = s.path("q.png")
+    static func cameraQR(_ s: TempDir, _ text: String, module: Int, tilt: Int, blur: Double) throws -> String {
+        let code = s.file("q.png")
         try qr(code, text, module: module, margin: 2)
         return try cameraShot(s, code, x: 1500, y: 1200, tilt: tilt, blur: blur, name: "shot.jpg")
     }
@@ -214,7 +186,7 @@ struct ScanPlanTests {
         var settings = ScanSettings()
         settings.reader.plan = ScanPlan(effort: .normal, passes: passes)
         guard case .file(let entry)? = Walker().walk([path]).first, let record = FileScanner.scan(entry, settings: settings) else {
-            throw TestFailure("no record for \(path)")
+            throw ToolFailure("no record for \(path)")
         }
         #expect(record.error == nil, "\(path): \(String(describing: record.error))")
         return record.codes
@@ -222,7 +194,7 @@ struct ScanPlanTests {
 
     @Test("a tilted, blurred QR with 3 px modules in a 12 MP photo is read from a full-resolution crop with room around it")
     func blurredSmallModules() throws {
-        let s = try Scratch()
+        let s = try TempDir("scanplan")
         let shot = try Self.cameraQR(s, "https://ex.am/t/c-ABCDEFGHJKLMNPQRST", module: 3, tilt: 12, blur: 1.2)
         // The locator sees it and its warps read it first; without them the fine-texture crop
         // at full resolution reads it.
@@ -244,7 +216,7 @@ struct ScanPlanTests {
 
     @Test("a blurred QR busy already when shrunk is found only by the full-resolution look at code-like places")
     func codeLikeRegionsAtFullSize() throws {
-        let s = try Scratch()
+        let s = try TempDir("scanplan")
         let shot = try Self.cameraQR(s, "https://ex.am/t/r-ABCDEFGHJKLMNPQRST", module: 3, tilt: 10, blur: 1.2)
         // The locator finds it too (and reads it first in the normal plan); without the located
         // passes, regions-full is what reads it, and without both nothing does.
@@ -261,7 +233,7 @@ struct ScanPlanTests {
 
     @Test("a 2 px-module QR under camera blur is found only after sharpening its fine-texture crop")
     func sharpenedFineCrop() throws {
-        let s = try Scratch()
+        let s = try TempDir("scanplan")
         let shot = try Self.cameraQR(s, "https://ex.am/t/b-ABCDEFGHJKLMNPQRST", module: 2, tilt: 8, blur: 0.8)
         let without = Self.normalPasses.filter { !$0.steps.contains(.sharpen) }
         #expect(try Self.sweepRead(shot, without).isEmpty, "the plan without sharpening should miss it")
@@ -274,10 +246,10 @@ struct ScanPlanTests {
 
     @Test("a blurred dense QR (version 35) is cropped whole for the full-resolution pass")
     func denseBlurredWholeCrop() throws {
-        let s = try Scratch()
-        let code = s.path("q.png")
+        let s = try TempDir("scanplan")
+        let code = s.file("q.png")
         let text = "DENSE-c-" + String(repeating: "X7Q2", count: 100)
-        try Self.run("qrencode", ["-o", code, "-s", "4", "-m", "4", "-l", "M", "-v", "35", "--", text])
+        try run(Tools.qrencode, ["-o", code, "-s", "4", "-m", "4", "-l", "M", "-v", "35", "--", text])
         let shot = try Self.cameraShot(s, code, x: 900, y: 500, tilt: 5, blur: 1.8, name: "dense.jpg")
         let codes = try Self.sweepRead(shot, Self.normalPasses)
         #expect(Self.texts(codes) == [text])

@@ -10,37 +10,6 @@ import SweepCore
 /// budgets. Everything runs the real `codesweep` binary on real files made here.
 @Suite("Nothing silent", .serialized)
 struct SilentFailureTests {
-    static var binary: String { codesweepBinary }
-
-    struct Result { var status: Int32; var out: Data; var err: String; var text: String { String(decoding: out, as: UTF8.self) } }
-
-    /// Runs `/bin/sh -c script` with `args` as $1..., stdout and stderr to files (nothing can
-    /// block on a full pipe). The shell lets a test redirect to /dev/full and pass arguments
-    /// that are not UTF-8 (built with printf), which Foundation's Process cannot.
-    @discardableResult
-    static func sh(_ script: String, _ args: [String] = [], env: [String: String] = [:], stdin: String? = nil) throws -> Result {
-        let scratch = try TempDir()
-        let outPath = scratch.file("out"), errPath = scratch.file("err")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, "sh"] + args
-        p.environment = childEnvironment(["CS": binary].merging(env) { $1 })
-        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        if let stdin {
-            try Data(stdin.utf8).write(to: URL(fileURLWithPath: scratch.file("in")))
-            p.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch.file("in")))
-        } else {
-            p.standardInput = FileHandle.nullDevice
-        }
-        try p.run()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, out: try Data(contentsOf: URL(fileURLWithPath: outPath)),
-                      err: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-
     static func records(_ text: String) throws -> [JSONValue] {
         try text.split(separator: "\n").map { try JSONReading.value(String($0)) }
     }
@@ -87,22 +56,22 @@ struct SilentFailureTests {
 
         // To stdout: /dev/full fails every write.
         for format in ["jsonl", "json", "csv", "text"] {
-            let r = try Self.sh("exec \"$CS\" scan -q --format \"$1\" \"$2\" > /dev/full", [format, images])
-            #expect(r.status == 2, "\(format): \(r.err)")
-            #expect(r.err.contains("cannot write to standard output: No space left on device"), "\(format): \(r.err)")
+            let r = try sh("exec \"$CS\" scan -q --format \"$1\" \"$2\" > /dev/full", [format, images])
+            #expect(r.status == 2, "\(format): \(r.stderr)")
+            #expect(r.stderr.contains("cannot write to standard output: No space left on device"), "\(format): \(r.stderr)")
         }
 
         // Other commands' stdout too.
         for command in ["symbologies", "plan"] {
-            let r = try Self.sh("exec \"$CS\" \"$1\" > /dev/full", [command])
-            #expect(r.status == 2, "\(command): \(r.err)")
-            #expect(r.err.contains("cannot write to standard output"), "\(command): \(r.err)")
+            let r = try sh("exec \"$CS\" \"$1\" > /dev/full", [command])
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("cannot write to standard output"), "\(command): \(r.stderr)")
         }
 
         // A closed stdout: EBADF, not a report written into whatever was opened next.
-        let closed = try Self.sh("exec \"$CS\" scan -q \"$1\" >&-", [images])
+        let closed = try sh("exec \"$CS\" scan -q \"$1\" >&-", [images])
         #expect(closed.status == 2)
-        #expect(closed.err.contains("cannot write to standard output: Bad file descriptor"), "\(closed.err)")
+        #expect(closed.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(closed.stderr)")
 
         guard let mnt = try Self.smallFileSystem(dir, kib: 64) else {
             Issue.record("cannot mount a tmpfs (not root?): only the /dev/full half of this test ran")
@@ -113,13 +82,13 @@ struct SilentFailureTests {
         // An earlier good json report, then a full disk: exit 2, the old report untouched,
         // no temporary file left.
         let report = mnt + "/report.json"
-        let first = try Self.sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images + "/q000.png"])
-        #expect(first.status == 0, "\(first.err)")
+        let first = try sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images + "/q000.png"])
+        #expect(first.status == 0, "\(first.stderr)")
         let good = try Data(contentsOf: URL(fileURLWithPath: report))
         try Self.fill(mnt, leaving: 8192)
-        let json = try Self.sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images])
+        let json = try sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images])
         #expect(json.status == 2)
-        #expect(json.err.contains("cannot write to '\(report)'") && json.err.contains("No space left on device"), "\(json.err)")
+        #expect(json.stderr.contains("cannot write to '\(report)'") && json.stderr.contains("No space left on device"), "\(json.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == good)
         #expect(try JSONReading.value(String(decoding: good, as: UTF8.self))["files"]?.arrayValue?.count == 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: mnt).sorted()
@@ -127,9 +96,9 @@ struct SilentFailureTests {
 
         // jsonl: exit 2, every line written is a complete record, fewer than all of them.
         let jsonl = mnt + "/report.jsonl"
-        let lines = try Self.sh("exec \"$CS\" scan -q -o \"$1\" \"$2\"", [jsonl, images])
+        let lines = try sh("exec \"$CS\" scan -q -o \"$1\" \"$2\"", [jsonl, images])
         #expect(lines.status == 2)
-        #expect(lines.err.contains("cannot write to '\(jsonl)': No space left on device"), "\(lines.err)")
+        #expect(lines.stderr.contains("cannot write to '\(jsonl)': No space left on device"), "\(lines.stderr)")
         let text = try String(contentsOfFile: jsonl, encoding: .utf8)
         #expect(text.isEmpty || text.hasSuffix("\n"))
         let recs = try Self.records(text)
@@ -139,18 +108,18 @@ struct SilentFailureTests {
 
         // csv: exit 2, the file ends with a whole row.
         let csv = mnt + "/codes.csv"
-        let c = try Self.sh("exec \"$CS\" scan -q --format csv -o \"$1\" \"$2\"", [csv, images])
+        let c = try sh("exec \"$CS\" scan -q --format csv -o \"$1\" \"$2\"", [csv, images])
         #expect(c.status == 2)
-        #expect(c.err.contains("cannot write to '\(csv)': No space left on device"), "\(c.err)")
+        #expect(c.stderr.contains("cannot write to '\(csv)': No space left on device"), "\(c.stderr)")
         let rows = try String(contentsOfFile: csv, encoding: .utf8)
         #expect(rows.hasSuffix("\r\n"))
         try FileManager.default.removeItem(atPath: csv)
 
         // --annotate into the full file system: the pictures cannot all be written, exit 2.
         let pictures = mnt + "/pictures"
-        let a = try Self.sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [pictures, images])
-        #expect(a.status == 2, "\(a.err)")
-        #expect(a.err.contains("--annotate: cannot"), "\(a.err)")
+        let a = try sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [pictures, images])
+        #expect(a.status == 2, "\(a.stderr)")
+        #expect(a.stderr.contains("--annotate: cannot"), "\(a.stderr)")
     }
 
     // MARK: - 2. NUL lists
@@ -160,13 +129,13 @@ struct SilentFailureTests {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 2)
         let list = images + "/q000.png\0" + images + "/q001.png\0"
-        let r = try Self.sh("exec \"$CS\" scan -q --files-from -", stdin: list)
+        let r = try sh("exec \"$CS\" scan -q --files-from -", stdin: Data(list.utf8))
         #expect(r.status == 2)
-        #expect(r.err.contains("NUL") && r.err.contains("-0"), "\(r.err)")
-        #expect(r.out.isEmpty)
-        let ok = try Self.sh("exec \"$CS\" scan -q --files-from - -0", stdin: list)
-        #expect(ok.status == 0, "\(ok.err)")
-        #expect(try Self.records(ok.text).count == 2)
+        #expect(r.stderr.contains("NUL") && r.stderr.contains("-0"), "\(r.stderr)")
+        #expect(r.stdoutBytes.isEmpty)
+        let ok = try sh("exec \"$CS\" scan -q --files-from - -0", stdin: Data(list.utf8))
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try Self.records(ok.stdout).count == 2)
     }
 
     // MARK: - 3. Byte-exact arguments
@@ -176,49 +145,34 @@ struct SilentFailureTests {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 1)
         // images/bad\xffdir/bad\xffname.png, made through the shell (names are bytes there).
-        let made = try Self.sh("""
+        let made = try sh("""
             d="$1/bad$(printf '\\377')dir"; mkdir "$d" && cp "$1/q000.png" "$d/bad$(printf '\\377')name.png"
             """, [images])
-        #expect(made.status == 0, "\(made.err)")
+        #expect(made.status == 0, "\(made.stderr)")
         let expected: [UInt8] = Array((images + "/bad").utf8) + [0xFF] + Array("dir/bad".utf8) + [0xFF] + Array("name.png".utf8)
 
-        func check(_ r: Result, _ what: String) throws {
-            #expect(r.status == 0, "\(what): \(r.err)")
-            let recs = try Self.records(r.text)
-            let rec = try #require(recs.first { $0["path_b64"] != nil }, "\(what): \(r.text)")
+        func check(_ r: ProcessResult, _ what: String) throws {
+            #expect(r.status == 0, "\(what): \(r.stderr)")
+            let recs = try Self.records(r.stdout)
+            let rec = try #require(recs.first { $0["path_b64"] != nil }, "\(what): \(r.stdout)")
             #expect(Base64.decode(rec["path_b64"]?.stringValue ?? "") == expected, "\(what)")
             #expect(rec["status"]?.stringValue == "ok", "\(what)")
             #expect(rec["codes"]?.arrayValue?.count == 1, "\(what)")
         }
         // The file itself.
-        try check(try Self.sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir/bad$(printf '\\377')name.png\"", [images]), "file")
+        try check(try sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir/bad$(printf '\\377')name.png\"", [images]), "file")
         // Its folder as a root.
-        try check(try Self.sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir\"", [images]), "root")
+        try check(try sh("exec \"$CS\" scan -q \"$1/bad$(printf '\\377')dir\"", [images]), "root")
         // A glob with the byte, over the whole tree: only that file.
-        let g = try Self.sh("exec \"$CS\" scan -q --include \"bad$(printf '\\377')*\" \"$1\"", [images])
+        let g = try sh("exec \"$CS\" scan -q --include \"bad$(printf '\\377')*\" \"$1\"", [images])
         try check(g, "glob")
-        #expect(try Self.records(g.text).count == 1)
+        #expect(try Self.records(g.stdout).count == 1)
     }
 
     // MARK: - 4. --resume: a lock, stored settings, the earlier part's failures
 
-    /// Starts `codesweep` with the test hooks on (a file starting CODESWEEP-TEST-HANG hangs its worker).
-    static func start(_ args: [String], stdout: String? = nil) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = args
-        p.environment = childEnvironment(["CODESWEEP_TEST_HOOKS": "1"])
-        if let stdout {
-            FileManager.default.createFile(atPath: stdout, contents: nil)
-            p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        } else {
-            p.standardOutput = FileHandle.nullDevice
-        }
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
+    /// The test hooks: a file starting CODESWEEP-TEST-HANG hangs its worker.
+    static let hooks = ["CODESWEEP_TEST_HOOKS": "1"]
 
     /// Waits (polling, up to `limit` seconds) until FILE holds at least `lines` lines.
     static func waitForLines(_ file: String, _ lines: Int, limit: Double = 60) -> Int {
@@ -239,11 +193,11 @@ struct SilentFailureTests {
         try Self.addHangingFiles(images, "z-hang.png")
         let report = dir.file("report.jsonl")
         // The first sweep reaches the hanging file last and holds the lock until its timeout.
-        let first = try Self.start(["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images])
+        let first = try start(codesweepBinary, ["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images], env: Self.hooks)
         #expect(Self.waitForLines(report, 5) == 5)
-        let second = try Self.sh("CODESWEEP_TEST_HOOKS=1 exec \"$CS\" scan -q --jobs 1 --timeout 5 --resume \"$1\" \"$2\"", [report, images])
+        let second = try sh("CODESWEEP_TEST_HOOKS=1 exec \"$CS\" scan -q --jobs 1 --timeout 5 --resume \"$1\" \"$2\"", [report, images])
         #expect(second.status == 2)
-        #expect(second.err.contains("is locked by another codesweep sweep"), "\(second.err)")
+        #expect(second.stderr.contains("is locked by another codesweep sweep"), "\(second.stderr)")
         first.waitUntilExit()
         #expect(first.terminationStatus == 1) // the hanging file is a timeout
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
@@ -258,8 +212,8 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 3)
         try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: images + "/broken.png"))
         let report = dir.file("report.jsonl")
-        let first = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
-        #expect(first.status == 1, "\(first.err)") // broken.png
+        let first = try sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
+        #expect(first.status == 1, "\(first.stderr)") // broken.png
         let written = try Data(contentsOf: URL(fileURLWithPath: report))
         #expect(try Self.records(String(decoding: written, as: UTF8.self)).count == 4)
         try run(Tools.qrencode, ["-s", "3", "-o", images + "/q100.png", "added later"])
@@ -267,23 +221,23 @@ struct SilentFailureTests {
         for (flags, named) in [([] as [String], "--hash"), (["--hash", "md5"], "--hash"),
                                (["--hash", "sha256", "--effort", "fast"], "--effort"),
                                (["--hash", "sha256", "--symbologies", "qr"], "--symbologies")] {
-            let r = try Self.sh("exec \"$CS\" scan -q \"$@\"", ["--resume", report] + flags + [images])
+            let r = try sh("exec \"$CS\" scan -q \"$@\"", ["--resume", report] + flags + [images])
             #expect(r.status == 2, "\(flags)")
-            #expect(r.err.contains("cannot resume") && r.err.contains(named + ":"), "\(flags): \(r.err)")
+            #expect(r.stderr.contains("cannot resume") && r.stderr.contains(named + ":"), "\(flags): \(r.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == written, "\(flags)") // nothing appended
         }
         // The same settings: the new file is appended, and the earlier failure still counts.
-        let same = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
-        #expect(same.status == 1, "\(same.err)")
+        let same = try sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
+        #expect(same.status == 1, "\(same.stderr)")
         let recs = try Self.records(try String(contentsOfFile: report, encoding: .utf8))
         #expect(recs.count == 5)
         #expect(recs.allSatisfy { $0["status"]?.stringValue == "error" || $0["hashes"]?["sha256"] != nil })
         // A report written with -o has no stored settings: what its records show is compared.
         let plain = dir.file("plain.jsonl")
-        #expect(try Self.sh("exec \"$CS\" scan -q -o \"$1\" \"$2/q000.png\"", [plain, images]).status == 0)
-        let mixed = try Self.sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [plain, images])
+        #expect(try sh("exec \"$CS\" scan -q -o \"$1\" \"$2/q000.png\"", [plain, images]).status == 0)
+        let mixed = try sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [plain, images])
         #expect(mixed.status == 2)
-        #expect(mixed.err.contains("--hash:"), "\(mixed.err)")
+        #expect(mixed.stderr.contains("--hash:"), "\(mixed.stderr)")
     }
 
     // MARK: - 5. Interrupts and worker lifetimes
@@ -315,7 +269,7 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 5)
         try Self.addHangingFiles(images, "z-hang.png")
         let out = dir.file("out.jsonl")
-        let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
+        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images], env: Self.hooks)
         #expect(Self.waitForLines(out, 5) == 5) // the five images are done; the last file hangs
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
@@ -337,7 +291,7 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 3)
         try Self.addHangingFiles(images, "y-hang.png", "z-hang.png")
         let out = dir.file("out.jsonl")
-        let p = try Self.start(["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images])
+        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images], env: Self.hooks)
         #expect(Self.waitForLines(out, 3) == 3) // both workers are now in the hanging files
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
@@ -400,9 +354,9 @@ struct SilentFailureTests {
         let bombs = try dir.mkdir("bombs")
         try run("/usr/bin/env", ["python3", "-c", Self.bombMaker, bombs])
         let tmp = try dir.mkdir("tmp")
-        let r = try Self.sh("exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 \"$2\"", [Self.peakRSS, bombs], env: ["TMPDIR": tmp])
-        #expect(r.status == 1, "\(r.err)")
-        let recs = try Self.records(r.text)
+        let r = try sh("exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 \"$2\"", [Self.peakRSS, bombs], env: ["TMPDIR": tmp])
+        #expect(r.status == 1, "\(r.stderr)")
+        let recs = try Self.records(r.stdout)
         #expect(recs.count == 3)
         var byName: [String: JSONValue] = [:]
         for rec in recs { byName[URL(fileURLWithPath: rec["path"]?.stringValue ?? "").lastPathComponent] = rec }
@@ -416,8 +370,8 @@ struct SilentFailureTests {
         let png = try #require(byName["zlib.png"]?["error"])
         #expect(png["kind"]?.stringValue == "too_large")
         #expect(png["message"]?.stringValue?.contains("10950x10950") == true, "\(png)")
-        let peak = r.err.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
-        let kib = try #require(peak, "\(r.err)")
+        let peak = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
+        let kib = try #require(peak, "\(r.stderr)")
         #expect(kib < 1_000_000, "peak RSS \(kib) KiB")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
     }
@@ -427,15 +381,15 @@ struct SilentFailureTests {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 1)
         try Data("CODESWEEP-TEST-GREEDY".utf8).write(to: URL(fileURLWithPath: images + "/a-greedy.png"))
-        let r = try Self.sh("CODESWEEP_TEST_HOOKS=1 exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 --max-memory 256 \"$2\"", [Self.peakRSS, images])
-        #expect(r.status == 1, "\(r.err)")
-        let recs = try Self.records(r.text)
+        let r = try sh("CODESWEEP_TEST_HOOKS=1 exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 --max-memory 256 \"$2\"", [Self.peakRSS, images])
+        #expect(r.status == 1, "\(r.stderr)")
+        let recs = try Self.records(r.stdout)
         #expect(recs.count == 2)
         #expect(recs.first?["error"]?["kind"]?.stringValue == "too_large", "\(recs.first.map { $0.serialized() } ?? "")")
         #expect(recs.first?["error"]?["message"]?.stringValue?.contains("256 MiB") == true)
         #expect(recs.last?["status"]?.stringValue == "ok")
-        let peak = r.err.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
-        let kib = try #require(peak, "\(r.err)")
+        let peak = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib=") }.flatMap { Int($0.dropFirst(13)) }
+        let kib = try #require(peak, "\(r.stderr)")
         #expect(kib < 512 * 1024, "peak RSS \(kib) KiB with a 256 MiB limit")
     }
 
@@ -445,10 +399,10 @@ struct SilentFailureTests {
     func csvSemicolonIsQuoted() throws {
         let dir = try TempDir()
         try run(Tools.qrencode, ["-s", "4", "-o", dir.file("semi.png"), "x;=1+1"])
-        let r = try Self.sh("exec \"$CS\" scan -q --format csv \"$1\"", [dir.file("semi.png")])
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.text.contains(",\"x;=1+1\","), "\(r.text)")
-        #expect(!r.text.contains(",x;=1+1,"))
+        let r = try sh("exec \"$CS\" scan -q --format csv \"$1\"", [dir.file("semi.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains(",\"x;=1+1\","), "\(r.stdout)")
+        #expect(!r.stdout.contains(",x;=1+1,"))
     }
 
     @Test("No raw terminal escape reaches stderr: --annotate messages with a file name holding ESC, a YAML error echoing one")
@@ -457,24 +411,23 @@ struct SilentFailureTests {
         let input = try dir.mkdir("in")
         try run(Tools.qrencode, ["-s", "6", "-m", "4", "-o", input + "/red\u{1B}[31m.png", "escape test"])
         try Data("not a font".utf8).write(to: URL(fileURLWithPath: dir.file("bogus.ttf")))
-        let a = try Self.sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [dir.file("out"), input],
+        let a = try sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [dir.file("out"), input],
                             env: ["CODESWEEP_FONT": dir.file("bogus.ttf")])
-        #expect(a.status == 0, "\(a.err)")
-        #expect(a.err.contains("red\\x1b[31m.png: no usable font"), "\(a.err)")
-        #expect(!a.err.utf8.contains(0x1B))
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.stderr.contains("red\\x1b[31m.png: no usable font"), "\(a.stderr)")
+        #expect(!a.stderr.utf8.contains(0x1B))
 
         try Data("url:\n  scheme: [https\n  \u{1B}]0;owned\u{07}\u{1B}[2J: [\n".utf8).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
-        let y = try Self.sh("exec \"$CS\" check --rules \"$1\" \"$2\"", [dir.file("rules.yml"), input])
-        #expect(y.status == 2, "\(y.err)")
-        #expect(y.err.contains("rules.yml"), "\(y.err)")
-        #expect(!y.err.utf8.contains(0x1B) && !y.err.utf8.contains(0x07), "\(y.err)")
+        let y = try sh("exec \"$CS\" check --rules \"$1\" \"$2\"", [dir.file("rules.yml"), input])
+        #expect(y.status == 2, "\(y.stderr)")
+        #expect(y.stderr.contains("rules.yml"), "\(y.stderr)")
+        #expect(!y.stderr.utf8.contains(0x1B) && !y.stderr.utf8.contains(0x07), "\(y.stderr)")
     }
 
     @Test("A HEIC whose header declares 65535x65535 is too_large, not corrupt")
     func hugeHEICIsTooLarge() throws {
         let dir = try TempDir()
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples/qr-card.heic")))
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: PackageRoot.samples + "/qr-card.heic")))
         // Every 'ispe' box (image spatial extents) now declares 65535x65535.
         var patched = 0
         for i in 4..<(bytes.count - 16) where bytes[i..<(i + 4)].elementsEqual(Array("ispe".utf8)) {
@@ -483,10 +436,10 @@ struct SilentFailureTests {
         }
         #expect(patched >= 1)
         try dir.write("huge.heic", bytes)
-        let r = try Self.sh("exec \"$CS\" scan -q \"$1\"", [dir.file("huge.heic")])
+        let r = try sh("exec \"$CS\" scan -q \"$1\"", [dir.file("huge.heic")])
         #expect(r.status == 1)
-        let rec = try #require(try Self.records(r.text).first)
-        #expect(rec["error"]?["kind"]?.stringValue == "too_large", "\(r.text)")
+        let rec = try #require(try Self.records(r.stdout).first)
+        #expect(rec["error"]?["kind"]?.stringValue == "too_large", "\(r.stdout)")
         #expect(rec["error"]?["message"]?.stringValue?.contains("65535x65535") == true)
     }
 

@@ -4,8 +4,9 @@ import Testing
 @testable import FileWalker
 @testable import SweepCore
 
-/// Helpers shared by the test files: a temporary folder per test, the real image tools run as
-/// processes, and the library's own scan and sweep entry points.
+/// Helpers shared by the test files: the real image tools (run with `run`, Processes.swift),
+/// images made with them, and the library's own scan and sweep entry points. Folders.swift has
+/// the temporary folder and the binary, TestJSON.swift and SchemaCheck.swift read the output.
 
 enum Tools {
     /// The real ImageMagick 6 CLI; a `convert` found on PATH may be something else.
@@ -13,95 +14,7 @@ enum Tools {
     static let qrencode = "/usr/bin/qrencode"
     static let zint = "/usr/bin/zint"
     static let exiftool = "/usr/bin/exiftool"
-}
-
-/// The codesweep binary next to the test runner (`swift build --build-tests` builds both).
-let codesweepBinary: String = {
-    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var dir = runner.deletingLastPathComponent()
-    if dir.path.hasSuffix(".xctest/Contents/MacOS") { dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-    return dir.appendingPathComponent("codesweep").path
-}()
-
-/// A fresh folder under the system temp folder, named for the suite that owns it.
-func makeTempFolder(_ suite: String, _ name: String) throws -> URL {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("codesweep-\(suite)-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-    return d
-}
-
-struct ProcessResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-}
-
-struct ToolFailure: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// The environment for child processes: the library sets MAGICK_CONFIGURE_PATH (its own
-/// locked-down policy) in this process once ImageMagick starts; tools such as `convert` and the
-/// codesweep binary must not inherit it.
-func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
-    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MAGICK_") }.merging(extra) { $1 }
-}
-
-/// Runs a program to completion, its stdout and stderr going to temporary files (no pipe can
-/// fill up and block the child).
-@discardableResult
-func run(_ executable: String, _ arguments: [String], currentDirectory: String? = nil, check: Bool = true) throws -> ProcessResult {
-    let scratch = try TempDir()
-    let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    p.environment = childEnvironment()
-    if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    try out.close()
-    try err.close()
-    let result = ProcessResult(status: p.terminationStatus,
-                               stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                               stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    if check && result.status != 0 {
-        throw ToolFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
-    }
-    return result
-}
-
-/// A fresh folder under the system temporary folder, removed when the test is done.
-final class TempDir {
-    let path: String
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/codesweep-tests-XXXXXX").utf8CString)
-        guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ToolFailure(description: "mkdtemp failed")
-        }
-        path = String(cString: p)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func mkdir(_ name: String) throws -> String {
-        try FileManager.default.createDirectory(atPath: file(name), withIntermediateDirectories: true)
-        return file(name)
-    }
-
-    func write(_ name: String, _ bytes: [UInt8]) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-    }
+    static let iconv = "/usr/bin/iconv"
 }
 
 /// Where a square QR symbol sits: top-left corner of the symbol (without quiet zone) and side.
@@ -154,6 +67,19 @@ enum Make {
     static func setOrientation(_ path: String, _ orientation: Int) throws {
         try run(Tools.exiftool, ["-q", "-n", "-overwrite_original", "-Orientation=\(orientation)", path])
     }
+
+    /// Writes a QR code PNG holding exactly `bytes` (qrencode's 8-bit mode, no ECI).
+    static func qr(bytes: [UInt8], to png: String, moduleSize: Int = 4) throws {
+        let raw = png + ".bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: raw))
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        try run(Tools.qrencode, ["-8", "-r", raw, "-s", String(moduleSize), "-m", "4", "-o", png])
+    }
+
+    /// Encodes text to bytes with the iconv command (independent of the code under test).
+    static func iconv(_ text: String, to charset: String) throws -> [UInt8] {
+        [UInt8](try run(Tools.iconv, ["-f", "UTF-8", "-t", charset], stdin: Data(text.utf8)).stdoutBytes)
+    }
 }
 
 enum Library {
@@ -196,14 +122,4 @@ func expectCorners(_ quad: Quad, near expected: [Point], tolerance: Double,
         #expect(d <= tolerance, "corner \(i) is \(got), expected \(want) ± \(tolerance) \(context); all: \(quad.points)",
                 sourceLocation: sourceLocation)
     }
-}
-
-enum PackageRoot {
-    /// The package root, found from this source file's location (Tests/CodeSweepTests/Support/).
-    static let path: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static var samples: String { path + "/Samples" }
 }
