@@ -66,7 +66,7 @@ struct ForensicProvenanceTests {
             try #require(recs.count == 3)
             #expect(recs[1]["path"]?.stringValue?.hasSuffix("photo.jpg") == true)
             // The fields in their documented order, as written (the parsed value has no order).
-            let written = Forensic.lines(r.out)
+            let written = Forensic.lines(r.stdoutBytes)
             #expect(written[1].contains(
                 #""metadata":{"capture_time":"2023-07-14T10:32:05+02:00","camera_make":"Canon","camera_model":"Canon EOS R5","gps":{"lat":48.8582,"lon":-2.2945,"alt":-35.5},"software":"CodeSweep Test 1.0"}"#), "\(written[1])")
             #expect(recs[1]["codes"]?.arrayValue?.first?["text"]?.stringValue == "metadata")
