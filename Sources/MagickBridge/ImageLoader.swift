@@ -216,7 +216,7 @@ public enum ImageLoader {
 
     static func megapixels(_ pixels: Int) -> String {
         let mp = Double(pixels) / 1_000_000
-        return NumberText.trimmed(mp, decimals: mp >= 10 ? 0 : 1)
+        return mp >= 10 ? NumberText.trimmed(mp, decimals: 0) : NumberText.fixed(mp, decimals: 1)
     }
 
     /// Rec. 601 luma from packed RGB, in integer arithmetic: `RGBImage.luma()`, the one grey
