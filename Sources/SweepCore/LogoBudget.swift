@@ -127,7 +127,7 @@ public struct LogoBudget: Sendable, Equatable {
         let head = "a logo of \(percent(areaFraction)) of the code's area (plate \(plate.width)×\(plate.height) modules) covers \(coveredCodewords) of \(totalCodewords) codewords; "
         let middle = fitted
             ? "the \(freeBits) free bits after the payload, against \(bitsToFix) bits to fix, make \(coveredCodewords - damagedCodewords) of them show the plate and logo and leave \(damagedCodewords) damaged, up to \(worstBlock) in one block of \(blockLength) codewords; "
-            : "a block that holds only payload (none of the \(freeBits) free bits after the payload, against \(bitsToFix) bits to fix, is in it) has \(worstBlock) damaged codewords of \(blockLength); "
+            : "the blocks that hold the payload have no free bits (the \(freeBits) free bits after the payload lie in other blocks; \(bitsToFix) bits to fix), and one of them has \(worstBlock) damaged codewords of \(blockLength); "
         return head + middle + "error correction \(ec.rawValue) restores about \(percent(ec.restorableFraction)) (\(correctablePerBlock) a block), "
             + "and with the safety margin (\(percent(Self.safety)) of that) a logo may damage at most \(allowedPerBlock) a block. Use a smaller --logo-size\(ec < .H ? " or --ec H" : "")"
     }
