@@ -184,6 +184,31 @@ struct GenerateTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("big.png")))
     }
 
+    @Test("logo sizes by payload (docs/generate.md's table): short URL 20 %, binary and a 162-byte URL 15 % grade at least B; the long URL's 20 % is refused")
+    func logoPayloads() throws {
+        let logo = try Self.logoPNG()
+        let long = "https://www.example.com/campaign/spring-2026/landing?utm_source=poster&utm_medium=print&utm_campaign=spring26&utm_content="
+            + String(repeating: "abcdefgh", count: 5)
+        let cases: [([UInt8], Double)] = [
+            (Array("https://example.com/x".utf8), 0.20),
+            ((0..<60).map { UInt8(($0 * 37 + 11) & 255) }, 0.15),
+            (Array(long.utf8), 0.15),
+        ]
+        for (payload, f) in cases {
+            var spec = CodeSpec()
+            spec.logoPath = "logo.png"
+            spec.logoSize = f
+            spec.modulePx = 6 // keeps the large versions' pictures smaller (at 4 px, 15-20 % logos lose the shrink margin)
+            let code = try CodeGenerator.make(payload, spec: spec, logo: logo)
+            let v = Verifier(minGrade: .B).verify(code, path: "logo.png")
+            #expect(v.passed && (v.scannability?.grade ?? .F) >= .B && code.logo?.fitted == true, "\(payload.count) bytes at \(f): \(v.problems)")
+        }
+        var spec = CodeSpec()
+        spec.logoPath = "logo.png"
+        spec.logoSize = 0.20
+        #expect(throws: GenerateError.self) { _ = try CodeGenerator.make(Array(long.utf8), spec: spec, logo: logo) }
+    }
+
     @Test("PNG modules are whole pixels in two colours; --size gives exactly that width")
     func crispPNG() throws {
         var spec = CodeSpec()
