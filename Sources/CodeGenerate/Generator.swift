@@ -22,8 +22,8 @@ public struct GeneratedCode: Sendable {
 }
 
 /// Makes codes: payload bytes → libqrencode matrix → pixels (and a logo) → PNG, JPEG or SVG.
-/// Checks that need no picture (contrast, logo budget) come first, so a refused code costs
-/// nothing and nothing is written.
+/// Checks that need no finished picture (contrast, logo budget) come first, so a refused code
+/// costs little and nothing is written.
 public enum CodeGenerator {
     /// `logo` holds the logo file's bytes when `spec.logoPath` is set (read by the caller).
     public static func make(_ input: [UInt8], spec: CodeSpec, logo: [UInt8]? = nil) throws(GenerateError) -> GeneratedCode {
@@ -43,52 +43,28 @@ public enum CodeGenerator {
             throw .refused(error.description)
         }
 
-        var budget: LogoBudget? = nil
+        // A logo: its free bits chosen to show the plate and logo, maybe at a larger version (LogoPlacement).
+        var placement: LogoPlacement? = nil
         if spec.logoPath != nil {
-            // A logo may need a bigger symbol (its plate must clear the finder, timing and format
-            // modules; more codewords spread the damage): try up to `logoVersionSteps` versions up.
-            let first = LogoBudget(matrix: matrix, areaFraction: spec.logoSize)
-            var found: (QRMatrix, LogoBudget)? = first.fits ? (matrix, first) : nil
-            var v = matrix.version, last = first
-            while found == nil && v < min(40, matrix.version + logoVersionSteps) {
-                v += 1
-                guard let m = try? QREncoder.encode(bytes, ec: spec.effectiveEC, minVersion: v, eci: eci) else { break }
-                let b = LogoBudget(matrix: m, areaFraction: spec.logoSize)
-                if b.fits { found = (m, b) }
-                last = b
-            }
-            guard let (m, b) = found else {
-                throw .refused((last.refusal ?? "the logo does not fit") + " (at version \(v); versions \(matrix.version)...\(v) tried)")
-            }
-            matrix = m
-            budget = b
+            let p = try LogoPlacement.place(on: matrix, bytes: bytes, eci: eci, spec: spec, logo: logo)
+            matrix = p.matrix
+            placement = p
         }
-
         let layout: QRLayout
-        if let size = spec.sizePx {
-            do { layout = try QRLayout(modules: matrix.size, fitting: size, marginModules: spec.margin) } catch { throw .usage(error.description) }
-        } else {
-            layout = QRLayout(modules: matrix.size, modulePx: spec.modulePx ?? CodeSpec.defaultModulePx, marginModules: spec.margin)
-        }
-        guard layout.side <= 20000 else { throw .usage("the picture would be \(layout.side) px wide; use a smaller --module") }
+        if let placement { layout = placement.layout } else { layout = try Self.layout(for: matrix, spec: spec) }
 
         var raster = layout.render(matrix, foreground: spec.foreground, background: spec.background)
         var logoPNG: [UInt8]? = nil
-        if let budget, let logo {
-            let m = layout.modulePx
-            let plate = PixelRect(x: layout.originPx + budget.plate.x * m, y: layout.originPx + budget.plate.y * m,
-                                  width: budget.plate.width * m, height: budget.plate.height * m)
-            fillPlate(&raster, plate, radius: spec.plate == .rounded ? plateRadius * Double(m) : 0, color: spec.background)
-            let inset = LogoBudget.plateBorderModules * m
-            let inner = plate.width - 2 * inset
-            let pixels: LogoPixels
-            do { pixels = try CodePicture.logo(logo, side: inner) } catch { throw .refused("the logo: \(error.message)") }
-            raster.composite(rgba: pixels.rgba, width: pixels.width, height: pixels.height,
-                             x: plate.x + inset + (inner - pixels.width) / 2, y: plate.y + inset + (inner - pixels.height) / 2)
-            if spec.format == .svg {
-                do { logoPNG = try CodePicture.encodePNG(pixels) } catch { throw .refused("the logo: \(error.message)") }
+        if let placement {
+            fillPlate(&raster, placement.platePx, radius: spec.plate == .rounded ? plateRadius * Double(layout.modulePx) : 0, color: spec.background)
+            if let (pixels, x, y) = placement.logo {
+                raster.composite(rgba: pixels.rgba, width: pixels.width, height: pixels.height, x: x, y: y)
+                if spec.format == .svg {
+                    do { logoPNG = try CodePicture.encodePNG(pixels) } catch { throw .refused("the logo: \(error.message)") }
+                }
             }
         }
+        let budget = placement?.budget
 
         let file: [UInt8]
         switch spec.format {
@@ -110,8 +86,20 @@ public enum CodeGenerator {
                              raster: raster, contrast: contrast, logo: budget, warnings: warnings)
     }
 
+    /// Module size and margin for `matrix`: `--size` (the largest whole module that fits) or `--module`.
+    static func layout(for matrix: QRMatrix, spec: CodeSpec) throws(GenerateError) -> QRLayout {
+        let layout: QRLayout
+        if let size = spec.sizePx {
+            do { layout = try QRLayout(modules: matrix.size, fitting: size, marginModules: spec.margin) } catch { throw .usage(error.description) }
+        } else {
+            layout = QRLayout(modules: matrix.size, modulePx: spec.modulePx ?? CodeSpec.defaultModulePx, marginModules: spec.margin)
+        }
+        guard layout.side <= 20000 else { throw .usage("the picture would be \(layout.side) px wide; use a smaller --module") }
+        return layout
+    }
+
     /// How many versions above the payload's own a logo may push the code.
-    public static let logoVersionSteps = 10
+    public static let logoVersionSteps = 15
 
     /// Corner radius of a rounded plate, in modules.
     public static let plateRadius = 1.5

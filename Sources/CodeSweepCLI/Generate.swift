@@ -271,7 +271,7 @@ struct Generate: AsyncParsableCommand {
     static func describe(_ o: GenerateOutcome) -> String {
         guard let c = o.code else { return o.job.label }
         var s = "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(NumberText.fixed(c.contrast.value, decimals: 2))"
-        if let l = c.logo { s += ", logo hides \(l.damagedCodewords) of \(l.totalCodewords) codewords (at most \(l.allowedCodewords))" }
+        if let l = c.logo { s += ", logo covers \(l.coveredCodewords) of \(l.totalCodewords) codewords, \(l.damagedCodewords) damaged (at most \(l.worstBlock) in a block, \(l.allowedPerBlock) allowed)" }
         if let v = o.verification, let g = v.scannability { s += ", reads back, grade \(g.grade)" } else if o.verification == nil { s += ", not verified" }
         return s
     }

@@ -126,6 +126,13 @@ public enum QRStructure {
     /// remainder bit), following the placement of §7.7.3: two-module columns from the right,
     /// upwards then downwards, skipping the vertical timing column.
     public static func codewordMap(version: Int) -> [Int] {
+        bitMap(version: version).map { $0 < 0 ? -1 : $0 / 8 }
+    }
+
+    /// For every module, the index of the codeword bit it carries in the symbol's codeword
+    /// sequence (codeword × 8 + bit, bit 0 the most significant), -1 for function patterns and
+    /// remainder bits.
+    public static func bitMap(version: Int) -> [Int] {
         let n = size(version: version)
         let roles = roles(version: version)
         var map = [Int](repeating: -1, count: n * n)
@@ -138,7 +145,7 @@ public enum QRStructure {
             for i in 0..<n {
                 let y = upward ? n - 1 - i : i
                 for x in [right, right - 1] where roles[y * n + x] == .data {
-                    if bit < bits { map[y * n + x] = bit / 8 }
+                    if bit < bits { map[y * n + x] = bit }
                     bit += 1
                 }
             }
