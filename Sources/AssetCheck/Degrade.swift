@@ -12,7 +12,7 @@ import Darwin
 extension LumaImage {
     /// Area-averaging resample by a real factor `scale` (< 1 shrinks). Each output pixel is the
     /// coverage-weighted mean of the source pixels under its footprint, like a camera sensor cell.
-    /// The sums are taken in the same order as the plain per-pixel loops (DegradeTests compares
+    /// The sums are taken in the same order as the plain per-pixel loops (ScannabilityGateTests compares
     /// with them bit for bit); flat weight tables and whole-row passes only make it cheaper.
     public func resampled(scale: Double) -> LumaImage {
         precondition(scale > 0)
@@ -22,29 +22,46 @@ extension LumaImage {
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         let xs = ResampleSpans(n: w, step: sx, limit: width), ys = ResampleSpans(n: h, step: sy, limit: height)
         let sw = width, sh = height
-        var tmp = [Double](repeating: 0, count: w * sh)
-        var out = [UInt8](repeating: 0, count: w * h)
+        // Horizontal, tap by tap across the row: tap k of output column ox reads source column
+        // columns[k * w + ox] with weight taps[k * w + ox]; past a column's span the weight is 0
+        // (the sums are never negative, and adding +0 leaves them as they are).
+        let kmax = xs.spans.map(\.count).max() ?? 1
+        var columns = [Int](), taps = [Double](), totals = xs.spans.map(\.total)
+        columns.reserveCapacity(kmax * w); taps.reserveCapacity(kmax * w)
+        for k in 0..<kmax {
+            for span in xs.spans {
+                columns.append(k < span.count ? span.first + k : span.first)
+                taps.append(k < span.count ? xs.weights[span.offset + k] : 0)
+            }
+        }
         var acc = [Double](repeating: 0, count: w)
-        pixels.withUnsafeBufferPointer { src in
-            tmp.withUnsafeMutableBufferPointer { mid in
-                xs.spans.withUnsafeBufferPointer { xspan in
-                    xs.weights.withUnsafeBufferPointer { xw in
-                        // Horizontal: each output column's weighted mean over its source span, row by row.
-                        for y in 0..<sh {
-                            let row = src.baseAddress! + y * sw, orow = y * w
-                            for ox in 0..<w {
-                                let span = xspan[ox]
-                                let p = row + span.first, q = xw.baseAddress! + span.offset
-                                var s = 0.0
-                                for k in 0..<span.count { s += Double(p[k]) * q[k] }
-                                mid[orow + ox] = span.total > 0 ? s / span.total : 255
+        let tmp = [Double](unsafeUninitializedCapacity: w * sh) { mid, filled in
+            pixels.withUnsafeBufferPointer { src in
+                columns.withUnsafeBufferPointer { col in
+                    taps.withUnsafeBufferPointer { wt in
+                        totals.withUnsafeMutableBufferPointer { tot in
+                            acc.withUnsafeMutableBufferPointer { a in
+                                for y in 0..<sh {
+                                    let row = src.baseAddress! + y * sw
+                                    for ox in 0..<w { a[ox] = 0 }
+                                    for k in 0..<kmax {
+                                        let c = col.baseAddress! + k * w, q = wt.baseAddress! + k * w
+                                        for ox in 0..<w { a[ox] += Double(row[c[ox]]) * q[ox] }
+                                    }
+                                    let m = mid.baseAddress! + y * w
+                                    for ox in 0..<w { m[ox] = tot[ox] > 0 ? a[ox] / tot[ox] : 255 }
+                                }
                             }
                         }
                     }
                 }
+            }
+            filled = w * sh
+        }
+        let out = [UInt8](unsafeUninitializedCapacity: w * h) { dst, filled in
+            tmp.withUnsafeBufferPointer { mid in
                 // Vertical: whole rows at a time (each pixel's terms still added in span order).
                 acc.withUnsafeMutableBufferPointer { a in
-                    out.withUnsafeMutableBufferPointer { dst in
                         for oy in 0..<h {
                             let span = ys.spans[oy], t = span.total
                             for x in 0..<w { a[x] = 0 }
@@ -59,16 +76,16 @@ extension LumaImage {
                                 for x in 0..<w { dst[orow + x] = 255 }
                             }
                         }
-                    }
                 }
             }
+            filled = w * h
         }
         return LumaImage(width: w, height: h, pixels: out)
     }
 
     /// Separable Gaussian blur with standard deviation `sigma` pixels (kernel radius 3σ,
     /// edges clamped). Each pixel's sum is taken in kernel order, as the plain per-pixel loops
-    /// take it (DegradeTests compares with them bit for bit); the passes run a row at a time
+    /// take it (ScannabilityGateTests compares with them bit for bit); the passes run a row at a time
     /// over a copy of the row padded with its edge pixels, which the compiler vectorises.
     public func gaussianBlurred(sigma: Double) -> LumaImage {
         guard sigma > 0.05, width > 0, height > 0 else { return self }
@@ -77,8 +94,8 @@ extension LumaImage {
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
         let w = width, h = height, taps = 2 * r + 1
-        var tmp = [Double](repeating: 0, count: w * h)
-        var out = [UInt8](repeating: 0, count: w * h)
+        var tmp = [Double](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h } // every element written below
+        var out = [UInt8](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h }
         var padded = [Double](repeating: 0, count: w + 2 * r)
         var acc = [Double](repeating: 0, count: w)
         pixels.withUnsafeBufferPointer { src in
