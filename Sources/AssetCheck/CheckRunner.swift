@@ -102,10 +102,15 @@ public struct CheckRunner: Sendable {
 extension ScannabilityProbe {
     /// The production probe: one plain pass of the symbology's decoder (ZBar, or zxing-cpp for
     /// Data Matrix, PDF417 and Aztec; no scan plan, no retries), like a phone's single look.
-    public static var zbar: ScannabilityProbe {
+    public static var zbar: ScannabilityProbe { zbar(reusing: nil) }
+
+    /// The production probe, taking a ZBar answer from `log` where the read that found the
+    /// code already decoded the same pixels with the same settings (the same call, the same
+    /// symbols: see `BarcodeReader.DecodeLog`).
+    public static func zbar(reusing log: BarcodeReader.DecodeLog?) -> ScannabilityProbe {
         ScannabilityProbe { image, symbology in
             let raw = symbology.engine == .zxing ? ZXingDecoder.decode(image, symbologies: [symbology]).symbols
-                : ZBarDecoder.decode(image, symbologies: [symbology])
+                : log?.zbar(image, symbologies: [symbology]) ?? ZBarDecoder.decode(image, symbologies: [symbology])
             return raw.filter { $0.symbology == symbology }.map(\.bytes)
         }
     }

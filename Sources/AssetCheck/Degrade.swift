@@ -12,87 +12,119 @@ import Darwin
 extension LumaImage {
     /// Area-averaging resample by a real factor `scale` (< 1 shrinks). Each output pixel is the
     /// coverage-weighted mean of the source pixels under its footprint, like a camera sensor cell.
+    /// The sums are taken in the same order as the plain per-pixel loops (ScannabilityGateTests compares
+    /// with them bit for bit); flat weight tables and whole-row passes only make it cheaper.
     public func resampled(scale: Double) -> LumaImage {
         precondition(scale > 0)
         let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
         guard width > 0, height > 0 else { return self }
         if w == width && h == height { return self }
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
-        // Horizontal then vertical pass with per-output-pixel source spans and edge weights.
-        func spans(_ n: Int, _ s: Double, _ limit: Int) -> [(Int, Int, [Double])] {
-            (0..<n).map { o in
-                let a = Double(o) * s, b = min(Double(limit), Double(o + 1) * s)
-                let i0 = Int(a), i1 = min(limit - 1, max(i0, Int((b - 1e-9).rounded(.down))))
-                var weights: [Double] = []
-                for i in i0...i1 {
-                    let lo = max(a, Double(i)), hi = min(b, Double(i + 1))
-                    weights.append(max(0, hi - lo))
+        let xs = ResampleSpans(n: w, step: sx, limit: width), ys = ResampleSpans(n: h, step: sy, limit: height)
+        let sw = width, sh = height
+        // Horizontal, tap by tap across the row: tap k of output column ox reads source column
+        // columns[k * w + ox] with weight taps[k * w + ox]; past a column's span the weight is 0
+        // (the sums are never negative, and adding +0 leaves them as they are).
+        let kmax = xs.spans.map(\.count).max() ?? 1
+        var columns = [Int](), taps = [Double](), totals = xs.spans.map(\.total)
+        columns.reserveCapacity(kmax * w); taps.reserveCapacity(kmax * w)
+        for k in 0..<kmax {
+            for span in xs.spans {
+                columns.append(k < span.count ? span.first + k : span.first)
+                taps.append(k < span.count ? xs.weights[span.offset + k] : 0)
+            }
+        }
+        var acc = [Double](repeating: 0, count: w)
+        let tmp = [Double](unsafeUninitializedCapacity: w * sh) { mid, filled in
+            pixels.withUnsafeBufferPointer { src in
+                columns.withUnsafeBufferPointer { col in
+                    taps.withUnsafeBufferPointer { wt in
+                        totals.withUnsafeMutableBufferPointer { tot in
+                            acc.withUnsafeMutableBufferPointer { a in
+                                for y in 0..<sh {
+                                    let row = src.baseAddress! + y * sw
+                                    for ox in 0..<w { a[ox] = 0 }
+                                    for k in 0..<kmax {
+                                        let c = col.baseAddress! + k * w, q = wt.baseAddress! + k * w
+                                        for ox in 0..<w { a[ox] += Double(row[c[ox]]) * q[ox] }
+                                    }
+                                    let m = mid.baseAddress! + y * w
+                                    for ox in 0..<w { m[ox] = tot[ox] > 0 ? a[ox] / tot[ox] : 255 }
+                                }
+                            }
+                        }
+                    }
                 }
-                return (i0, i1, weights)
             }
+            filled = w * sh
         }
-        let xs = spans(w, sx, width), ys = spans(h, sy, height)
-        var tmp = [Double](repeating: 0, count: w * height)
-        for y in 0..<height {
-            let row = y * width
-            for (ox, (i0, _, wts)) in xs.enumerated() {
-                var s = 0.0, t = 0.0
-                for (k, wt) in wts.enumerated() { s += Double(pixels[row + i0 + k]) * wt; t += wt }
-                tmp[y * w + ox] = t > 0 ? s / t : 255
+        let out = [UInt8](unsafeUninitializedCapacity: w * h) { dst, filled in
+            tmp.withUnsafeBufferPointer { mid in
+                // Vertical: whole rows at a time (each pixel's terms still added in span order).
+                acc.withUnsafeMutableBufferPointer { a in
+                        for oy in 0..<h {
+                            let span = ys.spans[oy], t = span.total
+                            for x in 0..<w { a[x] = 0 }
+                            for k in 0..<span.count {
+                                let wt = ys.weights[span.offset + k], m = mid.baseAddress! + (span.first + k) * w
+                                for x in 0..<w { a[x] += m[x] * wt }
+                            }
+                            let orow = oy * w
+                            if t > 0 {
+                                for x in 0..<w { dst[orow + x] = clampedByte(a[x] / t) }
+                            } else {
+                                for x in 0..<w { dst[orow + x] = 255 }
+                            }
+                        }
+                }
             }
-        }
-        var out = [UInt8](repeating: 0, count: w * h)
-        for (oy, (j0, _, wts)) in ys.enumerated() {
-            for x in 0..<w {
-                var s = 0.0, t = 0.0
-                for (k, wt) in wts.enumerated() { s += tmp[(j0 + k) * w + x] * wt; t += wt }
-                out[oy * w + x] = UInt8(max(0, min(255, (t > 0 ? s / t : 255).rounded())))
-            }
+            filled = w * h
         }
         return LumaImage(width: w, height: h, pixels: out)
     }
 
     /// Separable Gaussian blur with standard deviation `sigma` pixels (kernel radius 3σ,
-    /// edges clamped).
+    /// edges clamped). Each pixel's sum is taken in kernel order, as the plain per-pixel loops
+    /// take it (ScannabilityGateTests compares with them bit for bit); the passes run a row at a time
+    /// over a copy of the row padded with its edge pixels, which the compiler vectorises.
     public func gaussianBlurred(sigma: Double) -> LumaImage {
         guard sigma > 0.05, width > 0, height > 0 else { return self }
         let r = max(1, Int((3 * sigma).rounded(.up)))
         var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
-        // Unsafe buffers and a clamp only near the borders; the sums are taken in the same
-        // order as the plain loops (GaussianBlurTests compares with them bit for bit).
-        let w = width, h = height
-        var tmp = [Double](repeating: 0, count: w * h)
-        var out = [UInt8](repeating: 0, count: w * h)
+        let w = width, h = height, taps = 2 * r + 1
+        var tmp = [Double](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h } // every element written below
+        var out = [UInt8](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h }
+        var padded = [Double](repeating: 0, count: w + 2 * r)
+        var acc = [Double](repeating: 0, count: w)
         pixels.withUnsafeBufferPointer { src in
             kernel.withUnsafeBufferPointer { kp in
                 tmp.withUnsafeMutableBufferPointer { mid in
-                    for y in 0..<h {
-                        let row = y * w
-                        for x in 0..<w {
-                            var s = 0.0
-                            if x >= r && x + r < w {
-                                let base = row + x - r
-                                for i in 0...(2 * r) { s += kp[i] * Double(src[base + i]) }
-                            } else {
-                                for k in -r...r { s += kp[k + r] * Double(src[row + min(w - 1, max(0, x + k))]) }
+                    padded.withUnsafeMutableBufferPointer { pad in
+                        // Horizontal: pad[j] is the row's pixel at x = j - r, clamped to the row.
+                        for y in 0..<h {
+                            let row = y * w
+                            for j in 0..<(w + 2 * r) { pad[j] = Double(src[row + min(w - 1, max(0, j - r))]) }
+                            let m = mid.baseAddress! + row
+                            for x in 0..<w { m[x] = 0 }
+                            for i in 0..<taps {
+                                let k = kp[i], p = pad.baseAddress! + i
+                                for x in 0..<w { m[x] += k * p[x] }
                             }
-                            mid[row + x] = s
                         }
                     }
-                    out.withUnsafeMutableBufferPointer { dst in
-                        for y in 0..<h {
-                            let inside = y >= r && y + r < h
-                            for x in 0..<w {
-                                var s = 0.0
-                                if inside {
-                                    var j = (y - r) * w + x
-                                    for i in 0...(2 * r) { s += kp[i] * mid[j]; j += w }
-                                } else {
-                                    for k in -r...r { s += kp[k + r] * mid[min(h - 1, max(0, y + k)) * w + x] }
+                    acc.withUnsafeMutableBufferPointer { a in
+                        out.withUnsafeMutableBufferPointer { dst in
+                            // Vertical: rows y - r ... y + r (clamped), added in kernel order.
+                            for y in 0..<h {
+                                for x in 0..<w { a[x] = 0 }
+                                for i in 0..<taps {
+                                    let k = kp[i], m = mid.baseAddress! + min(h - 1, max(0, y - r + i)) * w
+                                    for x in 0..<w { a[x] += k * m[x] }
                                 }
-                                dst[y * w + x] = UInt8(max(0, min(255, s.rounded())))
+                                let row = y * w
+                                for x in 0..<w { dst[row + x] = clampedByte(a[x]) }
                             }
                         }
                     }
@@ -103,12 +135,12 @@ extension LumaImage {
     }
 
     /// Faded ink: every pixel moves toward the paper level `light` so that the remaining
-    /// contrast is `fraction` of the original (1 = unchanged, 0 = blank).
+    /// contrast is `fraction` of the original (1 = unchanged, 0 = blank). Computed once per
+    /// grey level (a table of 256), the same value the per-pixel formula gives.
     public func contrastReduced(to fraction: Double, light: UInt8) -> LumaImage {
         let l = Double(light)
-        return LumaImage(width: width, height: height, pixels: pixels.map {
-            UInt8(max(0, min(255, (l + (Double($0) - l) * fraction).rounded())))
-        })
+        let table = (0...255).map { v in UInt8(max(0, min(255, (l + (Double(v) - l) * fraction).rounded()))) }
+        return LumaImage(width: width, height: height, pixels: table.withUnsafeBufferPointer { t in pixels.map { t[Int($0)] } })
     }
 
     /// The p-th percentile (0...1) of the pixel values.
@@ -131,4 +163,40 @@ extension LumaImage {
         let a = Double(self[x0, y0]), b = Double(self[x1, y0]), c = Double(self[x0, y1]), d = Double(self[x1, y1])
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
     }
+}
+
+/// The source spans of a resample along one axis: output `o` averages source pixels
+/// `first ..< first + count` with `weights[offset ...]`, whose sum (taken in the same order as
+/// the per-pixel loop takes it) is `total`.
+struct ResampleSpans {
+    struct Span { var first: Int, count: Int, offset: Int, total: Double }
+    var spans: [Span] = []
+    var weights: [Double] = []
+
+    init(n: Int, step s: Double, limit: Int) {
+        spans.reserveCapacity(n)
+        for o in 0..<n {
+            let a = Double(o) * s, b = min(Double(limit), Double(o + 1) * s)
+            let i0 = Int(a), i1 = min(limit - 1, max(i0, Int((b - 1e-9).rounded(.down))))
+            let offset = weights.count
+            var t = 0.0
+            for i in i0...i1 {
+                let lo = max(a, Double(i)), hi = min(b, Double(i + 1))
+                let wt = max(0, hi - lo)
+                weights.append(wt)
+                t += wt
+            }
+            spans.append(Span(first: i0, count: i1 - i0 + 1, offset: offset, total: t))
+        }
+    }
+}
+
+/// `UInt8(max(0, min(255, v.rounded())))` (to nearest, ties away from zero) without the libm
+/// call for the values a degradation produces (0 ≤ v < 2^52): v minus its floor is exact there.
+@inline(__always)
+func clampedByte(_ v: Double) -> UInt8 {
+    guard v >= 0, v < 4_503_599_627_370_496 else { return UInt8(max(0, min(255, v.rounded()))) }
+    let f = Double(Int(v))
+    let r = v - f >= 0.5 ? f + 1 : f
+    return UInt8(min(255, r))
 }

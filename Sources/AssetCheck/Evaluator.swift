@@ -303,7 +303,7 @@ extension Scannability {
         let shrink = scaleMargin > 1 ? "shown \(fmt2(scaleMargin))× smaller" : "at its own size only (not smaller)"
         let blur = blurMargin > 0 ? "blurred by σ \(fmt2(blurMargin)) module" : "not blurred"
         let fade = contrastMargin < 1 ? "faded to \(Int((contrastMargin * 100).rounded())) % of its contrast" : "at its full contrast only"
-        return "still reads \(shrink), \(blur) and \(fade)"
+        return "still reads \(shrink), \(blur) and \(fade)" + (marginsComplete ? "" : " (at least: tried only as far as the grade needs)")
     }
 }
 

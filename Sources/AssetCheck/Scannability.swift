@@ -28,6 +28,9 @@ public struct Scannability: Sendable, Equatable {
     public var blurMargin: Double
     /// Smallest fraction of its contrast at which it still reads (1 = needs all of it).
     public var contrastMargin: Double
+    /// The margins were searched to the first failing step (`check`); false: only as far as
+    /// the overall grade needed (`generate`'s verification), so each is at least what it says.
+    public var marginsComplete = true
     /// Light modules on a dark background (reflectance reversed, as ISO/IEC 18004 allows): the
     /// code was measured and decoded on the inverted image.
     public var inverted = false
@@ -109,14 +112,23 @@ public struct ScannabilityProbe {
 
     /// Measures the code as it is; a code that a plain pass does not read but reads inverted
     /// (light on dark) is measured and graded on the inverted image, and marked `inverted`.
-    public func measure(_ code: DetectedCode, in image: LumaImage) -> Scannability {
-        let plain = measure(code, in: image, inverted: false)
+    ///
+    /// `gate` (nil: every margin is searched to its first failing step, as `check` reports
+    /// them): the minimum grade a gate applies. Each margin is then searched only as far as
+    /// the result can still depend on it: a step is skipped once the margin's grade is at
+    /// least both `gate` and the lowest grade known so far (the overall grade is the lowest
+    /// parameter grade, and margins only grow with more steps). The overall grade, and which
+    /// parameters are below `gate` with their grades, are the ones the full search gives
+    /// (ScannabilityTests compares them); the margins are then lower bounds (`marginsComplete`
+    /// false). `generate` verifies with `gate` = its --min-grade.
+    public func measure(_ code: DetectedCode, in image: LumaImage, gate: Grade? = nil) -> Scannability {
+        let plain = measure(code, in: image, inverted: false, gate: gate)
         guard !plain.readsAsIs, code.symbology.isTwoDimensional else { return plain }
-        let reversed = measure(code, in: image.inverted(), inverted: true)
+        let reversed = measure(code, in: image.inverted(), inverted: true, gate: gate)
         return reversed.readsAsIs ? reversed : plain
     }
 
-    func measure(_ code: DetectedCode, in image: LumaImage, inverted: Bool) -> Scannability {
+    func measure(_ code: DetectedCode, in image: LumaImage, inverted: Bool, gate: Grade? = nil) -> Scannability {
         let quad = code.corners
         let sides = (0..<4).map { distance(quad.points[$0], quad.points[($0 + 1) % 4]) }
         let box = quad.boundingBox
@@ -157,32 +169,53 @@ public struct ScannabilityProbe {
         let reads: (LumaImage) -> Bool = { img in decode(img, code.symbology).contains(code.bytes) }
 
         let readsAsIs = reads(region)
-        var scaleMargin = 0.0, blurMargin = 0.0, contrastMargin = 1.0
-        if readsAsIs {
-            scaleMargin = 1
-            for s in Self.scaleSteps.dropFirst() {
-                guard reads(region.resampled(scale: 1 / s)) else { break }
-                scaleMargin = s
-            }
-            // Blur and contrast are judged in module units: bring big modules down to about
-            // 6 px first (cheaper, and the same test for every print size).
-            var work = region, m = modulePx ?? 6
-            if m > 6 { work = region.resampled(scale: 6 / m); m = 6 }
-            if !reads(work) { work = region; m = modulePx ?? 6 }
-            for sigma in Self.blurSteps {
-                guard reads(work.gaussianBlurred(sigma: sigma * m)) else { break }
-                blurMargin = sigma
-            }
-            let paper = work.percentile(0.90)
-            for f in Self.contrastSteps {
-                guard reads(work.contrastReduced(to: f, light: paper)) else { break }
-                contrastMargin = f
-            }
-        }
-
         var s = Scannability(modulePx: modulePx, modulesPerSide: perSide, version: version, quietZonePx: quiet,
                              quietZoneModules: quietModules, quietZoneAtLeast: quietCapped, contrast: contrast, readsAsIs: readsAsIs,
-                             scaleMargin: scaleMargin, blurMargin: blurMargin, contrastMargin: contrastMargin, inverted: inverted, grades: [])
+                             scaleMargin: readsAsIs ? 1 : 0, blurMargin: 0, contrastMargin: 1, inverted: inverted, grades: [])
+        if readsAsIs {
+            // The lowest grade so far: the measured parameters' (and the margins' as they are
+            // found). With a gate, a margin graded at least this and the gate changes nothing.
+            var floor = Self.grades(s, twoDimensional: code.symbology.isTwoDimensional).filter { !$0.parameter.hasSuffix("margin") }
+                .map(\.grade).min() ?? .A
+            func enough(_ g: Grade) -> Bool {
+                guard let gate, g >= floor, g >= gate else { return false }
+                s.marginsComplete = false
+                return true
+            }
+            for f in Self.scaleSteps.dropFirst() {
+                if enough(Self.scaleGrade(s.scaleMargin)) { break }
+                guard reads(region.resampled(scale: 1 / f)) else { break }
+                s.scaleMargin = f
+            }
+            floor = min(floor, Self.scaleGrade(s.scaleMargin))
+            // Blur and contrast are judged in module units: bring big modules down to about
+            // 6 px first (cheaper, and the same test for every print size).
+            var prepared: (work: LumaImage, m: Double)? = nil
+            func work() -> (work: LumaImage, m: Double) {
+                if let prepared { return prepared }
+                var work = region, m = modulePx ?? 6
+                if m > 6 { work = region.resampled(scale: 6 / m); m = 6 }
+                if !reads(work) { work = region; m = modulePx ?? 6 }
+                prepared = (work, m)
+                return (work, m)
+            }
+            for sigma in Self.blurSteps {
+                if enough(Self.blurGrade(s.blurMargin)) { break }
+                let (w, m) = work()
+                guard reads(w.gaussianBlurred(sigma: sigma * m)) else { break }
+                s.blurMargin = sigma
+            }
+            floor = min(floor, Self.blurGrade(s.blurMargin))
+            var paper: UInt8? = nil
+            for f in Self.contrastSteps {
+                if enough(Self.contrastMarginGrade(s.contrastMargin)) { break }
+                let w = work().work
+                let light = paper ?? w.percentile(0.90)
+                paper = light
+                guard reads(w.contrastReduced(to: f, light: light)) else { break }
+                s.contrastMargin = f
+            }
+        }
         s.grades = Self.grades(s, twoDimensional: code.symbology.isTwoDimensional)
         return s
     }
@@ -203,13 +236,17 @@ public struct ScannabilityProbe {
             return g
         }
         g.append(("reads as is", .A))
-        g.append(("shrink margin", Grade.atLeast(s.scaleMargin, 2, 1.5, 1.25, 1)))
-        g.append(("blur margin", Grade.atLeast(s.blurMargin, 0.35, 0.2, 0.1, 0)))
-        g.append(("contrast margin", Grade.atMost(s.contrastMargin, 0.2, 0.3, 0.5, 1)))
+        g.append(("shrink margin", scaleGrade(s.scaleMargin)))
+        g.append(("blur margin", blurGrade(s.blurMargin)))
+        g.append(("contrast margin", contrastMarginGrade(s.contrastMargin)))
         // Phone cameras read reversed codes, some older scanner apps do not: at best B.
         if s.inverted { g.append(("light on dark", .B)) }
         return g
     }
+
+    static func scaleGrade(_ margin: Double) -> Grade { Grade.atLeast(margin, 2, 1.5, 1.25, 1) }
+    static func blurGrade(_ margin: Double) -> Grade { Grade.atLeast(margin, 0.35, 0.2, 0.1, 0) }
+    static func contrastMarginGrade(_ margin: Double) -> Grade { Grade.atMost(margin, 0.2, 0.3, 0.5, 1) }
 
     // MARK: - Measurements
 

@@ -45,7 +45,8 @@ public struct Verifier: Sendable {
         guard let image = Self.luma(of: code) else {
             return Verification(decoded: [], readsBack: false, scannability: nil, problems: ["the picture could not be decoded again"])
         }
-        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal))
+        let log = BarcodeReader.DecodeLog()
+        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal), log: log)
         var problems: [String] = []
         let match = found.first { $0.bytes == code.payload }
         if match == nil {
@@ -60,7 +61,9 @@ public struct Verifier: Sendable {
         }
         var scan: Scannability? = nil
         if let match {
-            let s = ScannabilityProbe.zbar.measure(match, in: image)
+            // The margins only as far as the grade and the gates need (the grade is check's).
+            let gate = max(minGrade, rules?.minGrade ?? minGrade)
+            let s = ScannabilityProbe.zbar(reusing: log).measure(match, in: image, gate: gate)
             scan = s
             if s.grade < minGrade {
                 let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
