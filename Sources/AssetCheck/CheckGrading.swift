@@ -19,7 +19,7 @@ extension Scannability {
         if let quietZoneModules { f.append(("quiet_zone_modules", .double(quietZoneModules))) }
         f += [("quiet_zone_at_least", .bool(quietZoneAtLeast)), ("contrast", .double(contrast)), ("reads_as_is", .bool(readsAsIs)),
               ("scale_margin", .double(scaleMargin)), ("blur_margin", .double(blurMargin)), ("contrast_margin", .double(contrastMargin)),
-              ("inverted", .bool(inverted)),
+              ("margins_complete", .bool(marginsComplete)), ("inverted", .bool(inverted)),
               ("grades", .array(grades.map { .array([.string($0.parameter), .int($0.grade.rawValue)]) }))]
         return .object(f)
     }
@@ -39,6 +39,7 @@ extension Scannability {
         self.init(modulePx: v["module_px"]?.doubleValue, modulesPerSide: v["modules_per_side"]?.intValue, version: v["version"]?.intValue,
                   quietZonePx: quiet, quietZoneModules: v["quiet_zone_modules"]?.doubleValue,
                   quietZoneAtLeast: v["quiet_zone_at_least"]?.boolValue ?? false, contrast: contrast, readsAsIs: readsAsIs,
-                  scaleMargin: scale, blurMargin: blur, contrastMargin: fade, inverted: v["inverted"]?.boolValue ?? false, grades: grades)
+                  scaleMargin: scale, blurMargin: blur, contrastMargin: fade,
+                  marginsComplete: v["margins_complete"]?.boolValue ?? true, inverted: v["inverted"]?.boolValue ?? false, grades: grades)
     }
 }

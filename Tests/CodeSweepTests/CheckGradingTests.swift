@@ -29,10 +29,10 @@ struct CheckGradingTests {
             ("module_px", .double(3.25)), ("modules_per_side", .int(25)), ("version", .int(2)), ("quiet_zone_px", .double(13)),
             ("quiet_zone_modules", .double(4)), ("quiet_zone_at_least", .bool(true)), ("contrast", .double(0.875)),
             ("reads_as_is", .bool(true)), ("scale_margin", .double(2)), ("blur_margin", .double(0.35)), ("contrast_margin", .double(0.12)),
-            ("inverted", .bool(true)), ("grades", .array([.array([.string("module size"), .int(3)]), .array([.string("contrast"), .int(4)])])),
+            ("margins_complete", .bool(false)), ("inverted", .bool(true)), ("grades", .array([.array([.string("module size"), .int(3)]), .array([.string("contrast"), .int(4)])])),
         ]))
         let m = try #require(s)
-        #expect(m.grade == .B && m.inverted && m.modulesPerSide == 25)
+        #expect(m.grade == .B && m.inverted && m.modulesPerSide == 25 && !m.marginsComplete)
         var code = DetectedCode(symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
                                 quality: 1, orientation: 0, frame: 0, pass: "p")
         code.measurement = m.json
