@@ -52,30 +52,10 @@ struct ScannabilityGateTests {
         return LumaImage(width: w, height: h, pixels: out)
     }
 
+    /// The plain blur loops (kept once, in GenerateTests), with the blur's own no-op guard.
     static func plainBlurred(_ img: LumaImage, sigma: Double) -> LumaImage {
         guard sigma > 0.05, img.width > 0, img.height > 0 else { return img }
-        let r = max(1, Int((3 * sigma).rounded(.up)))
-        var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
-        let w = img.width, h = img.height
-        var tmp = [Double](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * Double(img.pixels[y * w + min(w - 1, max(0, x + k))]) }
-                tmp[y * w + x] = s
-            }
-        }
-        var out = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * tmp[min(h - 1, max(0, y + k)) * w + x] }
-                out[y * w + x] = UInt8(max(0, min(255, s.rounded())))
-            }
-        }
-        return LumaImage(width: w, height: h, pixels: out)
+        return GenerateTests.referenceBlur(img, sigma: sigma)
     }
 
     static func plainFaded(_ img: LumaImage, to fraction: Double, light: UInt8) -> LumaImage {
