@@ -25,7 +25,7 @@ test:
 
 # The pure unit suites only (no files, no tools, no processes): value types, the plan executor
 # with a recording decoder, the texture probe, charset detection, rules. `make test` runs everything.
-QUICK_SUITES = CoreTests|CharsetDetectionTests|TextureProbeTests|FullResolutionOnDemandTests|CheckRulesTests
+QUICK_SUITES = CoreTests|CharsetDetectionTests|TextureProbeTests|FullResolutionOnDemandTests|CheckRulesTests|RecordReadingTests|GlobTests|FileIOTests|CheckSetupTests
 test-quick: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(QUICK_SUITES)'
