@@ -50,8 +50,14 @@ struct FileIOTests {
         close(p.write)
         #expect(throws: FileIO.Failure(code: EFBIG)) { try FileIO.readAll(p.read, limit: 999) }
         close(p.read)
-        #expect(throws: FileIO.Failure(code: EBADF)) { try FileIO.readAll(p.read) }
-        #expect(throws: FileIO.Failure(code: EBADF)) { try FileIO.writeAll(p.write, [1]) }
+        // errno comes through: a folder read as a file, a write to a descriptor opened for
+        // reading (valid descriptors: a closed one's number may be reused by a test running
+        // beside this one).
+        let folder = open("/", O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        #expect(throws: FileIO.Failure(code: EISDIR)) { try FileIO.readAll(folder) }
+        #expect(throws: FileIO.Failure(code: EBADF)) { try FileIO.writeAll(folder, [1]) }
+        close(folder)
         // readFully stops at the end of the file with the count it got.
         let q = try Self.pipePair()
         try FileIO.writeAll(q.write, [1, 2, 3])
