@@ -1,12 +1,8 @@
 import CodeSweep
 import FileWalker
-import MagickBridge
 import SweepCore
 import ZBarBridge
 import ZXingBridge
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The whole check: one result per image, in walk order.
 public struct CheckReport: Sendable, Equatable {

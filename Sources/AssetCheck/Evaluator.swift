@@ -126,8 +126,8 @@ public struct Evaluator {
                     if s.grade < min { v.append(gradeViolation(c, s, min)) }
                 } else {
                     // Not graded is not a pass: the gate asked for a grade it could not give.
-                    v.append(Violation(rule: "min_grade", message: "\(describe(c)) could not be graded (\(record.warnings.last(where: { $0.contains("graded") }) ?? "no measurement"))",
-                                       fix: "make the image one that decodes at full resolution within the decoder's limits (see the warning), or leave it out of min_grade's paths", code: c.index))
+                    v.append(Violation(rule: "min_grade", message: "\(describe(c)) could not be graded: no measurement came with the scan (its frame did not decode at full resolution within the limits)",
+                                       fix: "make the image one that decodes at full resolution within the decoder's limits, or leave it out of min_grade's paths", code: c.index))
                 }
             }
         }

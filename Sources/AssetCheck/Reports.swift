@@ -52,13 +52,13 @@ public enum CheckOutput {
     /// image (classname "codesweep.check", name = path), a <failure> for rule violations and an
     /// <error> for unreadable images, each with message/type attributes and the details as text.
     public static func junit(_ r: CheckReport, timestamp: String) -> String {
-        let time = String(format3(r.seconds))
+        let time = NumberText.fixed(r.seconds, decimals: 3)
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<testsuites name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" time=\"\(time)\">\n"
         x += "  <testsuite name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" skipped=\"0\" time=\"\(time)\" timestamp=\"\(xml(timestamp))\" hostname=\"localhost\">\n"
         x += "    <properties>\n      <property name=\"rules\" value=\"\(xml(r.rulesSource))\"/>\n    </properties>\n"
         for img in r.images {
-            x += "    <testcase name=\"\(xml(img.path))\" classname=\"codesweep.check\" time=\"\(format3(img.seconds))\""
+            x += "    <testcase name=\"\(xml(img.path))\" classname=\"codesweep.check\" time=\"\(NumberText.fixed(img.seconds, decimals: 3))\""
             switch img.status {
             case .passed:
                 x += ">\n"
@@ -87,7 +87,6 @@ public enum CheckOutput {
         return lines.joined(separator: "\n")
     }
 
-    static func format3(_ d: Double) -> String { NumberText.fixed(d, decimals: 3) }
 
     /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
     /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.

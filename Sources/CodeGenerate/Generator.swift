@@ -30,7 +30,7 @@ public enum CodeGenerator {
         var warnings: [String] = []
         let contrast = ColorContrast(foreground: spec.foreground, background: spec.background)
         guard contrast.isEnough else {
-            throw .refused("the colours \(spec.foreground.hex) on \(spec.background.hex) have a contrast of \(fmt2(contrast.value)) as a scanner sees them (grey levels \(spec.foreground.luma) and \(spec.background.luma) of 255); at least \(fmt2(ColorContrast.minimum)) is needed (0.55 for grade B, 0.70 for A): darken the foreground or lighten the background")
+            throw .refused("the colours \(spec.foreground.hex) on \(spec.background.hex) have a contrast of \(NumberText.fixed(contrast.value, decimals: 2)) as a scanner sees them (grey levels \(spec.foreground.luma) and \(spec.background.luma) of 255); at least \(NumberText.fixed(ColorContrast.minimum, decimals: 2)) is needed (0.55 for grade B, 0.70 for A): darken the foreground or lighten the background")
         }
         if contrast.inverted { warnings.append(Scannability.invertedNote) }
 
@@ -119,5 +119,3 @@ public enum CodeGenerator {
     }
 }
 
-/// Two decimals: 0.4 → "0.40".
-func fmt2(_ d: Double) -> String { NumberText.fixed(d, decimals: 2) }

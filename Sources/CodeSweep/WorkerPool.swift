@@ -124,8 +124,8 @@ final class WorkerSlot: @unchecked Sendable {
             let left = deadline - t
             if left <= 0 {
                 stop(graceful: false)
-                if let kept = salvage("did not finish within \(formatSeconds(timeout)) s (see --timeout)") { return kept }
-                return failure(entry, .timeout, "decoding took longer than \(formatSeconds(timeout)) s; the worker was stopped\(timeoutHint)")
+                if let kept = salvage("did not finish within \(NumberText.trimmed(timeout)) s (see --timeout)") { return kept }
+                return failure(entry, .timeout, "decoding took longer than \(NumberText.trimmed(timeout)) s; the worker was stopped\(timeoutHint)")
             }
             if stopSeen == nil && shouldStop() { stopSeen = t }
             if let seen = stopSeen, t - seen >= Self.stopGrace {
@@ -270,7 +270,6 @@ final class WorkerSlot: @unchecked Sendable {
     }
 }
 
-func formatSeconds(_ s: Double) -> String { NumberText.trimmed(s) }
 
 /// A fixed set of workers handed out to the sweep's tasks one at a time.
 actor WorkerPool {

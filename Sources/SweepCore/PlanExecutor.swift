@@ -228,7 +228,7 @@ public struct PlanExecutor {
         }
         let found = kept.map { $0.mapped(by: toFull) }
         state.located = found
-        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(format1($0.1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { format1($0.moduleSize) }.joined(separator: ","))")
+        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))")
         return found
     }
 
@@ -268,7 +268,6 @@ public struct PlanExecutor {
         return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
 
-    func format1(_ d: Double) -> String { NumberText.trimmed(d, decimals: 1) }
 
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }
