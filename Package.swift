@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
         // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
         .target(name: "CZXing", cxxSettings: [.unsafeFlags(["-std=c++17"])], linkerSettings: [.linkedLibrary("ZXing")]),
@@ -47,8 +48,9 @@ let package = Package(
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "SweepCore"]),
+        .target(name: "ZlibBridge", dependencies: ["CZlib"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
-        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
+        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
@@ -56,6 +58,6 @@ let package = Package(
             dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

@@ -43,12 +43,17 @@ extension LumaImage {
                             acc.withUnsafeMutableBufferPointer { a in
                                 for y in 0..<sh {
                                     let row = src.baseAddress! + y * sw
+                                    let m = mid.baseAddress! + y * w
+                                    // A row like the one above (a module's rows in a made code) gives the same sums.
+                                    if y > 0, memcmp(row, row - sw, sw) == 0 {
+                                        m.update(from: m - w, count: w)
+                                        continue
+                                    }
                                     for ox in 0..<w { a[ox] = 0 }
                                     for k in 0..<kmax {
                                         let c = col.baseAddress! + k * w, q = wt.baseAddress! + k * w
                                         for ox in 0..<w { a[ox] += Double(row[c[ox]]) * q[ox] }
                                     }
-                                    let m = mid.baseAddress! + y * w
                                     for ox in 0..<w { m[ox] = tot[ox] > 0 ? a[ox] / tot[ox] : 255 }
                                 }
                             }
@@ -105,8 +110,13 @@ extension LumaImage {
                         // Horizontal: pad[j] is the row's pixel at x = j - r, clamped to the row.
                         for y in 0..<h {
                             let row = y * w
-                            for j in 0..<(w + 2 * r) { pad[j] = Double(src[row + min(w - 1, max(0, j - r))]) }
                             let m = mid.baseAddress! + row
+                            // A row like the one above gives the same sums (a module's rows in a made code).
+                            if y > 0, memcmp(src.baseAddress! + row, src.baseAddress! + row - w, w) == 0 {
+                                m.update(from: m - w, count: w)
+                                continue
+                            }
+                            for j in 0..<(w + 2 * r) { pad[j] = Double(src[row + min(w - 1, max(0, j - r))]) }
                             for x in 0..<w { m[x] = 0 }
                             for i in 0..<taps {
                                 let k = kp[i], p = pad.baseAddress! + i
@@ -140,27 +150,61 @@ extension LumaImage {
     public func contrastReduced(to fraction: Double, light: UInt8) -> LumaImage {
         let l = Double(light)
         let table = (0...255).map { v in UInt8(max(0, min(255, (l + (Double(v) - l) * fraction).rounded()))) }
-        return LumaImage(width: width, height: height, pixels: table.withUnsafeBufferPointer { t in pixels.map { t[Int($0)] } })
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, filled in
+            table.withUnsafeBufferPointer { t in
+                pixels.withUnsafeBufferPointer { src in
+                    for i in 0..<src.count { dst[i] = t[Int(src[i])] }
+                }
+            }
+            filled = pixels.count
+        }
+        return LumaImage(width: width, height: height, pixels: out)
     }
 
     /// The p-th percentile (0...1) of the pixel values.
-    public func percentile(_ p: Double) -> UInt8 {
-        guard !pixels.isEmpty else { return 0 }
+    public func percentile(_ p: Double) -> UInt8 { percentiles([p])[0] }
+
+    /// Several percentiles (each 0...1) from one histogram.
+    public func percentiles(_ ps: [Double]) -> [UInt8] {
+        guard !pixels.isEmpty else { return ps.map { _ in 0 } }
         var hist = [Int](repeating: 0, count: 256)
-        for v in pixels { hist[Int(v)] += 1 }
-        let target = max(1, Int((Double(pixels.count) * p).rounded(.up)))
-        var acc = 0
-        for i in 0..<256 { acc += hist[i]; if acc >= target { return UInt8(i) } }
-        return 255
+        hist.withUnsafeMutableBufferPointer { h in
+            pixels.withUnsafeBufferPointer { src in
+                for v in src { h[Int(v)] += 1 }
+            }
+        }
+        return ps.map { p in
+            let target = max(1, Int((Double(pixels.count) * p).rounded(.up)))
+            var acc = 0
+            for i in 0..<256 { acc += hist[i]; if acc >= target { return UInt8(i) } }
+            return 255
+        }
     }
 
     /// Bilinear sample at a real position (clamped to the image).
     public func sample(_ p: Point) -> Double {
+        withSampler { $0(p.x, p.y) }
+    }
+
+    /// Runs `body` with a bilinear sampler over the pixels (for many samples: one borrow).
+    func withSampler<R>(_ body: (BilinearSampler) -> R) -> R {
+        pixels.withUnsafeBufferPointer { body(BilinearSampler(pixels: $0, width: width, height: height)) }
+    }
+}
+
+/// Bilinear samples at real positions, clamped to the image (`LumaImage.sample`).
+struct BilinearSampler {
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int, height: Int
+
+    @inline(__always)
+    func callAsFunction(_ px: Double, _ py: Double) -> Double {
         guard width > 0, height > 0 else { return 255 }
-        let x = max(0, min(Double(width - 1), p.x)), y = max(0, min(Double(height - 1), p.y))
+        let x = max(0, min(Double(width - 1), px)), y = max(0, min(Double(height - 1), py))
         let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
         let fx = x - Double(x0), fy = y - Double(y0)
-        let a = Double(self[x0, y0]), b = Double(self[x1, y0]), c = Double(self[x0, y1]), d = Double(self[x1, y1])
+        let a = Double(pixels[y0 * width + x0]), b = Double(pixels[y0 * width + x1])
+        let c = Double(pixels[y1 * width + x0]), d = Double(pixels[y1 * width + x1])
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
     }
 }

@@ -135,7 +135,8 @@ public struct ScannabilityProbe {
         let inner = image.cropped(PixelRect(x: Int(box.minX.rounded(.down)), y: Int(box.minY.rounded(.down)),
                                             width: max(1, Int((box.maxX - box.minX).rounded(.up)) + 1),
                                             height: max(1, Int((box.maxY - box.minY).rounded(.up)) + 1)))
-        let dark = inner.percentile(0.10), light = inner.percentile(0.90)
+        let levels = inner.percentiles([0.10, 0.90])
+        let dark = levels[0], light = levels[1]
         let contrast = Double(Int(light) - Int(dark)) / 255
         let threshold = (Double(dark) + Double(light)) / 2
 
@@ -163,9 +164,7 @@ public struct ScannabilityProbe {
 
         // The code's region with a margin of real pixels around it (4 modules, or 16 px).
         let margin = max(16, (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 4 : 10))
-        let region = image.cropped(PixelRect(x: Int((box.minX - margin).rounded(.down)), y: Int((box.minY - margin).rounded(.down)),
-                                             width: Int((box.maxX - box.minX + 2 * margin).rounded(.up)) + 1,
-                                             height: Int((box.maxY - box.minY + 2 * margin).rounded(.up)) + 1))
+        let region = image.cropped(Self.region(around: box, margin: margin, snap: modulePx ?? 4, width: image.width, height: image.height))
         let reads: (LumaImage) -> Bool = { img in decode(img, code.symbology).contains(code.bytes) }
 
         let readsAsIs = reads(region)
@@ -194,8 +193,11 @@ public struct ScannabilityProbe {
             func work() -> (work: LumaImage, m: Double) {
                 if let prepared { return prepared }
                 var work = region, m = modulePx ?? 6
-                if m > 6 { work = region.resampled(scale: 6 / m); m = 6 }
-                if !reads(work) { work = region; m = modulePx ?? 6 }
+                // (The region itself reads: that is why the margins are searched.)
+                if m > 6 {
+                    work = region.resampled(scale: 6 / m); m = 6
+                    if !reads(work) { work = region; m = modulePx ?? 6 }
+                }
                 prepared = (work, m)
                 return (work, m)
             }
@@ -251,6 +253,23 @@ public struct ScannabilityProbe {
     // MARK: - Measurements
 
     func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+
+    /// The pixels the degraded copies are made of: `box` with `margin` px around it, in the
+    /// image. A side that comes within `snap` px (a module) of the image's edge takes the edge:
+    /// the corners a decoder reports are off by a pixel or so, and a sliver of margin left
+    /// outside would be an arbitrary cut. (A code whose margin fills its picture, as
+    /// `generate` makes them, is then measured on the very pixels the read decoded.)
+    static func region(around box: (minX: Double, minY: Double, maxX: Double, maxY: Double), margin: Double, snap: Double,
+                       width: Int, height: Int) -> PixelRect {
+        var x0 = Int((box.minX - margin).rounded(.down)), y0 = Int((box.minY - margin).rounded(.down))
+        var x1 = x0 + Int((box.maxX - box.minX + 2 * margin).rounded(.up)) + 1
+        var y1 = y0 + Int((box.maxY - box.minY + 2 * margin).rounded(.up)) + 1
+        if Double(x0) < snap { x0 = 0 }
+        if Double(y0) < snap { y0 = 0 }
+        if Double(width - x1) < snap { x1 = width }
+        if Double(height - y1) < snap { y1 = height }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
 
     /// Counts a QR code's modules per side from its three finder patterns. Along the diagonal from
     /// a finder corner toward the opposite corner, a finder reads dark-light-dark-light-dark in the
@@ -330,30 +349,32 @@ public struct ScannabilityProbe {
         func inside(_ x: Double, _ y: Double) -> Bool { x >= -0.5 && y >= -0.5 && x <= maxX && y <= maxY }
         var narrowest = limit
         let samples = max(2, Int(len))
-        for i in 0...samples {
-            let t = Double(i) / Double(samples)
-            let px = a.x + dx * t, py = a.y + dy * t
-            var d = -tolerance
-            func dark() -> Bool { image.sample(Point(x: px + nx * d, y: py + ny * d)) < threshold }
-            guard inside(px + nx * d, py + ny * d), dark() else { continue }
-            // Out along the dark run to the code's edge (no further than `tolerance` past the line).
-            while d + step <= tolerance, inside(px + nx * (d + step), py + ny * (d + step)) {
-                d += step
-                if !dark() { d -= step; break }
-            }
-            let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
-            // Light from the edge until a dark sample or the border, or until it cannot be narrower.
-            d += step
-            while d - edge < narrowest {
-                guard inside(px + nx * d, py + ny * d) else {
-                    // The border: the last sample inside lies within `step` of the image's edge.
-                    narrowest = min(narrowest, max(0, d - step / 2 - edge))
-                    break
+        return image.withSampler { sample in
+            for i in 0...samples {
+                let t = Double(i) / Double(samples)
+                let px = a.x + dx * t, py = a.y + dy * t
+                var d = -tolerance
+                func dark() -> Bool { sample(px + nx * d, py + ny * d) < threshold }
+                guard inside(px + nx * d, py + ny * d), dark() else { continue }
+                // Out along the dark run to the code's edge (no further than `tolerance` past the line).
+                while d + step <= tolerance, inside(px + nx * (d + step), py + ny * (d + step)) {
+                    d += step
+                    if !dark() { d -= step; break }
                 }
-                if dark() { narrowest = min(narrowest, max(0, d - step / 2 - edge)); break }
+                let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
+                // Light from the edge until a dark sample or the border, or until it cannot be narrower.
                 d += step
+                while d - edge < narrowest {
+                    guard inside(px + nx * d, py + ny * d) else {
+                        // The border: the last sample inside lies within `step` of the image's edge.
+                        narrowest = min(narrowest, max(0, d - step / 2 - edge))
+                        break
+                    }
+                    if dark() { narrowest = min(narrowest, max(0, d - step / 2 - edge)); break }
+                    d += step
+                }
             }
+            return narrowest
         }
-        return narrowest
     }
 }

@@ -204,25 +204,36 @@ public struct GenerateOutcome: Sendable {
 }
 
 public enum GenerateRun {
-    /// Makes and verifies every job in memory, `jobs` at a time, in list order. Every C handle
-    /// (libqrencode input, wands, ZBar scanners) lives inside one task's call.
-    public static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int) async -> [GenerateOutcome] {
-        var out = [GenerateOutcome?](repeating: nil, count: list.count)
-        await withTaskGroup(of: (Int, GenerateOutcome).self) { group in
-            var next = 0
-            func start() {
-                guard next < list.count else { return }
-                let i = next, job = list[i]
-                next += 1
-                group.addTask { (i, one(job, verifier: verifier)) }
+    /// Makes and verifies every job, `jobs` at a time, and hands each outcome to `deliver` in
+    /// list order as soon as it and those before it are done, so a run holds at most a few
+    /// pictures however long the list (an outcome that finished early waits for the ones
+    /// before it). Every C handle (libqrencode input, wands, ZBar scanners) lives inside one
+    /// task's call. An error `deliver` throws ends the run (the jobs under way are cancelled).
+    public static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int,
+                           deliver: (GenerateOutcome) throws -> Void) async throws {
+        let jobs = max(1, jobs), window = 4 * jobs
+        try await withThrowingTaskGroup(of: (Int, GenerateOutcome).self) { group in
+            var next = 0, due = 0, running = 0
+            var done: [Int: GenerateOutcome] = [:]
+            // At most `jobs` under way, and none more than `window` ahead of the next one due.
+            func startMore() {
+                while running < jobs, next < list.count, next - due < window {
+                    let i = next, job = list[i]
+                    next += 1; running += 1
+                    group.addTask { (i, one(job, verifier: verifier)) }
+                }
             }
-            for _ in 0..<max(1, jobs) { start() }
-            while let (i, o) = await group.next() {
-                out[i] = o
-                start()
+            startMore()
+            while let (i, o) = try await group.next() {
+                running -= 1
+                done[i] = o
+                while let o = done.removeValue(forKey: due) {
+                    try deliver(o)
+                    due += 1
+                }
+                startMore()
             }
         }
-        return out.map { $0! }
     }
 
     public static func one(_ job: GenerateJob, verifier: Verifier?) -> GenerateOutcome {

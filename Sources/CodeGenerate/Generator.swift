@@ -68,8 +68,11 @@ public enum CodeGenerator {
 
         let file: [UInt8]
         switch spec.format {
-        case .png, .jpeg:
-            do { file = try CodePicture.encode(raster, as: spec.format == .png ? .png : .jpeg, quality: spec.jpegQuality) } catch {
+        case .png:
+            guard let png = PNGWriter.encode(raster) else { throw .refused("cannot encode the picture: zlib could not compress it (out of memory)") }
+            file = png
+        case .jpeg:
+            do { file = try CodePicture.encode(raster, as: .jpeg, quality: spec.jpegQuality) } catch {
                 throw .refused("cannot encode the picture: \(error.message)")
             }
         case .svg:

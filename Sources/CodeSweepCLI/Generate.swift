@@ -218,17 +218,18 @@ struct Generate: AsyncParsableCommand {
             }
         }
         let clock = ContinuousClock.now
-        let outcomes = await GenerateRun.run(jobList, verifier: verifier, jobs: jobs ?? Sweep.coreCount)
-        var failed = 0
+        var failed = 0, total = 0
         var written: [(file: String, payload: String)] = []
         var grades: [String: Int] = [:]
-        for o in outcomes {
+        // Each outcome as it is due, in list order: written (or reported) and let go.
+        try await GenerateRun.run(jobList, verifier: verifier, jobs: jobs ?? Sweep.coreCount) { o in
+            total += 1
             let name = o.job.label
             guard let code = o.code, o.ok else {
                 failed += 1
                 let reasons = o.error.map { [$0.description] } ?? o.verification?.problems ?? []
                 Stderr.say("FAIL \(name): \(reasons.joined(separator: "; "))")
-                continue
+                return
             }
             if o.job.outputPath == "-" {
                 OutputFile.standardOutput.write(bytes: code.file)
@@ -259,11 +260,11 @@ struct Generate: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        if !quiet && outcomes.count > 1 {
+        if !quiet && total > 1 {
             let g = grades.keys.sorted().map { "\($0) \(grades[$0]!)" }.joined(separator: ", ")
             let secs = clock.duration(to: .now)
             let t = Double(secs.components.seconds) + Double(secs.components.attoseconds) / 1e18
-            Stderr.say("\(outcomes.count - failed) of \(outcomes.count) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
+            Stderr.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
         }
         if failed > 0 { throw ExitCode(1) }
     }
