@@ -6,7 +6,7 @@ logo on one in eight, sizes) to bench-out/generate/, runs one batch with verific
 back by the engine, graded like `check`), prints the wall time and the rate, and exits 1 when
 any code failed. The issue's goal: 1,000 codes in under 20 s on 2 cores.
 """
-import argparse, os, subprocess, sys, time
+import argparse, os, resource, subprocess, sys, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--bin", default=".build/release/codesweep")
@@ -31,10 +31,17 @@ with open(lst, "w") as f:
 
 codes = os.path.join(a.out, "codes")
 subprocess.run(["rm", "-rf", codes], check=True)
+load = os.getloadavg()[0]
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.monotonic()
 r = subprocess.run([a.bin, "generate", "--batch", lst, "-o", codes, "-q", "-j", str(a.jobs)], stderr=subprocess.PIPE, text=True)
 dt = time.monotonic() - t0
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 sys.stderr.write(r.stderr[-2000:])
 made = len([n for n in os.listdir(codes) if n.endswith(".png")]) if os.path.isdir(codes) else 0
 print(f"generate: {made} of {a.count} codes made and verified in {dt:.1f} s ({a.count / dt:.0f} codes/s, {a.jobs} jobs, {os.cpu_count()} cores); goal: 1,000 in < 20 s")
+# CPU time is the steadier figure on a shared machine (wall time waits for other work); peak RSS
+# is the largest child's (ImageMagick's convert for the logo, or codesweep).
+print(f"  CPU {cpu:.1f} s (user + sys), {cpu / max(1, a.count) * 1000:.1f} ms a code; peak RSS {after.ru_maxrss / 1024:.0f} MiB; load average before {load:.2f}")
 sys.exit(0 if r.returncode == 0 and made == a.count else 1)

@@ -70,10 +70,18 @@ enum PNGWriter {
     static func packed(_ indices: [UInt8], width: Int, height: Int, depth: Int) -> [UInt8] {
         let rowBytes = (width * depth + 7) / 8, perByte = 8 / depth
         var out = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
-        for y in 0..<height {
-            let o = y * (rowBytes + 1) + 1, s = y * width
-            for x in 0..<width {
-                out[o + x / perByte] |= indices[s + x] << UInt8(8 - depth * (x % perByte + 1))
+        out.withUnsafeMutableBufferPointer { dst in
+            indices.withUnsafeBufferPointer { src in
+                for y in 0..<height {
+                    var o = y * (rowBytes + 1) + 1, x = y * width
+                    let end = x + width
+                    while x < end {
+                        var byte: UInt8 = 0
+                        for k in 0..<perByte { byte = byte << UInt8(depth) | (x + k < end ? src[x + k] : 0) }
+                        dst[o] = byte
+                        o += 1; x += perByte
+                    }
+                }
             }
         }
         return out
