@@ -161,6 +161,44 @@ struct ScannabilityGateTests {
         #expect(grades.count >= 3, "grades seen: \(grades)")
     }
 
+    @Test("the region takes the image's edge within a module of it, and only there")
+    func regionSnapsToEdges() {
+        // A code from 33 to 327 in a 360 px picture, 8 px modules: 4 modules of margin reach 1 px.
+        let made = ScannabilityProbe.region(around: (33, 33, 327, 327), margin: 31.8, snap: 7.95, width: 360, height: 360)
+        #expect(made == PixelRect(x: 0, y: 0, width: 360, height: 360))
+        // In a photo the same code keeps its margin on every side.
+        let photo = ScannabilityProbe.region(around: (533, 433, 827, 727), margin: 31.8, snap: 7.95, width: 2000, height: 1500)
+        #expect(photo == PixelRect(x: 501, y: 401, width: 359, height: 359))
+        // Near one edge only: that side snaps, the others stay.
+        let corner = ScannabilityProbe.region(around: (36, 300, 330, 594), margin: 31.8, snap: 7.95, width: 1000, height: 1000)
+        #expect(corner == PixelRect(x: 0, y: 268, width: 363, height: 359))
+    }
+
+    @Test("a made code is measured on the pixels the read decoded: that decode is not done twice")
+    func madeCodeReusesTheRead() throws {
+        let code = try CodeGenerator.make(Array("https://www.example.com/c/0?utm_source=flyer&utm_campaign=winter-0".utf8), spec: CodeSpec())
+        let image = try #require(Verifier.luma(of: code))
+        let log = BarcodeReader.DecodeLog()
+        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal), log: log)
+        let match = try #require(found.first { $0.bytes == code.payload })
+        // The premise: ZBar reports this code's corners a pixel inside its 32 px margin, so the
+        // code's box plus 4 measured modules stops a pixel short of the picture's edge.
+        #expect(match.corners.boundingBox.minX >= 33 && code.layout.modulePx == 8)
+        final class Seen: @unchecked Sendable { var images: [LumaImage] = [] }
+        let seen = Seen()
+        let production = ScannabilityProbe.zbar(reusing: log)
+        let probe = ScannabilityProbe { img, symbology in
+            if log.zbar(img, symbologies: [symbology]) == nil { seen.images.append(img) }
+            return production.decode(img, symbology)
+        }
+        let s = probe.measure(match, in: image, gate: .B)
+        #expect(s.readsAsIs && s.grade == .A)
+        // Every decode the probe made itself is of a degraded (here: smaller) copy; the picture as it
+        // is, or a crop of it a pixel short, was not decoded again.
+        #expect(!seen.images.isEmpty)
+        #expect(seen.images.allSatisfy { $0.width < image.width * 9 / 10 }, "\(seen.images.map(\.width)) of \(image.width)")
+    }
+
     // MARK: - Verification against check
 
     @Test("generate's verification grade is the grade check gives the written file")
