@@ -11,6 +11,10 @@ public struct Verification: Sendable {
     public var scannability: Scannability?
     /// Reasons the code fails (empty: it passes).
     public var problems: [String]
+    /// The code has a logo, and what failed is the read-back or the margins (what the logo's
+    /// place among the modules decides), nothing a larger version cannot change: not the
+    /// module size, quiet zone or contrast, a second code, or a rule.
+    public var aLargerVersionMayHelp = false
     public var passed: Bool { problems.isEmpty }
 }
 
@@ -60,25 +64,38 @@ public struct Verifier: Sendable {
             problems.append("the picture holds \(found.count) codes, not one")
         }
         var scan: Scannability? = nil
+        var fixedByVersion = code.logo != nil && found.count <= 1
         if let match {
             // The margins only as far as the grade and the gates need (the grade is check's).
             let gate = max(minGrade, rules?.minGrade ?? minGrade)
             let s = ScannabilityProbe.zbar(reusing: log).measure(match, in: image, gate: gate)
             scan = s
+            if s.grade < gate {
+                let margins: Set = ["reads as is", "shrink margin", "blur margin", "contrast margin"]
+                fixedByVersion = fixedByVersion && s.weakest(below: gate).allSatisfy { margins.contains($0.parameter) }
+            }
             if s.grade < minGrade {
                 let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
                 problems.append("grade \(s.grade), below --min-grade \(minGrade) (\(weak))")
             }
         }
-        if let rules, let evaluator = try? Evaluator(rules: rules, context: context, today: today) {
+        if let rules {
+            // Invalid rules fail the code (the CLI refuses them before any code is made).
+            let evaluator: Evaluator
+            do { evaluator = try Evaluator(rules: rules, context: context, today: today) } catch {
+                problems.append("the rules cannot be applied: \(error.description)")
+                return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems)
+            }
             var record = FileRecord(path: path)
             record.width = image.width; record.height = image.height
             record.codes = match.map { [$0] } ?? found
             let result = evaluator.evaluate(record, scans: match == nil ? [] : [scan])
             for v in result.violations where !(v.rule == "min_grade" && scan.map { $0.grade < minGrade } == true) {
                 problems.append("rule \(v.rule): \(v.message)")
+                if v.rule != "min_grade" { fixedByVersion = false }
             }
         }
-        return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems)
+        return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems,
+                            aLargerVersionMayHelp: fixedByVersion && !problems.isEmpty)
     }
 }

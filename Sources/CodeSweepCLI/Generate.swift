@@ -228,7 +228,11 @@ struct Generate: AsyncParsableCommand {
             guard let code = o.code, o.ok else {
                 failed += 1
                 let reasons = o.error.map { [$0.description] } ?? o.verification?.problems ?? []
-                Stderr.say("FAIL \(name): \(reasons.joined(separator: "; "))")
+                var line = "FAIL \(name): \(reasons.joined(separator: "; "))"
+                if o.failedVersions.count > 1 {
+                    line += "; with the logo at larger versions: \(Self.attempts(o.failedVersions.dropFirst())), none verified"
+                }
+                Stderr.say(line)
                 return
             }
             if o.job.outputPath == "-" {
@@ -248,6 +252,9 @@ struct Generate: AsyncParsableCommand {
                 written.append((String(o.job.outputPath.dropFirst(outDir!.count + 1)), text))
             }
             for w in code.warnings { Stderr.say("warning: \(name): \(w)") }
+            if !o.failedVersions.isEmpty {
+                Stderr.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Self.attempts(o.failedVersions[...]))")
+            }
             if !quiet { Stderr.say(Self.describe(o)) }
         }
         if let manifestPath, !written.isEmpty {
@@ -267,6 +274,11 @@ struct Generate: AsyncParsableCommand {
             Stderr.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// "15 (grade F, ...), 16 (...)": versions tried and why each failed.
+    static func attempts(_ tried: ArraySlice<(version: Int, problem: String)>) -> String {
+        tried.map { "\($0.version) (\($0.problem))" }.joined(separator: ", ")
     }
 
     static func describe(_ o: GenerateOutcome) -> String {

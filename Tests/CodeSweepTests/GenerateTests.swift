@@ -144,6 +144,53 @@ struct GenerateTests {
         return try CodePicture.encodePNG(LogoPixels(width: n, height: n, rgba: rgba))
     }
 
+    /// A white logo with a finder pattern's likeness in its top-left corner (dark 31 px square,
+    /// light ring, dark 11 px core): shapes that can stop a decoder hunting finders.
+    static func finderLogoPNG() throws -> [UInt8] {
+        let n = 100
+        var rgba = [UInt8](repeating: 255, count: n * n * 4)
+        for y in 0...30 {
+            for x in 0...30 {
+                let ring = min(x, y, 30 - x, 30 - y)
+                guard ring < 5 || ring >= 10 else { continue }
+                let i = (y * n + x) * 4
+                rgba[i] = 0; rgba[i + 1] = 0; rgba[i + 2] = 0
+            }
+        }
+        return try CodePicture.encodePNG(LogoPixels(width: n, height: n, rgba: rgba))
+    }
+
+    @Test("a logo code that does not verify is made again at larger versions; the first that verifies is taken")
+    func logoRetriedAtLargerVersions() throws {
+        var spec = CodeSpec()
+        spec.logoPath = "finder.png"
+        spec.logoSize = 0.15
+        spec.modulePx = 4
+        let job = GenerateJob(label: "finder", outputPath: "finder.png",
+                              payload: Array("https://www.example.com/spring?utm_source=bag&utm_medium=print".utf8), spec: spec,
+                              logo: try Self.finderLogoPNG())
+        // The premise: at the version the logo fits first, the code does not verify.
+        let plain = try CodeGenerator.make(job.payload, spec: spec, logo: job.logo)
+        let first = Verifier(minGrade: .B).verify(plain, path: "finder.png")
+        #expect(!first.passed && first.aLargerVersionMayHelp, "\(first.problems)")
+        let o = GenerateRun.one(job, verifier: Verifier(minGrade: .B))
+        #expect(o.ok, "\(o.verification?.problems ?? []) after \(o.failedVersions.map(\.version))")
+        let made = try #require(o.code)
+        #expect(o.failedVersions.first?.version == plain.matrix.version)
+        #expect(o.failedVersions.map(\.version) == o.failedVersions.map(\.version).sorted())
+        #expect(made.matrix.version > (o.failedVersions.last?.version ?? 40) && made.matrix.version <= plain.matrix.version + GenerateRun.logoRetries * 3)
+        #expect((o.verification?.scannability?.grade ?? .F) >= .B)
+
+        // Not retried: no logo (a module size of 2 px grades D at any version), or --no-verify.
+        var small = CodeSpec()
+        small.modulePx = 2
+        let d = GenerateRun.one(GenerateJob(label: "small", outputPath: "small.png", payload: job.payload, spec: small, logo: nil),
+                                verifier: Verifier(minGrade: .B))
+        #expect(!d.ok && d.failedVersions.count == 1 && d.verification?.aLargerVersionMayHelp == false)
+        let unverified = GenerateRun.one(job, verifier: nil)
+        #expect(unverified.ok && unverified.failedVersions.isEmpty && unverified.code?.matrix.version == plain.matrix.version)
+    }
+
     @Test("a logo of 20 % of the area at EC H grades at least B; 40 % is refused with the numbers, before writing")
     func logo() throws {
         let logo = try Self.logoPNG()
