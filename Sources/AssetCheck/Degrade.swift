@@ -235,12 +235,14 @@ struct ResampleSpans {
     }
 }
 
-/// `UInt8(max(0, min(255, v.rounded())))` (to nearest, ties away from zero) without the libm
-/// call for the values a degradation produces (0 ≤ v < 2^52): v minus its floor is exact there.
+/// `UInt8(max(0, min(255, v.rounded())))` (to nearest, ties away from zero) without libm and
+/// without a checked conversion, for the values a degradation produces (0 ≤ v < 255.5): adding
+/// 2^52 rounds v to the nearest integer, ties to even, into the low bits of the sum; a tie that
+/// went down to even (the integer is then exactly v − 0.5, and that difference is exact) goes up.
 @inline(__always)
 func clampedByte(_ v: Double) -> UInt8 {
-    guard v >= 0, v < 4_503_599_627_370_496 else { return UInt8(max(0, min(255, v.rounded()))) }
-    let f = Double(Int(v))
-    let r = v - f >= 0.5 ? f + 1 : f
-    return UInt8(min(255, r))
+    guard v >= 0, v < 255.5 else { return v >= 255.5 ? 255 : UInt8(max(0, min(255, v.rounded()))) }
+    let s = v + 4_503_599_627_370_496
+    let i = UInt8(truncatingIfNeeded: s.bitPattern)
+    return (s - 4_503_599_627_370_496) - v == -0.5 ? i &+ 1 : i
 }

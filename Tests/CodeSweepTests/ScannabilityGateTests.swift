@@ -96,7 +96,13 @@ struct ScannabilityGateTests {
             }
         }
         // The rounding without libm: ties away from zero, as `rounded()`.
-        for v in [0, 0.49999999999999994, 0.5, 1.5, 2.5, 127.5, 254.49, 254.5, 255.5, 300, -0.4, -3, 1e300] {
+        var values: [Double] = [0, 0.49999999999999994, 0.5, 1.5, 2.5, 127.5, 254.49, 254.5, 255.49999999999997, 255.5, 300,
+                                -0.4, -0.5, -3, 1e300, .infinity, 4_503_599_627_370_496, 0.5000000000000001]
+        for k in 0...256 {
+            let x = Double(k)
+            values += [x, x + 0.5, (x + 0.5).nextDown, (x + 0.5).nextUp, x.nextDown, x.nextUp, x + 0.25, x + 0.75]
+        }
+        for v in values {
             #expect(clampedByte(v) == UInt8(max(0, min(255, v.rounded()))), "\(v)")
         }
     }
