@@ -113,12 +113,21 @@ extension LumaImage {
     public func doubled() -> LumaImage {
         guard width >= 2, height >= 2 else { return upscaled(by: 2) }
         let w2 = width * 2
+        // Rows like the one above (a drawn code's module rows) give the same output: copied.
+        var same = [Bool](repeating: false, count: height)
+        pixels.withUnsafeBufferPointer { src in
+            for y in 1..<height { same[y] = memcmp(src.baseAddress! + y * width, src.baseAddress! + (y - 1) * width, width) == 0 }
+        }
         // Rows first (into 4x fixed point), then columns.
         var rows = [UInt16](repeating: 0, count: w2 * height)
         pixels.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<height {
                     let s = y * width, d = y * w2
+                    if same[y] {
+                        (dst.baseAddress! + d).update(from: dst.baseAddress! + d - w2, count: w2)
+                        continue
+                    }
                     for x in 0..<width {
                         let p = UInt16(src[s + x]) * 3
                         let l = UInt16(src[s + max(0, x - 1)]), r = UInt16(src[s + min(width - 1, x + 1)])
@@ -134,6 +143,11 @@ extension LumaImage {
                 for y in 0..<height {
                     let c = y * w2, u = max(0, y - 1) * w2, dn = min(height - 1, y + 1) * w2
                     let o0 = (2 * y) * w2, o1 = (2 * y + 1) * w2
+                    // Rows y-1, y, y+1 like rows y-2, y-1, y (as clamped): the two rows above again.
+                    if same[y] && (y == 1 || same[y - 1]) && (y == height - 1 || same[y + 1]) {
+                        (dst.baseAddress! + o0).update(from: dst.baseAddress! + o0 - 2 * w2, count: 2 * w2)
+                        continue
+                    }
                     for x in 0..<w2 {
                         let p = UInt32(src[c + x]) * 3
                         dst[o0 + x] = UInt8((p + UInt32(src[u + x]) + 8) >> 4)

@@ -222,6 +222,35 @@ struct LocatorTests {
         #expect(zip(fast.pixels, slow.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
     }
 
+    @Test("doubling copies the output of rows like the ones above: bit for bit the plain formula")
+    func doublingWithRepeatedRows() {
+        // The formula, pixel by pixel: weights 3/4 and 1/4 on each axis, edges clamped.
+        func plain(_ img: LumaImage) -> [UInt8] {
+            var out: [UInt8] = []
+            for oy in 0..<(img.height * 2) {
+                let y = oy / 2, y2 = oy % 2 == 0 ? max(0, y - 1) : min(img.height - 1, y + 1)
+                for ox in 0..<(img.width * 2) {
+                    let x = ox / 2, x2 = ox % 2 == 0 ? max(0, x - 1) : min(img.width - 1, x + 1)
+                    let row = { (r: Int) in UInt32(img[x, r]) * 3 + UInt32(img[x2, r]) }
+                    out.append(UInt8((row(y) * 3 + row(y2) + 8) >> 4))
+                }
+            }
+            return out
+        }
+        // Runs of equal rows at the top, in the middle and at the bottom, single rows between.
+        for (w, h, runs) in [(9, 2, [2]), (9, 3, [3]), (13, 20, [1, 4, 1, 1, 8, 3, 2]), (8, 17, [5, 1, 2, 9]), (5, 6, [1, 1, 1, 1, 1, 1])] {
+            var img = LumaImage(width: w, height: h, fill: 0)
+            var y = 0
+            for (k, run) in runs.enumerated() {
+                for _ in 0..<run {
+                    for x in 0..<w { img[x, y] = UInt8((x * 37 + k * 91) % 256) }
+                    y += 1
+                }
+            }
+            #expect(img.doubled().pixels == plain(img), "\(w)x\(h) runs \(runs)")
+        }
+    }
+
     @Test func homographyMapsFourPointsExactlyAndInverts() throws {
         let src = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
         let dst = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
