@@ -32,21 +32,31 @@ extension QRLocator {
         let w = img.width, h = img.height, B = blockSide
         let bw = (w + B - 1) / B, bh = (h + B - 1) / B
         var sums = [Int32](repeating: 0, count: bw * bh)
+        // Rows like the one above (a drawn code's module rows): their block sums and dark pixels
+        // are the row above's again.
+        var same = [Bool](repeating: false, count: h)
+        var rowSums = [Int32](repeating: 0, count: bw)
         img.pixels.withUnsafeBufferPointer { src in
+            for y in 1..<max(1, h) { same[y] = memcmp(src.baseAddress! + y * w, src.baseAddress! + (y - 1) * w, w) == 0 }
             sums.withUnsafeMutableBufferPointer { sm in
-                for y in 0..<h {
-                    let row = y * w, brow = (y / B) * bw
-                    var x = 0, bx = 0
-                    while x + B <= w {
-                        var acc: Int32 = 0
-                        for k in 0..<B { acc &+= Int32(src[row + x + k]) }
-                        sm[brow + bx] &+= acc
-                        x += B; bx += 1
-                    }
-                    if x < w {
-                        var acc: Int32 = 0
-                        for k in x..<w { acc &+= Int32(src[row + k]) }
-                        sm[brow + bx] &+= acc
+                rowSums.withUnsafeMutableBufferPointer { rs in
+                    for y in 0..<h {
+                        let row = y * w, brow = (y / B) * bw
+                        if !same[y] {
+                            var x = 0, bx = 0
+                            while x + B <= w {
+                                var acc: Int32 = 0
+                                for k in 0..<B { acc &+= Int32(src[row + x + k]) }
+                                rs[bx] = acc
+                                x += B; bx += 1
+                            }
+                            if x < w {
+                                var acc: Int32 = 0
+                                for k in x..<w { acc &+= Int32(src[row + k]) }
+                                rs[bx] = acc
+                            }
+                        }
+                        for bx in 0..<bw { sm[brow + bx] &+= rs[bx] }
                     }
                 }
             }
@@ -80,6 +90,10 @@ extension QRLocator {
                 threshold.withUnsafeBufferPointer { th in
                     for y in 0..<h {
                         let row = y * w, brow = (y / B) * bw
+                        if same[y] && y % B != 0 {
+                            (dst.baseAddress! + row).update(from: dst.baseAddress! + row - w, count: w)
+                            continue
+                        }
                         var x = 0, bx = 0
                         while x < w {
                             let end = min(w, x + B), t = th[brow + bx]

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import CodeSweep
-import SweepCore
+@testable import SweepCore
 import ZBarBridge
 
 /// The QR locator and the located passes, on real images made at test time with qrencode and
@@ -248,6 +248,41 @@ struct LocatorTests {
                 }
             }
             #expect(img.doubled().pixels == plain(img), "\(w)x\(h) runs \(runs)")
+        }
+    }
+
+    @Test("the binariser reuses a repeated row's sums and dark pixels: bit for bit the block-mean rule")
+    func binariseWithRepeatedRows() {
+        let options = QRLocator.Options()
+        let B = QRLocator.blockSide, k = max(1, (options.blockRadius + B / 2) / B)
+        // The rule, plainly: a pixel is dark below the mean of the 8x8 blocks within k blocks of
+        // its own (edge blocks count their pixels), less the offset.
+        func plain(_ img: LumaImage) -> [UInt8] {
+            let bw = (img.width + B - 1) / B, bh = (img.height + B - 1) / B
+            var out: [UInt8] = []
+            for y in 0..<img.height {
+                for x in 0..<img.width {
+                    let bx = x / B, by = y / B
+                    var sum = 0, count = 0
+                    for yy in (max(0, by - k) * B)..<min(img.height, (min(bh, by + k + 1)) * B) {
+                        for xx in (max(0, bx - k) * B)..<min(img.width, (min(bw, bx + k + 1)) * B) { sum += Int(img[xx, yy]); count += 1 }
+                    }
+                    let t = UInt8(clamping: sum / max(1, count) - options.offset)
+                    out.append(img[x, y] < t ? 1 : 0)
+                }
+            }
+            return out
+        }
+        for (w, h, runs) in [(40, 37, [3, 9, 1, 8, 16]), (33, 40, [1, 1, 17, 5, 16]), (64, 48, [48])] {
+            var img = LumaImage(width: w, height: h, fill: 0)
+            var y = 0
+            for (r, run) in runs.enumerated() {
+                for _ in 0..<run {
+                    for x in 0..<w { img[x, y] = UInt8((x * 53 + r * 97 + (x / 5) * 31) % 256) }
+                    y += 1
+                }
+            }
+            #expect(QRLocator.binarise(img, scale: 1, options: options).dark == plain(img), "\(w)x\(h) runs \(runs)")
         }
     }
 
