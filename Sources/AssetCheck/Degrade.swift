@@ -201,11 +201,21 @@ struct BilinearSampler {
     func callAsFunction(_ px: Double, _ py: Double) -> Double {
         guard width > 0, height > 0 else { return 255 }
         let x = max(0, min(Double(width - 1), px)), y = max(0, min(Double(height - 1), py))
-        let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let fx = x - Double(x0), fy = y - Double(y0)
+        let (x0, fx) = Self.split(x), (y0, fy) = Self.split(y)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
         let a = Double(pixels[y0 * width + x0]), b = Double(pixels[y0 * width + x1])
         let c = Double(pixels[y1 * width + x0]), d = Double(pixels[y1 * width + x1])
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
+    }
+
+    /// `(Int(v), v - Double(Int(v)))` for 0 ≤ v < 2^52 without a checked conversion: adding
+    /// 2^52 rounds v to the nearest integer into the low bits; one less when that went up.
+    @inline(__always)
+    static func split(_ v: Double) -> (Int, Double) {
+        let s = v + 4_503_599_627_370_496
+        let r = s - 4_503_599_627_370_496
+        let i = Int(truncatingIfNeeded: s.bitPattern & 0xF_FFFF_FFFF) - (r > v ? 1 : 0)
+        return (i, r > v ? v - (r - 1) : v - r)
     }
 }
 

@@ -119,9 +119,18 @@ public struct RGBImage: Sendable, Equatable {
     public var pixels: [UInt8]
     public init(width: Int, height: Int, fill: RGBColor) {
         self.width = width; self.height = height
-        var p = [UInt8](repeating: 0, count: width * height * 3)
-        for i in 0..<(width * height) { p[3 * i] = fill.r; p[3 * i + 1] = fill.g; p[3 * i + 2] = fill.b }
-        pixels = p
+        let n = width * height * 3
+        pixels = [UInt8](unsafeUninitializedCapacity: n) { p, count in
+            // One pixel, then the filled part doubled until the whole is.
+            if n >= 3 { p[0] = fill.r; p[1] = fill.g; p[2] = fill.b }
+            var done = min(3, n)
+            while done < n {
+                let k = min(done, n - done)
+                (p.baseAddress! + done).initialize(from: p.baseAddress!, count: k)
+                done += k
+            }
+            count = n
+        }
     }
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3)

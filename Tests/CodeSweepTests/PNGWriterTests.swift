@@ -73,5 +73,9 @@ struct PNGWriterTests {
         #expect(try chunks(png)[0].data[8] == 1)
         #expect(try decoded(png) == image.pixels)
         #expect(PNGWriter.encode(image) == png)
+        // A filled picture is that colour in every pixel, whatever its size.
+        for (w, h) in [(1, 1), (5, 3), (7, 1), (64, 33)] {
+            #expect(RGBImage(width: w, height: h, fill: RGBColor(r: 1, g: 2, b: 3)).pixels == Array([[UInt8]](repeating: [1, 2, 3], count: w * h).joined()))
+        }
     }
 }

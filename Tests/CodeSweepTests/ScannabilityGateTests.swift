@@ -105,6 +105,21 @@ struct ScannabilityGateTests {
         for v in values {
             #expect(clampedByte(v) == UInt8(max(0, min(255, v.rounded()))), "\(v)")
         }
+        // Bilinear samples: the plain formula with checked conversions, bit for bit, inside,
+        // on pixel centres and halves, at and past the edges.
+        let img = LumaImage(width: 7, height: 5, pixels: (0..<35).map { UInt8(($0 * 73 + 11) % 256) })
+        func plainSample(_ px: Double, _ py: Double) -> Double {
+            let x = max(0, min(Double(img.width - 1), px)), y = max(0, min(Double(img.height - 1), py))
+            let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, img.width - 1), y1 = min(y0 + 1, img.height - 1)
+            let fx = x - Double(x0), fy = y - Double(y0)
+            let a = Double(img[x0, y0]), b = Double(img[x1, y0]), c = Double(img[x0, y1]), d = Double(img[x1, y1])
+            return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
+        }
+        for px in stride(from: -1.0, through: 7.5, by: 0.125) + [(2.5).nextDown, (2.5).nextUp, (3.0).nextDown, 0.1, 5.999999999] {
+            for py in [-0.3, 0, 0.5, (1.5).nextDown, 1.25, 2.5, 3.7, 4, 4.2, 9] {
+                #expect(img.sample(Point(x: px, y: py)).bitPattern == plainSample(px, py).bitPattern, "\(px), \(py)")
+            }
+        }
     }
 
     // MARK: - The gated search against the full one
