@@ -36,7 +36,8 @@ public enum GenerateRun {
     /// list order as soon as it and those before it are done, so a run holds at most a few
     /// pictures however long the list (an outcome that finished early waits for the ones
     /// before it). Every C handle (libqrencode input, wands, ZBar scanners) lives inside one
-    /// task's call. An error `deliver` throws ends the run (the jobs under way are cancelled).
+    /// task's call. An error `deliver` throws ends the run: no job is started after it, the
+    /// jobs under way finish and are dropped.
     public static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int,
                            deliver: (GenerateOutcome) throws -> Void) async throws {
         let jobs = max(1, jobs), window = 4 * jobs
