@@ -214,7 +214,7 @@ struct BilinearSampler {
     static func split(_ v: Double) -> (Int, Double) {
         let s = v + 4_503_599_627_370_496
         let r = s - 4_503_599_627_370_496
-        let i = Int(truncatingIfNeeded: s.bitPattern & 0xF_FFFF_FFFF) - (r > v ? 1 : 0)
+        let i = Int(truncatingIfNeeded: s.bitPattern & 0xF_FFFF_FFFF_FFFF) - (r > v ? 1 : 0)
         return (i, r > v ? v - (r - 1) : v - r)
     }
 }
