@@ -367,6 +367,34 @@ struct GenerateTests {
         #expect(c.status == 0 && c.stdout.contains("PASSED: 50 images"), "\(c.stdout)\(c.stderr)")
     }
 
+    @Test("a batch reports in list order as codes finish; a file that cannot be written stops it with exit 2 and no manifest")
+    func batchStreamsAndStopsOnAWriteError() throws {
+        let dir = try TempDir()
+        var rows = ["name,payload,options"]
+        // Slow and quick codes mixed (a logo at a larger version, small ones), and one that fails.
+        try Data(try Self.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
+        let options = ["logo=logo.png logo-size=0.12", "", "module=2", "", "logo=logo.png logo-size=0.12", "", "", ""]
+        for i in 0..<8 { rows.append("c\(i),https://example.com/s/\(i),\(options[i])") }
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dir.file("list.csv")))
+        let g = try run(codesweepBinary, ["generate", "--batch", "list.csv", "-o", "out", "-j", "2"], currentDirectory: dir.path, check: false)
+        #expect(g.status == 1, "\(g.stderr)")
+        let order = g.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("made ") || line.hasPrefix("FAIL ") else { return nil }
+            return String(line.split(separator: " ")[1].prefix(while: { $0 != ":" }))
+        }
+        #expect(order == (0..<8).map { "c\($0)" }, "\(g.stderr)")
+        #expect(g.stderr.contains("FAIL c2:") && g.stderr.contains("7 of 8 codes made"))
+
+        // c3.png is a folder: writing it fails; c0...c2 were handled before it, nothing after it.
+        let out2 = dir.file("out2")
+        try FileManager.default.createDirectory(atPath: out2 + "/c3.png", withIntermediateDirectories: true)
+        let w = try run(codesweepBinary, ["generate", "--batch", "list.csv", "-o", "out2", "-j", "2"], currentDirectory: dir.path, check: false)
+        #expect(w.status == 2, "\(w.stderr)")
+        #expect(w.stderr.contains("c3.png"), "\(w.stderr)")
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: out2))
+        #expect(files == ["c0.png", "c1.png", "c3.png"], "\(files)")
+    }
+
     /// The plain loops `gaussianBlurred` had before it was made faster for verification.
     static func referenceBlur(_ img: LumaImage, sigma: Double) -> LumaImage {
         let width = img.width, height = img.height, pixels = img.pixels
