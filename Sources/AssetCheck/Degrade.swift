@@ -35,6 +35,7 @@ extension LumaImage {
             }
         }
         var acc = [Double](repeating: 0, count: w)
+        let same = rowsRepeatingAbove() // a repeated row's sums are the row above's
         let tmp = [Double](unsafeUninitializedCapacity: w * sh) { mid, filled in
             pixels.withUnsafeBufferPointer { src in
                 columns.withUnsafeBufferPointer { col in
@@ -44,8 +45,7 @@ extension LumaImage {
                                 for y in 0..<sh {
                                     let row = src.baseAddress! + y * sw
                                     let m = mid.baseAddress! + y * w
-                                    // A row like the one above (a module's rows in a made code) gives the same sums.
-                                    if y > 0, memcmp(row, row - sw, sw) == 0 {
+                                    if same[y] {
                                         m.update(from: m - w, count: w)
                                         continue
                                     }
@@ -102,6 +102,7 @@ extension LumaImage {
         var tmp = [Double](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h } // every element written below
         var out = [UInt8](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h }
         var padded = [Double](repeating: 0, count: w + 2 * r)
+        let same = rowsRepeatingAbove() // a repeated row's sums are the row above's
         var acc = [Double](repeating: 0, count: w)
         pixels.withUnsafeBufferPointer { src in
             kernel.withUnsafeBufferPointer { kp in
@@ -111,8 +112,7 @@ extension LumaImage {
                         for y in 0..<h {
                             let row = y * w
                             let m = mid.baseAddress! + row
-                            // A row like the one above gives the same sums (a module's rows in a made code).
-                            if y > 0, memcmp(src.baseAddress! + row, src.baseAddress! + row - w, w) == 0 {
+                            if same[y] {
                                 m.update(from: m - w, count: w)
                                 continue
                             }
@@ -208,14 +208,12 @@ struct BilinearSampler {
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
     }
 
-    /// `(Int(v), v - Double(Int(v)))` for 0 ≤ v < 2^52 without a checked conversion: adding
-    /// 2^52 rounds v to the nearest integer into the low bits; one less when that went up.
+    /// `(Int(v), v - Double(Int(v)))` for 0 ≤ v < 2^52 without a checked conversion: one less
+    /// than the nearest integer when that is above v.
     @inline(__always)
     static func split(_ v: Double) -> (Int, Double) {
-        let s = v + 4_503_599_627_370_496
-        let r = s - 4_503_599_627_370_496
-        let i = Int(truncatingIfNeeded: s.bitPattern & 0xF_FFFF_FFFF_FFFF) - (r > v ? 1 : 0)
-        return (i, r > v ? v - (r - 1) : v - r)
+        let (i, r) = nearestEven(v)
+        return r > v ? (i - 1, v - (r - 1)) : (i, v - r)
     }
 }
 
@@ -245,14 +243,21 @@ struct ResampleSpans {
     }
 }
 
-/// `UInt8(max(0, min(255, v.rounded())))` (to nearest, ties away from zero) without libm and
-/// without a checked conversion, for the values a degradation produces (0 ≤ v < 255.5): adding
-/// 2^52 rounds v to the nearest integer, ties to even, into the low bits of the sum; a tie that
-/// went down to even (the integer is then exactly v − 0.5, and that difference is exact) goes up.
+/// v rounded to the nearest integer, ties to even, as an Int and exactly as a Double, for
+/// 0 ≤ v < 2^52, without libm or a checked conversion: adding 2^52 leaves that integer in the
+/// low bits of the sum.
+@inline(__always)
+func nearestEven(_ v: Double) -> (Int, Double) {
+    let s = v + 4_503_599_627_370_496
+    return (Int(truncatingIfNeeded: s.bitPattern & 0xF_FFFF_FFFF_FFFF), s - 4_503_599_627_370_496)
+}
+
+/// `UInt8(max(0, min(255, v.rounded())))` (to nearest, ties away from zero) for the values a
+/// degradation produces (0 ≤ v < 255.5) through `nearestEven`: a tie that went down to even
+/// (the integer is then exactly v − 0.5, and that difference is exact) goes up.
 @inline(__always)
 func clampedByte(_ v: Double) -> UInt8 {
     guard v >= 0, v < 255.5 else { return v >= 255.5 ? 255 : UInt8(max(0, min(255, v.rounded()))) }
-    let s = v + 4_503_599_627_370_496
-    let i = UInt8(truncatingIfNeeded: s.bitPattern)
-    return (s - 4_503_599_627_370_496) - v == -0.5 ? i &+ 1 : i
+    let (i, r) = nearestEven(v)
+    return UInt8(truncatingIfNeeded: r - v == -0.5 ? i + 1 : i)
 }

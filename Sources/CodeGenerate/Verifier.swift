@@ -64,38 +64,39 @@ public struct Verifier: Sendable {
             problems.append("the picture holds \(found.count) codes, not one")
         }
         var scan: Scannability? = nil
-        var fixedByVersion = code.logo != nil && found.count <= 1
+        // The margins only as far as the grade and the gates need (the grade is check's).
+        let gate = max(minGrade, rules?.minGrade ?? minGrade)
         if let match {
-            // The margins only as far as the grade and the gates need (the grade is check's).
-            let gate = max(minGrade, rules?.minGrade ?? minGrade)
             let s = ScannabilityProbe.zbar(reusing: log).measure(match, in: image, gate: gate)
             scan = s
-            if s.grade < gate {
-                let margins: Set = ["reads as is", "shrink margin", "blur margin", "contrast margin"]
-                fixedByVersion = fixedByVersion && s.weakest(below: gate).allSatisfy { margins.contains($0.parameter) }
-            }
             if s.grade < minGrade {
                 let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
                 problems.append("grade \(s.grade), below --min-grade \(minGrade) (\(weak))")
             }
         }
+        var otherRuleFailed = false
         if let rules {
-            // Invalid rules fail the code (the CLI refuses them before any code is made).
-            let evaluator: Evaluator
-            do { evaluator = try Evaluator(rules: rules, context: context, today: today) } catch {
+            do {
+                // Invalid rules fail the code (the CLI refuses them before any code is made).
+                let evaluator = try Evaluator(rules: rules, context: context, today: today)
+                var record = FileRecord(path: path)
+                record.width = image.width; record.height = image.height
+                record.codes = match.map { [$0] } ?? found
+                let result = evaluator.evaluate(record, scans: match == nil ? [] : [scan])
+                for v in result.violations where !(v.rule == "min_grade" && scan.map { $0.grade < minGrade } == true) {
+                    problems.append("rule \(v.rule): \(v.message)")
+                    if v.rule != "min_grade" { otherRuleFailed = true }
+                }
+            } catch {
                 problems.append("the rules cannot be applied: \(error.description)")
-                return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems)
-            }
-            var record = FileRecord(path: path)
-            record.width = image.width; record.height = image.height
-            record.codes = match.map { [$0] } ?? found
-            let result = evaluator.evaluate(record, scans: match == nil ? [] : [scan])
-            for v in result.violations where !(v.rule == "min_grade" && scan.map { $0.grade < minGrade } == true) {
-                problems.append("rule \(v.rule): \(v.message)")
-                if v.rule != "min_grade" { fixedByVersion = false }
+                otherRuleFailed = true
             }
         }
+        // What a logo's place among the modules decides: the read-back and the margins.
+        let margins: Set = ["reads as is", "shrink margin", "blur margin", "contrast margin"]
+        let versionMayHelp = !problems.isEmpty && code.logo != nil && found.count <= 1 && !otherRuleFailed
+            && (scan.map { $0.weakest(below: gate).allSatisfy { margins.contains($0.parameter) } } ?? true)
         return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems,
-                            aLargerVersionMayHelp: fixedByVersion && !problems.isEmpty)
+                            aLargerVersionMayHelp: versionMayHelp)
     }
 }

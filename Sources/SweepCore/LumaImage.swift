@@ -108,16 +108,25 @@ extension LumaImage {
         return LumaImage(width: w, height: h, pixels: out)
     }
 
+    /// For each row, whether its pixels are those of the row above (row 0: false). A drawn code
+    /// repeats each module's rows; the transforms that work a row at a time copy their output
+    /// for such a row instead of computing it again.
+    public func rowsRepeatingAbove() -> [Bool] {
+        var same = [Bool](repeating: false, count: height)
+        guard width > 0 else { return same }
+        pixels.withUnsafeBufferPointer { src in
+            for y in 1..<max(1, height) { same[y] = memcmp(src.baseAddress! + y * width, src.baseAddress! + (y - 1) * width, width) == 0 }
+        }
+        return same
+    }
+
     /// Bilinear x2 upscale in integers (centre-aligned, weights 3/4 and 1/4 on each axis): the
     /// same image as `upscaled(by: 2)` to within rounding, several times faster.
     public func doubled() -> LumaImage {
         guard width >= 2, height >= 2 else { return upscaled(by: 2) }
         let w2 = width * 2
         // Rows like the one above (a drawn code's module rows) give the same output: copied.
-        var same = [Bool](repeating: false, count: height)
-        pixels.withUnsafeBufferPointer { src in
-            for y in 1..<height { same[y] = memcmp(src.baseAddress! + y * width, src.baseAddress! + (y - 1) * width, width) == 0 }
-        }
+        let same = rowsRepeatingAbove()
         // Rows first (into 4x fixed point), then columns.
         var rows = [UInt16](repeating: 0, count: w2 * height)
         pixels.withUnsafeBufferPointer { src in

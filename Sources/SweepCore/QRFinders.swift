@@ -34,10 +34,9 @@ extension QRLocator {
         var sums = [Int32](repeating: 0, count: bw * bh)
         // Rows like the one above (a drawn code's module rows): their block sums and dark pixels
         // are the row above's again.
-        var same = [Bool](repeating: false, count: h)
+        let same = img.rowsRepeatingAbove()
         var rowSums = [Int32](repeating: 0, count: bw)
         img.pixels.withUnsafeBufferPointer { src in
-            for y in 1..<max(1, h) { same[y] = memcmp(src.baseAddress! + y * w, src.baseAddress! + (y - 1) * w, w) == 0 }
             sums.withUnsafeMutableBufferPointer { sm in
                 rowSums.withUnsafeMutableBufferPointer { rs in
                     for y in 0..<h {

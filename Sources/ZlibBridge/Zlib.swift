@@ -20,11 +20,11 @@ public enum Zlib {
         return out
     }
 
-    /// The CRC-32 (ISO 3309, as PNG and gzip use it) of `bytes`, continuing from `crc`.
-    public static func crc32(_ bytes: ArraySlice<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    /// The CRC-32 (ISO 3309, as PNG and gzip use it) of `bytes`.
+    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBufferPointer { b in
             withUnsafePointer(to: UInt8(0)) { empty in
-                UInt32(CZlib.crc32(uLong(crc), b.baseAddress ?? empty, uInt(b.count)))
+                UInt32(CZlib.crc32(0, b.baseAddress ?? empty, uInt(b.count)))
             }
         }
     }
