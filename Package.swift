@@ -26,7 +26,12 @@ let package = Package(
 
         // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
         // payload text, records and their JSON. No files, no C.
-        .target(name: "SweepCore"),
+        // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
+        // patterns, format and version information, masks, codeword placement, Reed-Solomon
+        // encoding and errors-and-erasures decoding, segments. Used by generate, the locator and
+        // the grid decoder.
+        .target(name: "QRSymbol"),
+        .target(name: "SweepCore", dependencies: ["QRSymbol"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
         // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
@@ -47,10 +52,10 @@ let package = Package(
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
-        .target(name: "QREncodeBridge", dependencies: ["CQREncode", "SweepCore"]),
+        .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
-        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
+        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
@@ -58,6 +63,6 @@ let package = Package(
             dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
     ]
 )

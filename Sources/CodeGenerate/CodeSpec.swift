@@ -1,3 +1,4 @@
+import QRSymbol
 import SweepCore
 
 /// The file format a code is written in.

@@ -1,5 +1,6 @@
 import MagickBridge
 import QREncodeBridge
+import QRSymbol
 import SweepCore
 
 /// A logo placed on a code: the symbol with its free bits chosen to show the plate and logo

@@ -1,5 +1,5 @@
 import CQREncode
-import SweepCore
+import QRSymbol
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import QRSymbol
+
 /// Pure parts of `codesweep generate`: colours and their contrast, the module matrix drawn as
 /// pixels or as one SVG path, and the logo budget. No files, no C.
 

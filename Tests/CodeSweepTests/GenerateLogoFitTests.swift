@@ -1,5 +1,7 @@
 import Testing
 import CodeSweep
+import QRSymbol
+import SweepCore
 import QREncodeBridge
 @testable import SweepCore
 

@@ -3,6 +3,8 @@ import Testing
 @testable import AssetCheck
 @testable import CodeGenerate
 import CodeSweep
+import QRSymbol
+import SweepCore
 import MagickBridge
 import QREncodeBridge
 @testable import SweepCore
