@@ -9,10 +9,10 @@ let package = Package(
         .library(name: "CodeSweep", targets: ["CodeSweep"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // File digests (--hash sha256,md5): BoringSSL-backed, not hand-written.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // Thin C module maps; all interop lives in the bridges (ZBar, MagickWand, libqrencode, zxing-cpp).
