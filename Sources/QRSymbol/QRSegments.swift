@@ -1,0 +1,167 @@
+/// The data bit stream of a QR Code symbol (ISO/IEC 18004 §7.4): segments in numeric,
+/// alphanumeric, byte and kanji modes, ECI designators, FNC1 and structured append headers,
+/// parsed from the data codewords after error correction.
+
+/// What a symbol's data says.
+public struct QRContent: Sendable, Equatable {
+    /// The payload as the segments give it: numeric and alphanumeric as ASCII, byte segments as
+    /// they are, kanji as Shift JIS (two bytes a character); ECI designators are not bytes.
+    /// Under FNC1 an alphanumeric "%" is GS (0x1D) and "%%" a "%" (§7.4.8.2).
+    public var bytes: [UInt8] = []
+    /// The first ECI designator (the charset the bytes are in), if any.
+    public var eci: Int?
+    /// FNC1 in first position (GS1) or second position (an application indicator).
+    public var fnc1: FNC1?
+    /// Structured append: this symbol's place (0-based) among `total`, and the parity byte.
+    public var structuredAppend: StructuredAppend?
+    /// The modes of the segments, in order ("numeric", "alphanumeric", "byte", "kanji", "eci").
+    public var modes: [String] = []
+
+    public enum FNC1: Sendable, Equatable {
+        case gs1
+        case application(UInt8)
+    }
+    public struct StructuredAppend: Sendable, Equatable {
+        public var index: Int, total: Int, parity: UInt8
+        public init(index: Int, total: Int, parity: UInt8) { self.index = index; self.total = total; self.parity = parity }
+    }
+    public init() {}
+}
+
+public enum QRSegments {
+    static let alphanumeric: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".utf8)
+
+    /// Character count bits per mode for a version (Table 3).
+    static func countBits(mode: Int, version: Int) -> Int {
+        let band = version <= 9 ? 0 : version <= 26 ? 1 : 2
+        switch mode {
+        case 1: return [10, 12, 14][band]
+        case 2: return [9, 11, 13][band]
+        case 4: return [8, 16, 16][band]
+        default: return [8, 10, 12][band]   // 8: kanji
+        }
+    }
+
+    /// Parses the data codewords (all blocks' data, in stream order) of a symbol of `version`.
+    /// Nil when the stream does not parse: an unknown mode, a count running past the data,
+    /// a numeric or alphanumeric group out of range, or an ECI designator that is malformed.
+    public static func parse(_ data: [UInt8], version: Int) -> QRContent? {
+        var reader = BitReader(data)
+        var content = QRContent()
+        while reader.remaining >= 4 {
+            let mode = reader.read(4)
+            switch mode {
+            case 0:
+                return content
+            case 1:
+                guard let count = reader.readCount(countBits(mode: 1, version: version)) else { return nil }
+                var left = count
+                while left > 0 {
+                    let digits = min(3, left)
+                    let bits = [0, 4, 7, 10][digits]
+                    guard reader.remaining >= bits else { return nil }
+                    let v = reader.read(bits)
+                    guard v < [1, 10, 100, 1000][digits] else { return nil }
+                    var text = String(v)
+                    while text.count < digits { text = "0" + text }
+                    content.bytes += Array(text.utf8)
+                    left -= digits
+                }
+                content.modes.append("numeric")
+            case 2:
+                guard let count = reader.readCount(countBits(mode: 2, version: version)) else { return nil }
+                var chars: [UInt8] = []
+                var left = count
+                while left > 0 {
+                    if left >= 2 {
+                        guard reader.remaining >= 11 else { return nil }
+                        let v = reader.read(11)
+                        guard v < 45 * 45 else { return nil }
+                        chars += [alphanumeric[v / 45], alphanumeric[v % 45]]
+                        left -= 2
+                    } else {
+                        guard reader.remaining >= 6 else { return nil }
+                        let v = reader.read(6)
+                        guard v < 45 else { return nil }
+                        chars.append(alphanumeric[v])
+                        left -= 1
+                    }
+                }
+                if content.fnc1 != nil {
+                    // "%%" stands for "%", a lone "%" for GS.
+                    var out: [UInt8] = []
+                    var i = 0
+                    while i < chars.count {
+                        if chars[i] == UInt8(ascii: "%") {
+                            if i + 1 < chars.count && chars[i + 1] == UInt8(ascii: "%") { out.append(UInt8(ascii: "%")); i += 2; continue }
+                            out.append(0x1D)
+                        } else { out.append(chars[i]) }
+                        i += 1
+                    }
+                    chars = out
+                }
+                content.bytes += chars
+                content.modes.append("alphanumeric")
+            case 4:
+                guard let count = reader.readCount(countBits(mode: 4, version: version)), reader.remaining >= 8 * count else { return nil }
+                for _ in 0..<count { content.bytes.append(UInt8(reader.read(8))) }
+                content.modes.append("byte")
+            case 8:
+                guard let count = reader.readCount(countBits(mode: 8, version: version)), reader.remaining >= 13 * count else { return nil }
+                for _ in 0..<count {
+                    let v = reader.read(13)
+                    var c = (v / 0xC0) << 8 | (v % 0xC0)
+                    c += c < 0x1F00 ? 0x8140 : 0xC140
+                    content.bytes += [UInt8(c >> 8), UInt8(c & 0xFF)]
+                }
+                content.modes.append("kanji")
+            case 7:
+                guard reader.remaining >= 8 else { return nil }
+                let first = reader.read(8)
+                let value: Int
+                if first & 0x80 == 0 {
+                    value = first
+                } else if first & 0xC0 == 0x80 {
+                    guard reader.remaining >= 8 else { return nil }
+                    value = (first & 0x3F) << 8 | reader.read(8)
+                } else if first & 0xE0 == 0xC0 {
+                    guard reader.remaining >= 16 else { return nil }
+                    value = (first & 0x1F) << 16 | reader.read(16)
+                } else { return nil }
+                if content.eci == nil { content.eci = value }
+                content.modes.append("eci")
+            case 5:
+                content.fnc1 = .gs1
+            case 9:
+                guard reader.remaining >= 8 else { return nil }
+                content.fnc1 = .application(UInt8(reader.read(8)))
+            case 3:
+                guard reader.remaining >= 16 else { return nil }
+                let index = reader.read(4), total = reader.read(4) + 1, parity = UInt8(reader.read(8))
+                guard index < total else { return nil }
+                content.structuredAppend = QRContent.StructuredAppend(index: index, total: total, parity: parity)
+            default:
+                return nil
+            }
+        }
+        // Fewer than four bits left: the terminator may be cut short (§7.4.9).
+        return content
+    }
+
+    struct BitReader {
+        let data: [UInt8]
+        var position = 0
+        init(_ data: [UInt8]) { self.data = data }
+        var remaining: Int { data.count * 8 - position }
+        mutating func read(_ bits: Int) -> Int {
+            var v = 0
+            for _ in 0..<bits {
+                let byte = data[position >> 3]
+                v = v << 1 | Int((byte >> UInt8(7 - position & 7)) & 1)
+                position += 1
+            }
+            return v
+        }
+        mutating func readCount(_ bits: Int) -> Int? { remaining >= bits ? read(bits) : nil }
+    }
+}
