@@ -41,6 +41,9 @@ public struct DetectedCode: Sendable, Equatable {
     /// `check`'s scannability of the code, measured on the frame it was read in (only when the
     /// settings ask for grading); carried through the worker protocol as JSON.
     public var measurement: JSONValue?
+    /// A QR code's symbol facts (version, error correction level, mask, mirroring, ECI), from the
+    /// grid decoder; nil where no decoder said.
+    public var qr: QRDetails?
 
     public init(symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String,
                 gs1: Bool? = nil) {
@@ -59,5 +62,20 @@ public struct DetectedCode: Sendable, Equatable {
         case .aztec: return "]z1"
         default: return symbology.symbologyIdentifier
         }
+    }
+}
+
+/// What a QR code's symbol says about itself beyond its data, as ZXingReader prints it.
+public struct QRDetails: Sendable, Equatable, Codable {
+    public var version: Int
+    /// "L", "M", "Q" or "H".
+    public var ecLevel: String
+    public var mask: Int
+    /// The code is drawn mirrored (read as its mirror image).
+    public var mirrored: Bool
+    /// The first ECI designator in the data (the charset of the bytes), if any.
+    public var eci: Int?
+    public init(version: Int, ecLevel: String, mask: Int, mirrored: Bool, eci: Int? = nil) {
+        self.version = version; self.ecLevel = ecLevel; self.mask = mask; self.mirrored = mirrored; self.eci = eci
     }
 }

@@ -67,7 +67,7 @@ public struct FileRecord: Sendable {
 
 extension DetectedCode {
     public func json(forcedCharset: String? = nil) -> JSONValue {
-        let decoded = PayloadText.decode(bytes, forcedCharset: forcedCharset)
+        let decoded = PayloadText.decode(bytes, eci: qr?.eci, forcedCharset: forcedCharset)
         return .object([
             ("symbology", .string(symbology.rawValue)),
             ("text", decoded.text.map(JSONValue.string) ?? .null),
@@ -86,13 +86,18 @@ extension DetectedCode {
 
     /// What the decoder tells about the code beyond its data: the AIM symbology identifier,
     /// ZBar's orientation (which way the code's top faces in the upright image) and, where the
-    /// symbology decides it, whether the data is GS1.
+    /// symbology decides it, whether the data is GS1; for a QR code the grid decoder read or
+    /// checked, its version, error correction level, mask, mirroring and ECI.
     public var detailsJSON: JSONValue {
         var f: [(String, JSONValue)] = []
         if let id = symbologyID { f.append(("symbology_id", .string(id))) }
         if (0...3).contains(orientation) { f.append(("orientation", .string(Self.orientationNames[orientation]))) }
         if let gs1 = isGS1 { f.append(("gs1", .bool(gs1))) }
         if symbology.engine != .zbar { f.append(("decoder", .string(symbology.engine.rawValue))) }
+        if let q = qr {
+            f += [("version", .int(q.version)), ("ec_level", .string(q.ecLevel)), ("mask", .int(q.mask)), ("mirrored", .bool(q.mirrored))]
+            if let eci = q.eci { f.append(("eci", .int(eci))) }
+        }
         return .object(f)
     }
 }

@@ -50,6 +50,10 @@ public struct PlanExecutor {
         var look: TextureProbe.Result?
         /// The locator's candidates, in full-resolution pixels (nil until it runs).
         var located: [QRCandidate]?
+        /// Located candidates (indices) the grid decoder has tried, and those it found to be no
+        /// QR code (no format information in any frame): no warp pass spends time on those.
+        var gridTried = Set<Int>()
+        var notCodes = Set<Int>()
 
         init(base: LumaImage, baseScale: Double, baseToFull: AffineTransform, upgrade: (() -> LumaImage?)?) {
             self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
@@ -81,11 +85,16 @@ public struct PlanExecutor {
             }
         }
 
-        /// The located codes that no code read so far covers.
-        var unreadLocated: [QRCandidate] {
+        /// The located codes that no code read so far covers (and the grid decoder did not
+        /// find to be no code).
+        var unreadLocated: [QRCandidate] { unreadLocatedIndices.map { located![$0] } }
+
+        /// Their indices in `located`.
+        var unreadLocatedIndices: [Int] {
             let read = merged.codes.filter(\.symbology.isTwoDimensional).map(\.corners)
-            return (located ?? []).filter { c in
-                let center = c.center
+            return (located ?? []).indices.filter { i in
+                guard !notCodes.contains(i) else { return false }
+                let c = located![i], center = c.center
                 return !read.contains { $0.contains(center) || c.corners.contains($0.center) }
             }
         }
@@ -128,6 +137,7 @@ public struct PlanExecutor {
     /// Runs one pass if its conditions hold, adding what it reads to the state.
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
         if !pass.when.allSatisfy({ holds($0, &state) }) { return }
+        if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
         let symbols = pass.symbols.filter(scanned).filter { $0.engine == pass.decoder }
         if symbols.isEmpty { return }
         let decodeView: SymbolDecoder
@@ -136,6 +146,7 @@ public struct PlanExecutor {
         case .zxing:
             guard let second = secondDecode else { return }
             decodeView = second
+        case .grid: return
         }
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {
@@ -145,21 +156,7 @@ public struct PlanExecutor {
                                                     explained: state.explainedFractions).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
-        if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
-            state.upgrade = nil
-            if let full = decodeFull(), full.width > 0 {
-                // Everything below now works on the full-resolution frame.
-                state.base = full
-                state.baseScale = 1
-                state.baseToFull = .identity
-                if let roi = options.roi {
-                    let r = roi.pixels(width: full.width, height: full.height)
-                    state.base = full.cropped(r)
-                    state.baseToFull = .translation(Double(r.x), Double(r.y))
-                }
-                state.cache = [[]: [View(image: state.base, toBase: .identity)]]
-            }
-        }
+        upgradeIfNeeded(pass, &state)
         let start = ContinuousClock.now
         let before = state.merged.codes.count
         var accepted = 0
@@ -181,6 +178,23 @@ public struct PlanExecutor {
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
         trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
+    }
+
+    /// Decodes full resolution (once) when the pass needs more of it than the base has; from
+    /// then on every pass works on the full-resolution frame.
+    func upgradeIfNeeded(_ pass: ScanPass, _ state: inout FrameState) {
+        guard neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade else { return }
+        state.upgrade = nil
+        guard let full = decodeFull(), full.width > 0 else { return }
+        state.base = full
+        state.baseScale = 1
+        state.baseToFull = .identity
+        if let roi = options.roi {
+            let r = roi.pixels(width: full.width, height: full.height)
+            state.base = full.cropped(r)
+            state.baseToFull = .translation(Double(r.x), Double(r.y))
+        }
+        state.cache = [[]: [View(image: state.base, toBase: .identity)]]
     }
 
     /// The cheap look, taken once per frame on first use. It looks at the views the cheap

@@ -38,6 +38,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// An add-on (EAN-2/EAN-5) read alone is no find for `nothing-found` and `no-read-of-quality`
     /// (it may be noise until its host code is read); add-ons are paired with their hosts at the end.
     public var addOnAloneCounts = false
+    /// A located candidate in which the grid decoder finds no format information (in any of
+    /// its frames, either way round) is no QR code: the warp passes skip it.
+    public var gridRejectsNonCodes = true
 
     public init() {}
 
@@ -53,6 +56,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
             "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
+            "grid decoder: \(gridRejectsNonCodes ? "a located candidate without format information is no code (no warps)" : "its verdict gates nothing")",
         ]
     }
 }

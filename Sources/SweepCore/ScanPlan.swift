@@ -24,6 +24,8 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // decode is 1/4 size and 40 % cheaper, but two thirds of the benchmark's codes are lost.)
             return ScanPlan(effort: .fast, passes: [
                 ScanPass("fit1", [.fit(megapixels: 1)]),
+                // Where the QR locator finds a code ZBar did not read: the grid decoder.
+                ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
             ])
         case .normal:
             let small: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40)]
@@ -39,6 +41,9 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 // then removed by a median (dark codes in glare, damaged codes); the module grid
                 // drawn anew. Each pass warps only the codes still unread, so a photo whose codes
                 // the 3 MP pass read costs the locator and nothing more.
+                // The grid decoder first: it reads most located codes for a fraction of a warp and
+                // a ZBar pass, and tells the candidates that are no code (no format information).
+                ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
                 ScanPass("located", [.located(side: 300, margin: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-wide", [.located(side: 240, margin: 0.6)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),

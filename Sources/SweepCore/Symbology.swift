@@ -228,6 +228,9 @@ public struct SymbologySet: Sendable, Equatable, Codable {
 public enum DecodingEngine: String, Sendable, CaseIterable, Codable {
     case zbar = "zbar"
     case zxing = "zxing-cpp"
+    /// CodeSweep's own QR grid decoder (`QRGridReader`): located QR codes sampled module by
+    /// module and decoded in Swift, no view made for a library.
+    case grid = "qr-grid"
 }
 
 public struct SymbologyParseError: Error, Sendable, CustomStringConvertible {

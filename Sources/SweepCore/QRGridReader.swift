@@ -1,0 +1,268 @@
+import QRSymbol
+
+/// The grid decoder: a located QR code read without ZBar. Its frame (module coordinates to
+/// pixels) is refined by the alignment patterns, found one by one from the top-left, each
+/// searched near where its found neighbours put it; their offsets from the frame make a
+/// displacement field across the symbol (a bent or lens-distorted code is followed piece by
+/// piece). Every module is sampled at its centre, called dark or light against the mean of the
+/// modules around it, with a sureness from its distance to that mean; `QRSymbolDecoder` then
+/// reads format and version information, undoes the mask and restores each block, the least
+/// sure codewords as erasures. The mirror image is tried too.
+public enum QRGridReader {
+    /// A code read, in the pixels of the image it was read in.
+    public struct Read: Sendable {
+        public var decoded: QRDecoded
+        public var mirrored: Bool
+        /// The code's corners clockwise from its own top-left.
+        public var corners: Quad
+        /// Which way the code's top faces (0 up, 1 right, 2 down, 3 left), as ZBar says it.
+        public var orientation: Int
+    }
+
+    public enum Outcome: Sendable {
+        case read(Read)
+        /// No frame tried found format information within 3 bits in either reading: not a QR
+        /// code, or one the frames are too far off for; worth no further retries.
+        case notACode
+        /// Format information read, but the data did not decode.
+        case unread
+    }
+
+    /// Reads the code a located candidate frames (`candidate` in this image's pixels).
+    public static func read(_ image: LumaImage, candidate c: QRCandidate) -> Outcome {
+        var formatSeen = false
+        var frames = [(c.dimension, c.toImage)] + c.otherFrames
+        var tried = Set<Int>()
+        var k = 0
+        while k < frames.count && k < 6 {
+            let (n, frame) = frames[k]
+            k += 1
+            guard n >= 21, n <= 177 else { continue }
+            let sampler = Sampler(image: image, frame: frame, dimension: n)
+            guard sampler.moduleSize >= 1.2 else { continue }
+            let grids = sampler.grids()
+            for grid in grids {
+                for mirrored in [false, true] {
+                    let g = mirrored ? grid.transposed : grid
+                    switch QRSymbolDecoder.decode(g) {
+                    case .success(let decoded):
+                        return .read(Read(decoded: decoded, mirrored: mirrored, corners: sampler.corners(mirrored: mirrored),
+                                          orientation: sampler.orientation(mirrored: mirrored)))
+                    case .failure(.version(let v)):
+                        formatSeen = true
+                        // The version information names another size: the same finders, that size.
+                        let m = QRStructure.size(version: v)
+                        if !tried.contains(m) && !frames.contains(where: { $0.0 == m }) {
+                            tried.insert(m)
+                            frames.insert((m, rescaled(frame, from: n, to: m)), at: k)
+                        }
+                    case .failure(.format):
+                        break
+                    case .failure:
+                        formatSeen = true
+                    }
+                }
+            }
+        }
+        return formatSeen ? .unread : .notACode
+    }
+
+    /// The frame of a symbol of `m` modules with the same finder centres as `frame`'s of `n`.
+    static func rescaled(_ frame: Homography, from n: Int, to m: Int) -> Homography {
+        let k = Double(n - 7) / Double(m - 7)
+        let s = Homography([k, 0, 3.5 - 3.5 * k, 0, k, 3.5 - 3.5 * k, 0, 0, 1])
+        return frame.concatenating(s)
+    }
+
+    /// Samples one frame: the displacement field from the alignment patterns, the module values.
+    struct Sampler {
+        let image: LumaImage
+        let frame: Homography
+        let n: Int
+        let moduleSize: Double
+        /// Alignment lattice: the centre coordinates and each node's offset in modules.
+        var lattice: [Int] = []
+        var offsets: [Point] = []
+
+        init(image: LumaImage, frame: Homography, dimension n: Int) {
+            self.image = image; self.frame = frame; self.n = n
+            let a = frame.apply(Point(x: 3.5, y: 3.5)), b = frame.apply(Point(x: Double(n) - 3.5, y: 3.5))
+            let c = frame.apply(Point(x: 3.5, y: Double(n) - 3.5))
+            moduleSize = (QRLocator.distance(a, b) + QRLocator.distance(a, c)) / (2 * Double(n - 7))
+            let version = (n - 17) / 4
+            if version >= 2 { findAlignment(version: version) }
+        }
+
+        /// Grey at an image point (bilinear; points outside take the nearest edge).
+        func grey(_ p: Point) -> Double {
+            let w = image.width, h = image.height
+            let x = min(Double(w - 1), max(0, p.x - 0.5)), y = min(Double(h - 1), max(0, p.y - 0.5))
+            let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+            let fx = x - Double(x0), fy = y - Double(y0)
+            let q00 = Double(image[x0, y0]), q10 = Double(image[x1, y0]), q01 = Double(image[x0, y1]), q11 = Double(image[x1, y1])
+            let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
+            return top + (bottom - top) * fy
+        }
+
+        /// The offset (in modules) the field gives module point (u, v): bilinear between the
+        /// lattice nodes around it, the nearest edge's beyond the lattice.
+        func offset(_ u: Double, _ v: Double) -> Point {
+            guard lattice.count >= 2 else { return Point(x: 0, y: 0) }
+            let c = lattice.map { Double($0) + 0.5 }
+            func cell(_ t: Double) -> (Int, Double) {
+                if t <= c[0] { return (0, 0) }
+                if t >= c[c.count - 1] { return (c.count - 2, 1) }
+                var i = 0
+                while t > c[i + 1] { i += 1 }
+                return (i, (t - c[i]) / (c[i + 1] - c[i]))
+            }
+            let (i, fx) = cell(u), (j, fy) = cell(v)
+            let m = lattice.count
+            let o00 = offsets[j * m + i], o10 = offsets[j * m + i + 1], o01 = offsets[(j + 1) * m + i], o11 = offsets[(j + 1) * m + i + 1]
+            let x = (o00.x * (1 - fx) + o10.x * fx) * (1 - fy) + (o01.x * (1 - fx) + o11.x * fx) * fy
+            let y = (o00.y * (1 - fx) + o10.y * fx) * (1 - fy) + (o01.y * (1 - fx) + o11.y * fx) * fy
+            return Point(x: x, y: y)
+        }
+
+        /// Module point to image point through the frame and the field.
+        func map(_ u: Double, _ v: Double) -> Point {
+            let o = offset(u, v)
+            return frame.apply(Point(x: u + o.x, y: v + o.y))
+        }
+
+        /// Finds the alignment patterns, nearest the top-left first, each searched around the
+        /// offset its found neighbours (left, above, above-left) suggest.
+        mutating func findAlignment(version: Int) {
+            let centres = QRStructure.alignmentCentres(version: version)
+            let m = centres.count
+            lattice = centres
+            offsets = [Point](repeating: Point(x: 0, y: 0), count: m * m)
+            var found = [Bool](repeating: false, count: m * m)
+            // The nodes under the finders are the frame's own points.
+            for (i, j) in [(0, 0), (m - 1, 0), (0, m - 1)] { found[j * m + i] = true }
+            let order = (0..<(m * m)).sorted { a, b in (a % m + a / m, a / m) < (b % m + b / m, b / m) }
+            for node in order where !found[node] {
+                let i = node % m, j = node / m
+                var guesses: [Point] = []
+                for (di, dj) in [(-1, 0), (0, -1), (-1, -1), (1, -1)] {
+                    let ii = i + di, jj = j + dj
+                    if ii >= 0, jj >= 0, ii < m, jj < m, found[jj * m + ii] { guesses.append(offsets[jj * m + ii]) }
+                }
+                let guess = guesses.isEmpty ? Point(x: 0, y: 0)
+                    : Point(x: guesses.map(\.x).reduce(0, +) / Double(guesses.count), y: guesses.map(\.y).reduce(0, +) / Double(guesses.count))
+                if let o = searchAlignment(at: centres[i], centres[j], around: guess) {
+                    offsets[node] = o
+                    found[node] = true
+                } else {
+                    offsets[node] = guess
+                }
+            }
+        }
+
+        /// The offset (modules) near `guess` where the 5x5 alignment pattern centred on module
+        /// (ax, ay) matches best; nil when no place matches clearly.
+        func searchAlignment(at ax: Int, _ ay: Int, around guess: Point) -> Point? {
+            let step = 0.25, reach = 6   // ±1.5 modules
+            var best: (score: Double, o: Point)? = nil
+            for sy in -reach...reach {
+                for sx in -reach...reach {
+                    let o = Point(x: guess.x + Double(sx) * step, y: guess.y + Double(sy) * step)
+                    let s = alignmentScore(ax, ay, o)
+                    if best == nil || s > best!.score { best = (s, o) }
+                }
+            }
+            guard let b = best, b.score > 0.6 else { return nil }
+            return b.o
+        }
+
+        /// Correlation (-1...1) of the grey at the 5x5 modules round (ax, ay), offset by `o`,
+        /// with the pattern's darkness (dark ring and centre, light ring between).
+        func alignmentScore(_ ax: Int, _ ay: Int, _ o: Point) -> Double {
+            var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
+            for j in -2...2 {
+                for i in -2...2 {
+                    let ring = max(abs(i), abs(j))
+                    let t: Double = ring == 1 ? -1 : 1   // darkness template
+                    let g = 255 - grey(frame.apply(Point(x: Double(ax + i) + 0.5 + o.x, y: Double(ay + j) + 0.5 + o.y)))
+                    sum += g; sumSq += g * g; dot += g * t; tSum += t
+                }
+            }
+            let count = 25.0
+            let meanT = tSum / count, varT = 1 - meanT * meanT
+            let meanG = sum / count, varG = sumSq / count - meanG * meanG
+            guard varG > 1 else { return 0 }
+            return (dot / count - meanG * meanT) / (varG * varT).squareRoot()
+        }
+
+        /// The module grids to decode: each module's grey against the mean of the 7x7 modules
+        /// round it, and against the midpoint of the finders' dark and light (even light).
+        func grids() -> [QRModuleGrid] {
+            var g = [Double](repeating: 0, count: n * n)
+            let spread = moduleSize >= 3 ? 0.2 : 0
+            for j in 0..<n {
+                for i in 0..<n {
+                    let u = Double(i) + 0.5, v = Double(j) + 0.5
+                    if spread > 0 {
+                        var acc = 0.0
+                        for (dx, dy) in [(0.0, 0.0), (-spread, -spread), (spread, -spread), (-spread, spread), (spread, spread)] {
+                            acc += grey(map(u + dx, v + dy))
+                        }
+                        g[j * n + i] = acc / 5
+                    } else {
+                        g[j * n + i] = grey(map(u, v))
+                    }
+                }
+            }
+            // The finders' dark (outer ring, core) and light (inner ring) greys: the contrast.
+            var dark = 0.0, light = 0.0, nd = 0.0, nl = 0.0
+            for (fx, fy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+                for j in 0..<7 {
+                    for i in 0..<7 {
+                        let ring = max(abs(i - 3), abs(j - 3))
+                        if ring == 2 { light += g[(fy + j) * n + fx + i]; nl += 1 } else { dark += g[(fy + j) * n + fx + i]; nd += 1 }
+                    }
+                }
+            }
+            dark /= nd; light /= nl
+            let contrast = max(8, light - dark)
+            // Local means over 7x7 modules (a summed table).
+            let w = n + 1
+            var table = [Double](repeating: 0, count: w * w)
+            for j in 0..<n {
+                var row = 0.0
+                for i in 0..<n {
+                    row += g[j * n + i]
+                    table[(j + 1) * w + i + 1] = table[j * w + i + 1] + row
+                }
+            }
+            var local = [Float](repeating: 0, count: n * n), global = [Float](repeating: 0, count: n * n)
+            let mid = (dark + light) / 2
+            for j in 0..<n {
+                for i in 0..<n {
+                    let x0 = max(0, i - 3), x1 = min(n, i + 4), y0 = max(0, j - 3), y1 = min(n, j + 4)
+                    let s = table[y1 * w + x1] - table[y0 * w + x1] - table[y1 * w + x0] + table[y0 * w + x0]
+                    let mean = s / Double((x1 - x0) * (y1 - y0))
+                    let v = g[j * n + i]
+                    local[j * n + i] = Float(max(-1, min(1, (mean - v) / (0.5 * contrast))))
+                    global[j * n + i] = Float(max(-1, min(1, (mid - v) / (0.5 * contrast))))
+                }
+            }
+            return [QRModuleGrid(size: n, values: local), QRModuleGrid(size: n, values: global)]
+        }
+
+        func corners(mirrored: Bool) -> Quad {
+            let d = Double(n)
+            let tl = map(0, 0), tr = map(d, 0), br = map(d, d), bl = map(0, d)
+            return Quad(mirrored ? [tl, bl, br, tr] : [tl, tr, br, bl])
+        }
+
+        /// Which way the code's top faces, from the direction of its top edge in the image.
+        func orientation(mirrored: Bool) -> Int {
+            let d = Double(n)
+            let a = map(0, 0), b = mirrored ? map(0, d) : map(d, 0)
+            let dx = b.x - a.x, dy = b.y - a.y
+            if abs(dx) >= abs(dy) { return dx >= 0 ? 0 : 2 }
+            return dy >= 0 ? 1 : 3
+        }
+    }
+}
