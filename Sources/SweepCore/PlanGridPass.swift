@@ -27,8 +27,8 @@ extension PlanExecutor {
             case .notACode:
                 if settings.gridRejectsNonCodes { state.notCodes.insert(index) }
                 notCodes += 1
-            case .unread:
-                break
+            case .unread(let why):
+                trace?("grid-unread module=\(NumberText.trimmed(candidate.moduleSize, decimals: 1)) v=\(candidate.version) at=\(Int(candidate.center.x)),\(Int(candidate.center.y)) \(why)")
             }
         }
         trace?("pass \(pass.name) ms=\(ms(since: start)) candidates=\(tried) read=\(read) not-codes=\(notCodes) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")

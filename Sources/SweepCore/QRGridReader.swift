@@ -24,13 +24,15 @@ public enum QRGridReader {
         /// No frame tried found format information within 3 bits in either reading: not a QR
         /// code, or one the frames are too far off for; worth no further retries.
         case notACode
-        /// Format information read, but the data did not decode.
-        case unread
+        /// Format information read, but the data did not decode: why, for the trace
+        /// ("blocks", "data"; the version tried).
+        case unread(String)
     }
 
     /// Reads the code a located candidate frames (`candidate` in this image's pixels).
     public static func read(_ image: LumaImage, candidate c: QRCandidate) -> Outcome {
         var formatSeen = false
+        var why: [String] = []
         var frames = [(c.dimension, c.toImage)] + c.otherFrames
         var tried = Set<Int>()
         var k = 0
@@ -58,13 +60,14 @@ public enum QRGridReader {
                         }
                     case .failure(.format):
                         break
-                    case .failure:
+                    case .failure(let f):
                         formatSeen = true
+                        why.append("v\((n - 17) / 4)\(mirrored ? "m" : ""):\(f)")
                     }
                 }
             }
         }
-        return formatSeen ? .unread : .notACode
+        return formatSeen ? .unread(why.joined(separator: ",")) : .notACode
     }
 
     /// The frame of a symbol of `m` modules with the same finder centres as `frame`'s of `n`.

@@ -258,13 +258,22 @@ struct ScanPlanTests {
 
     @Test("plans are data: every effort level lists its passes")
     func listing() {
-        #expect(ScanPlan.forEffort(.fast).passes.count == 1)
+        // fast: one ZBar pass at 1 MP, then the grid decoder on located QR codes ZBar did not read.
+        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["fit1", "grid"])
+        #expect(ScanPlan.forEffort(.fast).passes[1].decoder == .grid)
         let normal = ScanPlan.forEffort(.normal)
         #expect(normal.listing.contains("tiles3"))
         // The 3 MP pass: always below 4 MP, and on a photo only where the cheap look saw code-like texture.
         #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3-textured"])
         #expect(normal.passes[0].when == [.under(megapixels: 4)] && normal.passes[1].when == [.atLeast(megapixels: 4), .codeLike])
         #expect(normal.listing.contains("regions-full: code-like-regions(<=2% with bars or located-qr)"))
-        #expect(ScanPlan.forEffort(.thorough).passes.allSatisfy { $0.when.isEmpty })
+        // thorough: normal's passes first, unchanged and in order (never fewer codes), then more.
+        let thorough = ScanPlan.forEffort(.thorough)
+        #expect(Array(thorough.passes.prefix(normal.passes.count)) == normal.passes)
+        #expect(thorough.passes.count > normal.passes.count + 20)
+        #expect(Set(thorough.passes.map(\.name)).count == thorough.passes.count)
+        // The grid decoder runs before the warps of located codes.
+        let names = normal.passes.map(\.name)
+        #expect(names.firstIndex(of: "grid")! < names.firstIndex(of: "located")!)
     }
 }
