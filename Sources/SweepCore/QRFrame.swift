@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QRSymbol
 
 /// From three finders to a code candidate: the timing pattern, the version, the alignment
 /// pattern and the perspective frame that fits best.
@@ -50,7 +51,7 @@ extension QRLocator {
         // The versions' and frames' searches for the alignment pattern overlap: each pixel is tested once.
         var alignmentTests = AlignmentTests(L, module: mm)
         for version in [estimated, estimated - 1, estimated + 1] where version >= 1 && version <= 40 {
-            let n = 17 + 4 * version
+            let n = QRStructure.size(version: version)
             let nd = Double(n)
             let src = [Point(x: 3.5, y: 3.5), Point(x: nd - 3.5, y: 3.5), Point(x: 3.5, y: nd - 3.5)]
             guard let affine = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
@@ -77,7 +78,7 @@ extension QRLocator {
                 let f = frameScore(L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(h), dimension: n)
                 all.append((f, h, n))
                 // Another version must do clearly better than the estimate.
-                if best == nil || f > best!.score + (n == 17 + 4 * estimated ? 1e-9 : 0.03) { best = (f, h, n, ap) }
+                if best == nil || f > best!.score + (n == QRStructure.size(version: estimated) ? 1e-9 : 0.03) { best = (f, h, n, ap) }
             }
         }
         guard let chosen = best else { return nil }

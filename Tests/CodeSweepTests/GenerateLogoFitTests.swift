@@ -1,4 +1,5 @@
 import Testing
+import CodeGenerate
 import CodeSweep
 import QRSymbol
 import SweepCore
