@@ -24,13 +24,13 @@ let package = Package(
         // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
         .target(name: "CZXing", cxxSettings: [.unsafeFlags(["-std=c++17"])], linkerSettings: [.linkedLibrary("ZXing")]),
 
-        // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
-        // payload text, records and their JSON. No files, no C.
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
         // encoding and errors-and-erasures decoding, segments. Used by generate, the locator and
         // the grid decoder.
         .target(name: "QRSymbol"),
+        // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
+        // payload text, records and their JSON. No files, no C.
         .target(name: "SweepCore", dependencies: ["QRSymbol"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
@@ -51,7 +51,7 @@ let package = Package(
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
-        // libqrencode wrapper: payload bytes in, module matrix (SweepCore.QRMatrix) out. One QRinput per call.
+        // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
