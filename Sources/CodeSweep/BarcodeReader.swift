@@ -43,6 +43,13 @@ public enum BarcodeReader {
         }
     }
 
+    /// One trace line to stderr (`CODESWEEP_TRACE=1`), written whole.
+    @Sendable static func trace(_ line: String) {
+        guard tracing else { return }
+        let text = Array("trace \(line)\n".utf8)
+        _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
     /// The decoders' library versions ("0.23.92", "1.4.0").
     public static var zbarVersion: String { ZBarDecoder.version }
     public static var zxingVersion: String { ZXingDecoder.version }
@@ -74,12 +81,7 @@ public enum BarcodeReader {
             return outcome.symbols
         }
         executor.beforeSecondDecoder = beforeSecondDecoder
-        if tracing {
-            executor.trace = { line in
-                let text = Array("trace \(line)\n".utf8)
-                _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            }
-        }
+        if tracing { executor.trace = { trace($0) } }
         return executor.scan(image, frameIndex: frame, scale: scale, fullResolution: fullResolution)
     }
 }

@@ -105,6 +105,7 @@ public enum FileScanner {
                         send(partial)
                     }
                 }
+                BarcodeReader.trace("file \(String(entry.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
                 record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
                                                    fullResolution: { full.frame(i) }, notes: notes, beforeSecondDecoder: note)
             }

@@ -80,7 +80,7 @@ public enum QRGridReader {
     /// Samples one frame: the displacement field from the alignment patterns, the module values.
     struct Sampler {
         let image: LumaImage
-        let frame: Homography
+        var frame: Homography
         let n: Int
         let moduleSize: Double
         /// Alignment lattice: the centre coordinates and each node's offset in modules.
@@ -93,7 +93,71 @@ public enum QRGridReader {
             let c = frame.apply(Point(x: 3.5, y: Double(n) - 3.5))
             moduleSize = (QRLocator.distance(a, b) + QRLocator.distance(a, c)) / (2 * Double(n - 7))
             let version = (n - 17) / 4
+            refineFrame(version: version)
             if version >= 2 { findAlignment(version: version) }
+        }
+
+        /// The modules whose colour the symbol fixes, as (u, v) centres and darkness (+1 dark,
+        /// -1 light): the three finders and their separators, the timing patterns, the alignment
+        /// patterns and the dark module.
+        static func knownModules(version: Int) -> [(u: Double, v: Double, t: Double)] {
+            let n = QRStructure.size(version: version)
+            var out: [(u: Double, v: Double, t: Double)] = []
+            func add(_ x: Int, _ y: Int, _ dark: Bool) { out.append((Double(x) + 0.5, Double(y) + 0.5, dark ? 1 : -1)) }
+            for (fx, fy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+                for j in 0..<7 { for i in 0..<7 { add(fx + i, fy + j, max(abs(i - 3), abs(j - 3)) != 2) } }
+            }
+            for k in 0..<8 {
+                add(7, k, false); add(k, 7, false)
+                add(n - 8, k, false); add(n - 1 - k, 7, false)
+                add(k, n - 8, false); add(7, n - 1 - k, false)
+            }
+            for k in 8..<(n - 8) { add(k, 6, k % 2 == 0); add(6, k, k % 2 == 0) }
+            for (ax, ay) in QRStructure.alignmentPatterns(version: version) {
+                for j in -2...2 { for i in -2...2 { add(ax + i, ay + j, max(abs(i), abs(j)) != 1) } }
+            }
+            add(8, n - 8, true)
+            return out
+        }
+
+        /// Moves the frame's four corners (coordinate descent, steps from half a module down to
+        /// an eighth) while the known modules' greys correlate better with what they must be:
+        /// the locator's frame is fitted through three finder centres and a guessed fourth
+        /// point, often a module off at the far side.
+        mutating func refineFrame(version: Int) {
+            let known = Self.knownModules(version: version)
+            let d = Double(n)
+            let square = [Point(x: 0, y: 0), Point(x: d, y: 0), Point(x: d, y: d), Point(x: 0, y: d)]
+            var corners = square.map(frame.apply)
+            func score(_ h: Homography) -> Double {
+                var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
+                for k in known {
+                    let g = 255 - grey(h.apply(Point(x: k.u, y: k.v)))
+                    sum += g; sumSq += g * g; dot += g * k.t; tSum += k.t
+                }
+                let count = Double(known.count)
+                let meanT = tSum / count, varT = 1 - meanT * meanT
+                let meanG = sum / count, varG = sumSq / count - meanG * meanG
+                guard varG > 1, varT > 0 else { return 0 }
+                return (dot / count - meanG * meanT) / (varG * varT).squareRoot()
+            }
+            var best = score(frame)
+            var step = moduleSize * 0.5
+            var rounds = 0
+            while step >= moduleSize * 0.12 && rounds < 40 {
+                rounds += 1
+                var improved = false
+                for c in 0..<4 {
+                    for (dx, dy) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
+                        var trial = corners
+                        trial[c] = Point(x: trial[c].x + dx, y: trial[c].y + dy)
+                        guard let h = Homography(from: square, to: trial) else { continue }
+                        let s = score(h)
+                        if s > best + 1e-6 { best = s; corners = trial; frame = h; improved = true }
+                    }
+                }
+                if !improved { step /= 2 }
+            }
         }
 
         /// Grey at an image point (bilinear; points outside take the nearest edge).
