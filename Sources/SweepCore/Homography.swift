@@ -74,6 +74,50 @@ public struct Homography: Sendable, Equatable {
     }
 }
 
+extension Homography {
+    /// The transform that best takes each source point to its destination in the least-squares
+    /// sense of the linear (DLT) equations, over four or more points; both sides are centred and
+    /// scaled first so the normal equations stay well conditioned. Nil when degenerate.
+    public init?(fitting src: [Point], to dst: [Point]) {
+        guard src.count >= 4, src.count == dst.count else { return nil }
+        func normaliser(_ p: [Point]) -> (cx: Double, cy: Double, s: Double) {
+            let cx = p.map(\.x).reduce(0, +) / Double(p.count), cy = p.map(\.y).reduce(0, +) / Double(p.count)
+            let d = p.map { (($0.x - cx) * ($0.x - cx) + ($0.y - cy) * ($0.y - cy)).squareRoot() }.reduce(0, +) / Double(p.count)
+            return (cx, cy, d > 0 ? 1.4142135623730951 / d : 1)
+        }
+        let ns = normaliser(src), nd = normaliser(dst)
+        // Normal equations AᵀA h = Aᵀb for h0...h7 (h8 = 1).
+        var ata = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
+        for (p, q) in zip(src, dst) {
+            let x = (p.x - ns.cx) * ns.s, y = (p.y - ns.cy) * ns.s
+            let u = (q.x - nd.cx) * nd.s, v = (q.y - nd.cy) * nd.s
+            for row in [[x, y, 1, 0, 0, 0, -u * x, -u * y, u], [0, 0, 0, x, y, 1, -v * x, -v * y, v]] {
+                for i in 0..<8 where row[i] != 0 {
+                    for j in 0..<9 { ata[i][j] += row[i] * row[j] }
+                }
+            }
+        }
+        for col in 0..<8 {
+            var pivot = col
+            for r in col..<8 where abs(ata[r][col]) > abs(ata[pivot][col]) { pivot = r }
+            guard abs(ata[pivot][col]) > 1e-12 else { return nil }
+            ata.swapAt(col, pivot)
+            for r in 0..<8 where r != col {
+                let f = ata[r][col] / ata[col][col]
+                if f == 0 { continue }
+                for c in col..<9 { ata[r][c] -= f * ata[col][c] }
+            }
+        }
+        var h = (0..<8).map { ata[$0][8] / ata[$0][$0] }
+        h.append(1)
+        guard h.allSatisfy(\.isFinite) else { return nil }
+        // Undo the normalisations: H = Tdst⁻¹ · H' · Tsrc.
+        let tsrc = Homography([ns.s, 0, -ns.s * ns.cx, 0, ns.s, -ns.s * ns.cy, 0, 0, 1])
+        let tdstInv = Homography([1 / nd.s, 0, nd.cx, 0, 1 / nd.s, nd.cy, 0, 0, 1])
+        self = tdstInv.concatenating(Homography(h)).concatenating(tsrc)
+    }
+}
+
 extension Quad {
     public func transformed(by t: Homography) -> Quad { Quad(points.map(t.apply)) }
 

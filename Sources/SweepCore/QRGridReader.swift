@@ -34,6 +34,12 @@ public enum QRGridReader {
         var formatSeen = false
         var why: [String] = []
         var frames = [(c.dimension, c.toImage)] + c.otherFrames
+        // From version 5 the locator's estimate may be versions off (blurred finders, a dense
+        // code): the version information, read at every size through the finders' frame, names
+        // the size to try first.
+        if c.dimension >= 37, let m = versionScan(image, frame: c.toImage, dimension: c.dimension), m != c.dimension {
+            frames.insert((m, rescaled(c.toImage, from: c.dimension, to: m)), at: 0)
+        }
         var tried = Set<Int>()
         var k = 0
         while k < frames.count && k < 6 {
@@ -70,6 +76,33 @@ public enum QRGridReader {
         return formatSeen ? .unread(why.joined(separator: ",")) : .notACode
     }
 
+    /// The size (modules) whose version information, read through `frame` rescaled to it, is
+    /// within two bits of that version's in either block; the nearest when several are.
+    static func versionScan(_ image: LumaImage, frame: Homography, dimension n: Int) -> Int? {
+        let probe = Sampler(image: image, frame: frame, dimension: n, refine: false)
+        var best: (size: Int, distance: Int)? = nil
+        for v in 7...40 {
+            let m = QRStructure.size(version: v)
+            let f = rescaled(frame, from: n, to: m)
+            func grey(_ x: Int, _ y: Int) -> Double { probe.grey(f.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))) }
+            // Threshold: the top-right finder's dark core and light ring in this frame.
+            let core = (0..<9).map { grey(m - 5 + $0 % 3, 2 + $0 / 3) }.reduce(0, +) / 9
+            let ring = [(m - 6, 1), (m - 2, 1), (m - 6, 5), (m - 2, 5), (m - 4, 1), (m - 4, 5), (m - 6, 3), (m - 2, 3)].map { grey($0.0, $0.1) }.reduce(0, +) / 8
+            guard ring - core > 20 else { continue }
+            let t = (core + ring) / 2
+            let (a, b) = QRVersionInformation.positions(size: m)
+            var bitsA = 0, bitsB = 0
+            for i in 0..<18 {
+                if grey(a[i].x, a[i].y) < t { bitsA |= 1 << i }
+                if grey(b[i].x, b[i].y) < t { bitsB |= 1 << i }
+            }
+            let code = QRVersionInformation.codeword(v)
+            let d = min((code ^ bitsA).nonzeroBitCount, (code ^ bitsB).nonzeroBitCount)
+            if d <= 2 && (best == nil || d < best!.distance) { best = (m, d) }
+        }
+        return best?.size
+    }
+
     /// The frame of a symbol of `m` modules with the same finder centres as `frame`'s of `n`.
     static func rescaled(_ frame: Homography, from n: Int, to m: Int) -> Homography {
         let k = Double(n - 7) / Double(m - 7)
@@ -87,12 +120,13 @@ public enum QRGridReader {
         var lattice: [Int] = []
         var offsets: [Point] = []
 
-        init(image: LumaImage, frame: Homography, dimension n: Int) {
+        init(image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true) {
             self.image = image; self.frame = frame; self.n = n
             let a = frame.apply(Point(x: 3.5, y: 3.5)), b = frame.apply(Point(x: Double(n) - 3.5, y: 3.5))
             let c = frame.apply(Point(x: 3.5, y: Double(n) - 3.5))
             moduleSize = (QRLocator.distance(a, b) + QRLocator.distance(a, c)) / (2 * Double(n - 7))
             let version = (n - 17) / 4
+            guard refine else { return }
             refineFrame(version: version)
             if version >= 2 { findAlignment(version: version) }
         }
@@ -100,7 +134,7 @@ public enum QRGridReader {
         /// The modules whose colour the symbol fixes, as (u, v) centres and darkness (+1 dark,
         /// -1 light): the three finders and their separators, the timing patterns, the alignment
         /// patterns and the dark module.
-        static func knownModules(version: Int) -> [(u: Double, v: Double, t: Double)] {
+        static func knownModules(version: Int, alignment: Bool = true) -> [(u: Double, v: Double, t: Double)] {
             let n = QRStructure.size(version: version)
             var out: [(u: Double, v: Double, t: Double)] = []
             func add(_ x: Int, _ y: Int, _ dark: Bool) { out.append((Double(x) + 0.5, Double(y) + 0.5, dark ? 1 : -1)) }
@@ -113,7 +147,7 @@ public enum QRGridReader {
                 add(k, n - 8, false); add(7, n - 1 - k, false)
             }
             for k in 8..<(n - 8) { add(k, 6, k % 2 == 0); add(6, k, k % 2 == 0) }
-            for (ax, ay) in QRStructure.alignmentPatterns(version: version) {
+            for (ax, ay) in alignment ? QRStructure.alignmentPatterns(version: version) : [] {
                 for j in -2...2 { for i in -2...2 { add(ax + i, ay + j, max(abs(i), abs(j)) != 1) } }
             }
             add(8, n - 8, true)
@@ -125,7 +159,9 @@ public enum QRGridReader {
         /// the locator's frame is fitted through three finder centres and a guessed fourth
         /// point, often a module off at the far side.
         mutating func refineFrame(version: Int) {
-            let known = Self.knownModules(version: version)
+            // Alignment patterns only where there is one (versions 2-6): further out the frame
+            // may be modules off there, and the lattice search follows them one by one instead.
+            let known = Self.knownModules(version: version, alignment: version < 7)
             let d = Double(n)
             let square = [Point(x: 0, y: 0), Point(x: d, y: 0), Point(x: d, y: d), Point(x: 0, y: d)]
             var corners = square.map(frame.apply)
@@ -197,44 +233,70 @@ public enum QRGridReader {
             return frame.apply(Point(x: u + o.x, y: v + o.y))
         }
 
-        /// Finds the alignment patterns, nearest the top-left first, each searched around the
-        /// offset its found neighbours (left, above, above-left) suggest.
+        /// Finds the alignment patterns, nearest the top-left first, one diagonal of the
+        /// lattice at a time: each searched within two modules of where the frame fitted (least
+        /// squares) to the finders and the patterns found so far puts it. The frame is then
+        /// fitted to all of them, and each node keeps what is left over (in modules) as its offset:
+        /// a bent symbol is followed piece by piece.
         mutating func findAlignment(version: Int) {
             let centres = QRStructure.alignmentCentres(version: version)
             let m = centres.count
+            let d = Double(n)
+            // Anchors: the finder centres where the refined frame puts them.
+            var src = [Point(x: 3.5, y: 3.5), Point(x: d - 3.5, y: 3.5), Point(x: 3.5, y: d - 3.5)]
+            var dst = src.map(frame.apply)
+            var fitted = frame
+            var found = [Point?](repeating: nil, count: m * m)
+            let finderNodes = Set([0, m - 1, (m - 1) * m])
+            for diagonal in 0...(2 * (m - 1)) {
+                for j in 0..<m {
+                    let i = diagonal - j
+                    guard i >= 0, i < m, !finderNodes.contains(j * m + i) else { continue }
+                    let module = Point(x: Double(centres[i]) + 0.5, y: Double(centres[j]) + 0.5)
+                    if let o = searchAlignment(fitted, at: module) {
+                        found[j * m + i] = fitted.apply(Point(x: module.x + o.x, y: module.y + o.y))
+                    }
+                }
+                for k in 0..<(m * m) where found[k] != nil && !src.contains(where: { $0 == Point(x: Double(centres[k % m]) + 0.5, y: Double(centres[k / m]) + 0.5) }) {
+                    src.append(Point(x: Double(centres[k % m]) + 0.5, y: Double(centres[k / m]) + 0.5))
+                    dst.append(found[k]!)
+                }
+                if src.count >= 4, let h = Homography(fitting: src, to: dst) { fitted = h }
+            }
+            frame = fitted
             lattice = centres
             offsets = [Point](repeating: Point(x: 0, y: 0), count: m * m)
-            var found = [Bool](repeating: false, count: m * m)
-            // The nodes under the finders are the frame's own points.
-            for (i, j) in [(0, 0), (m - 1, 0), (0, m - 1)] { found[j * m + i] = true }
-            let order = (0..<(m * m)).sorted { a, b in (a % m + a / m, a / m) < (b % m + b / m, b / m) }
-            for node in order where !found[node] {
-                let i = node % m, j = node / m
-                var guesses: [Point] = []
-                for (di, dj) in [(-1, 0), (0, -1), (-1, -1), (1, -1)] {
+            guard let back = fitted.inverted else { return }
+            var have = [Bool](repeating: false, count: m * m)
+            for k in 0..<(m * m) {
+                if finderNodes.contains(k) { have[k] = true; continue }
+                guard let p = found[k] else { continue }
+                let q = back.apply(p)
+                offsets[k] = Point(x: q.x - Double(centres[k % m]) - 0.5, y: q.y - Double(centres[k / m]) - 0.5)
+                have[k] = true
+            }
+            // Nodes without a pattern take their found neighbours' mean offset.
+            for k in 0..<(m * m) where !have[k] {
+                let i = k % m, j = k / m
+                var near: [Point] = []
+                for (di, dj) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
                     let ii = i + di, jj = j + dj
-                    if ii >= 0, jj >= 0, ii < m, jj < m, found[jj * m + ii] { guesses.append(offsets[jj * m + ii]) }
+                    if ii >= 0, jj >= 0, ii < m, jj < m, have[jj * m + ii] { near.append(offsets[jj * m + ii]) }
                 }
-                let guess = guesses.isEmpty ? Point(x: 0, y: 0)
-                    : Point(x: guesses.map(\.x).reduce(0, +) / Double(guesses.count), y: guesses.map(\.y).reduce(0, +) / Double(guesses.count))
-                if let o = searchAlignment(at: centres[i], centres[j], around: guess) {
-                    offsets[node] = o
-                    found[node] = true
-                } else {
-                    offsets[node] = guess
-                }
+                if !near.isEmpty { offsets[k] = Point(x: near.map(\.x).reduce(0, +) / Double(near.count), y: near.map(\.y).reduce(0, +) / Double(near.count)) }
             }
         }
 
-        /// The offset (modules) near `guess` where the 5x5 alignment pattern centred on module
-        /// (ax, ay) matches best; nil when no place matches clearly.
-        func searchAlignment(at ax: Int, _ ay: Int, around guess: Point) -> Point? {
-            let step = 0.25, reach = 6   // ±1.5 modules
+        /// The offset (modules), within two of where `h` puts it, at which the 5x5 alignment
+        /// pattern centred on `centre` (module coordinates) matches best; nil when no place
+        /// matches clearly.
+        func searchAlignment(_ h: Homography, at centre: Point) -> Point? {
+            let step = 0.25, reach = 8   // ±2 modules
             var best: (score: Double, o: Point)? = nil
             for sy in -reach...reach {
                 for sx in -reach...reach {
-                    let o = Point(x: guess.x + Double(sx) * step, y: guess.y + Double(sy) * step)
-                    let s = alignmentScore(ax, ay, o)
+                    let o = Point(x: Double(sx) * step, y: Double(sy) * step)
+                    let s = alignmentScore(h, centre, o)
                     if best == nil || s > best!.score { best = (s, o) }
                 }
             }
@@ -244,13 +306,13 @@ public enum QRGridReader {
 
         /// Correlation (-1...1) of the grey at the 5x5 modules round (ax, ay), offset by `o`,
         /// with the pattern's darkness (dark ring and centre, light ring between).
-        func alignmentScore(_ ax: Int, _ ay: Int, _ o: Point) -> Double {
+        func alignmentScore(_ h: Homography, _ centre: Point, _ o: Point) -> Double {
             var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
             for j in -2...2 {
                 for i in -2...2 {
                     let ring = max(abs(i), abs(j))
                     let t: Double = ring == 1 ? -1 : 1   // darkness template
-                    let g = 255 - grey(frame.apply(Point(x: Double(ax + i) + 0.5 + o.x, y: Double(ay + j) + 0.5 + o.y)))
+                    let g = 255 - grey(h.apply(Point(x: centre.x + Double(i) + o.x, y: centre.y + Double(j) + o.y)))
                     sum += g; sumSq += g * g; dot += g * t; tSum += t
                 }
             }
