@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk bench-generate samples-generate clean
+.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -55,6 +55,15 @@ BOOFCV_ARGS ?=
 bench-boofcv: release
 	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS) $(BOOFCV_ARGS)
 	python3 bench/locator_cost.py --bin $(BIN)
+
+# Fake QR codes: real finder, timing and alignment patterns, random modules and format bits;
+# FAKE_QR_COUNT seeded images (bench/fake_qr.py: numpy + Pillow, cached in bench-out/fake-qr; PNG and
+# JPEG, rotated, warped, several an image), scanned by codesweep at each of FAKE_QR_EFFORTS and by
+# zxing-cpp 3.1. Every code read is a false read (prints figures; the goal is 0).
+FAKE_QR_COUNT ?= 200
+FAKE_QR_EFFORTS ?= fast,normal,thorough
+bench-fake-qr: release
+	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS)
 
 clean:
 	rm -rf .build
