@@ -13,12 +13,15 @@ zxing-cpp 3.1 (all formats, J processes) and prints the reads, QR and other symb
 Prints figures; asserts nothing.
 
   python3 bench/fake_qr.py [--bin .build/release/codesweep] [--efforts fast,normal] [--jobs 2]
-                           [--count 200] [--seed 26] [--out bench-out/fake-qr] [--no-peer] [--self-check]
+                           [--count 200] [--seed 26] [--out bench-out/fake-qr] [--no-peer]
+                           [--control N] [--self-check]
 
 Needs numpy and Pillow (pip install numpy pillow); the peer zxing-cpp==3.1.* (pip). Images go to
 OUT/images with OUT/manifest.json (what each image holds); nothing is redrawn while the manifest
 has the same generator version, seed and count. --self-check compares the function patterns and
 the format and version words with qrencode's symbols of every version (when qrencode is there).
+--control N draws the first N images again, the same way, with real symbols (qrencode) where the
+fake ones were, and prints how many of them each reader reads: the drawing makes readable codes.
 """
 import argparse, io, json, math, os, random, resource, shutil, subprocess, sys, time
 from collections import Counter
@@ -26,6 +29,7 @@ from collections import Counter
 GEN_VERSION = 1
 IMAGE_EXT = (".png", ".jpg")
 PEER = "zxing-cpp 3.1"
+CONTROL_TEXT = "FQC "  # with "i-j": at most 9 alphanumeric characters, what version 1 holds at level H
 
 # Alignment pattern centres per version 2-40 (ISO/IEC 18004 Annex E).
 ALIGN = [
@@ -107,14 +111,28 @@ def function_patterns(v):
     return dark, fixed
 
 
-def fake_symbol(v, rng, nrng, valid_info):
+def fake_symbol(v, rng, nrng, valid_info, real_text=None):
     """A version-v matrix (True = dark): real function patterns, random everything else; with
-    valid_info a valid format word (random EC level and mask) and, from version 7, version word."""
+    valid_info a valid format word (random EC level and mask) and, from version 7, version word.
+    With real_text, a real symbol of that text (qrencode) after the same random draws, so the
+    rest of the image is drawn as for the fake one (the control)."""
+    import numpy as np
     dark, fixed = function_patterns(v)
     n = dark.shape[0]
     m = nrng.random((n, n)) < 0.5
     m[fixed] = dark[fixed]
-    fw = format_word(rng.randrange(4), rng.randrange(8)) if valid_info else rng.getrandbits(15)
+    ec = rng.randrange(4) if valid_info else 0
+    fw = format_word(ec, rng.randrange(8)) if valid_info else rng.getrandbits(15)
+    if real_text is not None:
+        if v >= 7 and not valid_info:
+            rng.getrandbits(18)
+        level = {1: "L", 0: "M", 3: "Q", 2: "H"}[ec]
+        png = subprocess.run(["qrencode", "-v", str(v), "-l", level, "-s", "1", "-m", "0", "-o", "-", "--", real_text],
+                             check=True, capture_output=True).stdout
+        from PIL import Image
+        q = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA").convert("L")) < 128
+        assert q.shape == m.shape, f"qrencode made a larger symbol than version {v}"
+        return q
     for cells in format_cells(n):
         for i, (r, c) in enumerate(cells):
             m[r, c] = bool(fw >> i & 1)
@@ -165,11 +183,11 @@ def perspective_coeffs(dst, src):
     return np.linalg.solve(np.array(a, float), np.array(b, float)).tolist()
 
 
-def render_code(rng, nrng, v, module, kind, valid_info):
+def render_code(rng, nrng, v, module, kind, valid_info, real_text=None):
     """(grey image, mask, corners of the symbol in the image): one fake code drawn and transformed."""
     import numpy as np
     from PIL import Image
-    m = fake_symbol(v, rng, nrng, valid_info)
+    m = fake_symbol(v, rng, nrng, valid_info, real_text)
     n = m.shape[0]
     quiet = rng.randint(2, 4)
     inkv, paper = rng.randint(10, 90), rng.randint(200, 250)
@@ -210,8 +228,9 @@ def render_code(rng, nrng, v, module, kind, valid_info):
 
 
 def make_image(args):
-    """Draws image i into images_dir; returns (file name, what it holds). Deterministic in (seed, i)."""
-    seed, i, images_dir = args
+    """Draws image i into images_dir; returns (file name, what it holds). Deterministic in (seed, i);
+    with control, the same image with real symbols of the text CONTROL_TEXT + "i-j"."""
+    seed, i, images_dir, control = args
     import numpy as np
     from PIL import Image, ImageFilter
     rng = random.Random(f"fake-qr-{seed}-{i}")
@@ -224,7 +243,7 @@ def make_image(args):
         module = max(2, min(rng.randint(2, 10), 1600 // (17 + 4 * v + 2 * quiet_max)))
         kind = rng.choices(["flat", "rotated", "perspective"], weights=[40, 30, 30])[0]
         valid = rng.random() < 1 / 3
-        img, mask, corners = render_code(rng, nrng, v, module, kind, valid)
+        img, mask, corners = render_code(rng, nrng, v, module, kind, valid, f"{CONTROL_TEXT}{i}-{j}" if control else None)
         codes.append({"version": v, "module_px": module, "kind": kind, "info": "valid" if valid else "random",
                       "img": img, "mask": mask, "corners": corners})
     big = max(max(c["img"].size) for c in codes)
@@ -268,10 +287,10 @@ def make_image(args):
     return name, {"size": [w, h], "codes": placed}
 
 
-def generate(out, count, seed, jobs):
-    images_dir = os.path.join(out, "images")
-    manifest_path = os.path.join(out, "manifest.json")
-    key = {"generator": GEN_VERSION, "seed": seed, "count": count}
+def generate(out, count, seed, jobs, control=False):
+    images_dir = os.path.join(out, "control" if control else "images")
+    manifest_path = os.path.join(out, "control.json" if control else "manifest.json")
+    key = {"generator": GEN_VERSION, "seed": seed, "count": count, "control": control}
     try:
         m = json.load(open(manifest_path))
         if {k: m.get(k) for k in key} == key and all(os.path.exists(os.path.join(images_dir, f)) for f in m["images"]):
@@ -280,10 +299,10 @@ def generate(out, count, seed, jobs):
         pass
     shutil.rmtree(images_dir, ignore_errors=True)
     os.makedirs(images_dir)
-    print(f"fake_qr: generating {count} images (seed {seed}) in {images_dir} ...", file=sys.stderr)
+    print(f"fake_qr: generating {count} {'control ' if control else ''}images (seed {seed}) in {images_dir} ...", file=sys.stderr)
     import multiprocessing as mp
     with mp.get_context("fork").Pool(jobs) as pool:
-        made = pool.map(make_image, [(seed, i, images_dir) for i in range(count)], chunksize=1)
+        made = pool.map(make_image, [(seed, i, images_dir, control) for i in range(count)], chunksize=1)
     m = dict(key, images=dict(made))
     with open(manifest_path, "w") as f:
         json.dump(m, f, indent=1)
@@ -364,6 +383,8 @@ def main():
     ap.add_argument("--seed", type=int, default=26)
     ap.add_argument("--out", default="bench-out/fake-qr")
     ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--control", type=int, default=0, metavar="N",
+                    help="also draw the first N images with real symbols (qrencode) and count those read")
     ap.add_argument("--self-check", action="store_true", help="only compare the patterns with qrencode's, then exit")
     a = ap.parse_args()
     try:
@@ -400,6 +421,19 @@ def main():
         if r:
             peer_version = r[0]
             readers.append((PEER, *r[1:]))
+    control = []  # (reader, real codes read, other reads)
+    if a.control:
+        if not shutil.which("qrencode"):
+            sys.exit("fake_qr: --control needs qrencode")
+        cdir, cman = generate(a.out, min(a.control, a.count), a.seed, a.jobs, control=True)
+        creal = sum(len(im["codes"]) for im in cman["images"].values())
+        for name, *_ in readers:
+            if name == PEER:
+                reads = run_peer(cdir, sorted(cman["images"]), a.jobs)[1]
+            else:
+                reads = run_codesweep(binary, name, a.jobs, cdir, os.path.join(a.out, f"control-{name}.jsonl"))[0]
+            ok = sum(1 for r in reads if r[2].startswith(CONTROL_TEXT))
+            control.append((name, ok, len(reads) - ok))
 
     lines = [f"Fake QR codes: {images_dir} ({len(files)} images, {sum(f.endswith('.png') for f in files)} PNG; "
              f"{len(codes)} codes, {multi} images with several; seed {a.seed})",
@@ -417,6 +451,9 @@ def main():
             lines.append(f"  {name}: {f}: {sym} {text[:50]!r}")
         if len(reads) > 15:
             lines.append(f"  {name}: ... {len(reads) - 15} more")
+    if control:
+        lines.append(f"control: the first {len(cman['images'])} images drawn the same way with real symbols (qrencode), "
+                     f"{creal} codes; read: " + ", ".join(f"{n} {ok}" + (f" (+{bad} other)" if bad else "") for n, ok, bad in control))
     if peer_version:
         lines.append(f"peer: zxing-cpp {peer_version} from PyPI, all formats, Pillow decode + grey, {a.jobs} processes.")
     lines.append("QR: QR, Micro QR and rMQR reads. Times are noisy on a shared machine.")
@@ -427,7 +464,8 @@ def main():
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump({"images": len(files), "codes": len(codes), "seed": a.seed, "binary": os.path.abspath(binary),
                    "readers": {n: {"false_reads": [list(r) for r in reads], "failed": failed, "wall_s": round(wall, 2),
-                                   "cpu_s": round(cpu, 2)} for n, reads, failed, wall, cpu in readers}}, f, indent=1)
+                                   "cpu_s": round(cpu, 2)} for n, reads, failed, wall, cpu in readers},
+                   "control": {n: {"real_read": ok, "other_reads": bad} for n, ok, bad in control}}, f, indent=1)
 
 
 if __name__ == "__main__":
