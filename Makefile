@@ -59,11 +59,13 @@ bench-boofcv: release
 # Fake QR codes: real finder, timing and alignment patterns, random modules and format bits;
 # FAKE_QR_COUNT seeded images (bench/fake_qr.py: numpy + Pillow, cached in bench-out/fake-qr; PNG and
 # JPEG, rotated, warped, several an image), scanned by codesweep at each of FAKE_QR_EFFORTS and by
-# zxing-cpp 3.1. Every code read is a false read (prints figures; the goal is 0).
+# zxing-cpp 3.1. Every code read is a false read (prints figures; the goal is 0). The control: the
+# first FAKE_QR_CONTROL images drawn the same way with real codes (qrencode), and how many each reads.
 FAKE_QR_COUNT ?= 200
 FAKE_QR_EFFORTS ?= fast,normal,thorough
+FAKE_QR_CONTROL ?= 20
 bench-fake-qr: release
-	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS)
+	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS) --control $(FAKE_QR_CONTROL)
 
 clean:
 	rm -rf .build
