@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-walk bench-generate samples-generate clean
+.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -37,19 +37,35 @@ bench-recall: release
 	python3 bench/recall.py --jobs 2
 	python3 bench/camera_batch.py --bin $(BIN)
 
-# QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
-# codes in 16 categories), codesweep against zxing-cpp 3.1 (pip install "zxing-cpp==3.1.*" pillow;
-# its reads are cached in bench-out/boofcv/), per-category table (prints figures; exit 2 without the set).
-# BOOFCV_EFFORTS=fast,normal,thorough adds columns. Then what the QR locator costs per photo at the
-# view it works on (bench/locator_cost.py: median, p90, max per view size, one job).
-BOOFCV_EFFORTS ?= normal
 # Peak memory of sweeps over 2,000 and 200,000 empty files: the streamed walk keeps it flat.
 bench-walk: release
 	python3 bench/walk_memory.py --bin $(BIN)
 
+# QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
+# codes in 16 categories), codesweep at each of BOOFCV_EFFORTS against zxing-cpp 3.1 (pip install
+# "zxing-cpp==3.1.*" pillow), both run and timed in this run with 2 jobs: per-category table, then
+# found, %, extras, wall and CPU seconds and wall x zxing-cpp per effort, and per image whether each
+# effort found at least what the one below it found (thorough >= normal). Prints figures; exit 2
+# without the set. BOOFCV_EFFORTS=normal is quicker (thorough alone is several minutes);
+# BOOFCV_ARGS="--categories lots,nominal" or "--images 40" for a subset, "--peer-cached" to reuse
+# zxing-cpp's last run. Then what the QR locator costs per photo at the view it works on
+# (bench/locator_cost.py: median, p90, max per view size, one job).
+BOOFCV_EFFORTS ?= fast,normal,thorough
+BOOFCV_ARGS ?=
 bench-boofcv: release
-	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS)
+	python3 bench/boofcv.py --bin $(BIN) --jobs 2 --efforts $(BOOFCV_EFFORTS) $(BOOFCV_ARGS)
 	python3 bench/locator_cost.py --bin $(BIN)
+
+# Fake QR codes: real finder, timing and alignment patterns, random modules and format bits;
+# FAKE_QR_COUNT seeded images (bench/fake_qr.py: numpy + Pillow, cached in bench-out/fake-qr; PNG and
+# JPEG, rotated, warped, several an image), scanned by codesweep at each of FAKE_QR_EFFORTS and by
+# zxing-cpp 3.1. Every code read is a false read (prints figures; the goal is 0). The control: the
+# first FAKE_QR_CONTROL images drawn the same way with real codes (qrencode), and how many each reads.
+FAKE_QR_COUNT ?= 200
+FAKE_QR_EFFORTS ?= fast,normal,thorough
+FAKE_QR_CONTROL ?= 20
+bench-fake-qr: release
+	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS) --control $(FAKE_QR_CONTROL)
 
 clean:
 	rm -rf .build
