@@ -20,6 +20,9 @@ public struct CodeMerger: Sendable {
         codes.append(code)
     }
 
+    /// Gives a code read without them its QR symbol details (the grid decoder confirmed it).
+    mutating func attach(_ details: QRDetails, to index: Int) { codes[index].qr = details }
+
     func diagonal(_ q: Quad) -> Double {
         let b = q.boundingBox
         return ((b.maxX - b.minX) * (b.maxX - b.minX) + (b.maxY - b.minY) * (b.maxY - b.minY)).squareRoot()

@@ -130,6 +130,7 @@ public struct PlanExecutor {
         for pass in options.plan.passes {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
         }
+        if settings.qrDetails { attachDetails(&state) }
         let wanted = options.symbologies.members
         return AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) }
     }

@@ -35,6 +35,54 @@ extension PlanExecutor {
     }
 }
 
+extension PlanExecutor {
+    /// Details (version, level, mask, mirroring) for the QR codes another decoder read: the
+    /// located candidate under the code, or else a frame through the code's own corners at the
+    /// size whose finders and timing patterns fit best, read by the grid decoder; kept only
+    /// when it decodes to the same bytes.
+    func attachDetails(_ state: inout FrameState) {
+        guard options.scanned.members.contains(.qr), let fullToBase = state.baseToFull.inverted else { return }
+        let toBase = Homography(fullToBase)
+        for (i, code) in state.merged.codes.enumerated() where code.symbology == .qr && code.qr == nil {
+            let center = code.corners.center
+            var candidates = (state.located ?? []).filter { code.corners.contains($0.center) && $0.corners.contains(center) }
+                .map { $0.mapped(by: toBase) }
+            if candidates.isEmpty, let own = Self.frameThroughCorners(code.corners.transformed(by: toBase), image: state.base) {
+                candidates = [own]
+            }
+            for c in candidates.prefix(2) {
+                if case .read(let r) = QRGridReader.read(state.base, candidate: c), r.decoded.content.bytes == code.bytes {
+                    state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
+                    break
+                }
+            }
+        }
+    }
+
+    /// A candidate framed by a read code's corners (clockwise from its top-left, as records give
+    /// them), at the size (21...177) whose finders and timing patterns correlate best with the
+    /// picture; nil when the modules would be under 1.2 px.
+    static func frameThroughCorners(_ quad: Quad, image: LumaImage) -> QRCandidate? {
+        let q = quad.points
+        let side = (QRLocator.distance(q[0], q[1]) + QRLocator.distance(q[0], q[3])) / 2
+        var best: (score: Double, n: Int, h: Homography)? = nil
+        for v in 1...40 {
+            let n = QRStructure.size(version: v)
+            guard side / Double(n) >= 1.2 else { break }
+            let d = Double(n)
+            guard let h = Homography(from: [Point(x: 0, y: 0), Point(x: d, y: 0), Point(x: d, y: d), Point(x: 0, y: d)], to: q) else { continue }
+            let probe = QRGridReader.Sampler(image: image, frame: h, dimension: n, refine: false)
+            let s = probe.knownScore(QRGridReader.Sampler.knownModules(version: v, alignment: false), frame: h)
+            if best == nil || s > best!.score { best = (s, n, h) }
+        }
+        guard let b = best, b.score > 0.3 else { return nil }
+        let d = Double(b.n)
+        let f = { (u: Double, v: Double) in b.h.apply(Point(x: u, y: v)) }
+        return QRCandidate(topLeft: f(3.5, 3.5), topRight: f(d - 3.5, 3.5), bottomLeft: f(3.5, d - 3.5), dimension: b.n,
+                           moduleSize: side / d, alignment: nil, score: b.score, toImage: b.h)
+    }
+}
+
 extension QRDetails {
     public init(_ d: QRDecoded, mirrored: Bool) {
         self.init(version: d.version, ecLevel: d.ec.rawValue, mask: d.mask, mirrored: mirrored, eci: d.content.eci)

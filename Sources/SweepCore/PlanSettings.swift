@@ -41,6 +41,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// A located candidate in which the grid decoder finds no format information (in any of
     /// its frames, either way round) is no QR code: the warp passes skip it.
     public var gridRejectsNonCodes = true
+    /// QR codes read by ZBar get their symbol details (version, level, mask, mirroring) from
+    /// the grid decoder at their corners, kept when it reads the same bytes.
+    public var qrDetails = true
 
     public init() {}
 
@@ -56,6 +59,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
             "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
+            "QR details: \(qrDetails ? "for every QR code, from the grid decoder at its corners (kept when it reads the same bytes)" : "only for codes the grid decoder read")",
             "grid decoder: \(gridRejectsNonCodes ? "a located candidate without format information is no code (no warps)" : "its verdict gates nothing")",
         ]
     }

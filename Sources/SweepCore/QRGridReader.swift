@@ -54,7 +54,11 @@ public enum QRGridReader {
                     let g = mirrored ? grid.transposed : grid
                     switch QRSymbolDecoder.decode(g) {
                     case .success(let decoded):
-                        return .read(Read(decoded: decoded, mirrored: mirrored, corners: sampler.corners(mirrored: mirrored),
+                        // The symbol is known now: its modules as sampled fit the frame's corners
+                        // to a fraction of a pixel (the finders alone leave the far corner loose).
+                        var polished = sampler
+                        polished.polishCorners(grid)
+                        return .read(Read(decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
                                           orientation: sampler.orientation(mirrored: mirrored)))
                     case .failure(.version(let v)):
                         formatSeen = true
@@ -154,33 +158,62 @@ public enum QRGridReader {
             return out
         }
 
+        /// Correlation (-1...1) of the greys at the known modules through `h` with their darkness.
+        /// `spread` > 0 samples four points that far (modules) from each centre instead: a sharp
+        /// picture then still tells a frame a fifth of a module off (at the centres it cannot).
+        func knownScore(_ known: [(u: Double, v: Double, t: Double)], frame h: Homography, spread: Double = 0) -> Double {
+            var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
+            let points = spread > 0 ? [(-spread, -spread), (spread, -spread), (-spread, spread), (spread, spread)] : [(0.0, 0.0)]
+            for k in known {
+                for (du, dv) in points {
+                    let g = 255 - grey(h.apply(Point(x: k.u + du, y: k.v + dv)))
+                    sum += g; sumSq += g * g; dot += g * k.t; tSum += k.t
+                }
+            }
+            let count = Double(known.count * points.count)
+            let meanT = tSum / count, varT = 1 - meanT * meanT
+            let meanG = sum / count, varG = sumSq / count - meanG * meanG
+            guard varG > 1, varT > 0 else { return 0 }
+            return (dot / count - meanG * meanT) / (varG * varT).squareRoot()
+        }
+
         /// Moves the frame's four corners (coordinate descent, steps from half a module down to
-        /// an eighth) while the known modules' greys correlate better with what they must be:
+        /// a sixteenth) while the known modules' greys correlate better with what they must be:
         /// the locator's frame is fitted through three finder centres and a guessed fourth
         /// point, often a module off at the far side.
         mutating func refineFrame(version: Int) {
             // Alignment patterns only where there is one (versions 2-6): further out the frame
             // may be modules off there, and the lattice search follows them one by one instead.
-            let known = Self.knownModules(version: version, alignment: version < 7)
+            descend(Self.knownModules(version: version, alignment: version < 7), finest: 0.06, spread: 0)
+        }
+
+        /// After a read: every module the grid called surely (at most about 600, evenly
+        /// spread) as a known module, the corners moved as in `refineFrame` down to a 32nd of a
+        /// module; the displacement field is dropped (corners lie at the edge, where it is the
+        /// edge nodes' anyway, and a symbol this well framed is planar enough there).
+        mutating func polishCorners(_ grid: QRModuleGrid) {
+            let stride = max(1, Int((Double(n * n) / 600).squareRoot().rounded(.up)))
+            var known: [(u: Double, v: Double, t: Double)] = []
+            for y in Swift.stride(from: 0, to: n, by: stride) {
+                for x in Swift.stride(from: 0, to: n, by: stride) where abs(grid[x, y]) > 0.3 {
+                    known.append((Double(x) + 0.5, Double(y) + 0.5, grid[x, y] > 0 ? 1 : -1))
+                }
+            }
+            guard known.count >= 50 else { return }
+            lattice = []; offsets = []
+            descend(known, finest: 0.03, spread: 0.3)
+        }
+
+        /// Coordinate descent of the four corners on the known modules' correlation.
+        mutating func descend(_ known: [(u: Double, v: Double, t: Double)], finest: Double, spread: Double) {
             let d = Double(n)
             let square = [Point(x: 0, y: 0), Point(x: d, y: 0), Point(x: d, y: d), Point(x: 0, y: d)]
             var corners = square.map(frame.apply)
-            func score(_ h: Homography) -> Double {
-                var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
-                for k in known {
-                    let g = 255 - grey(h.apply(Point(x: k.u, y: k.v)))
-                    sum += g; sumSq += g * g; dot += g * k.t; tSum += k.t
-                }
-                let count = Double(known.count)
-                let meanT = tSum / count, varT = 1 - meanT * meanT
-                let meanG = sum / count, varG = sumSq / count - meanG * meanG
-                guard varG > 1, varT > 0 else { return 0 }
-                return (dot / count - meanG * meanT) / (varG * varT).squareRoot()
-            }
+            func score(_ h: Homography) -> Double { knownScore(known, frame: h, spread: spread) }
             var best = score(frame)
             var step = moduleSize * 0.5
             var rounds = 0
-            while step >= moduleSize * 0.12 && rounds < 40 {
+            while step >= moduleSize * finest && rounds < 80 {
                 rounds += 1
                 var improved = false
                 for c in 0..<4 {
