@@ -1,5 +1,14 @@
 public enum Effort: String, Sendable, CaseIterable, Codable {
     case fast, normal, thorough
+
+    /// What the level is for, as `codesweep plan` says it.
+    public var purpose: String {
+        switch self {
+        case .fast: "a first look at a big folder: one ZBar pass at 1 MP (most codes in screenshots and photos), then the QR locator and the grid decoder on the QR codes that pass missed; no retries, no second decoder"
+        case .normal: "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
+        case .thorough: "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and turns normal drops and every filter on the whole frame at full resolution"
+        }
+    }
 }
 
 /// An ordered list of passes. The plan is data: printed by `codesweep plan`, tuned from the
@@ -169,7 +178,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
 
     /// A readable listing, one pass per line.
     public var listing: String {
-        var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")"]
+        var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")", "for: \(effort.purpose)"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
             lines.append("  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")

@@ -155,8 +155,9 @@ struct CLITests {
         #expect(r.status == 0)
         let plan = ScanPlan.forEffort(effort)
         #expect(r.stdout.trimmingCharacters(in: .newlines) == plan.listing)
-        // A header, a line a pass, then "settings:" and a line a setting.
-        #expect(r.stdoutLines.count == plan.passes.count + 2 + plan.settings.listing.count)
+        // A header, what the level is for, a line a pass, then "settings:" and a line a setting.
+        #expect(r.stdoutLines.count == plan.passes.count + 3 + plan.settings.listing.count)
+        #expect(r.stdoutLines[1] == "for: \(effort.purpose)")
         for p in plan.passes { #expect(r.stdout.contains(p.name)) }
     }
 

@@ -187,3 +187,43 @@ struct QRGridReaderTests {
         #expect(back.codes.first?.qr == code.qr)
     }
 }
+
+extension QRGridReaderTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String] = []
+        func add(_ s: String) { lock.lock(); stored.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+    }
+
+    @Test("a located candidate without format information is no code: the warp passes skip it (and run on it without the gate)")
+    func notACodeGatesTheWarps() throws {
+        // Format bits at least 4 from every format codeword, in both copies.
+        let far = try #require((0..<(1 << 15)).first { bits in QRFormat.all.allSatisfy { ($0.codeword ^ bits).nonzeroBitCount >= 4 } })
+        var r = QRSymbolTests.Rand(state: 77)
+        let base = try QREncoder.encode(Array("x".utf8), ec: .L, minVersion: 3)
+        let roles = QRStructure.roles(version: 3)
+        var modules = base.modules
+        for i in 0..<modules.count where roles[i] == .data { modules[i] = r.below(2) == 0 }
+        let (first, second) = QRFormat.positions(size: base.size)
+        for (k, p) in first.enumerated() { modules[p.y * base.size + p.x] = far >> k & 1 == 1 }
+        for (k, p) in second.enumerated() { modules[p.y * base.size + p.x] = far >> k & 1 == 1 }
+        let fake = QRMatrix(version: 3, ec: .L, size: base.size, modules: modules)
+        let side = Double(fake.size * 6)
+        let corners = [Point(x: 60, y: 60), Point(x: 60 + side, y: 60), Point(x: 60 + side, y: 60 + side), Point(x: 60, y: 60 + side)]
+        let img = Self.draw(fake, canvas: (Int(side) + 120, Int(side) + 120), toImage: Self.frame(fake, corners: corners))
+        func passes(gate: Bool) -> [String] {
+            var options = ReaderOptions(effort: .normal)
+            options.plan.settings.gridRejectsNonCodes = gate
+            var executor = PlanExecutor(options: options) { _, _ in [] }
+            let lines = Lines()
+            executor.trace = { lines.add($0) }
+            #expect(executor.scan(img).isEmpty)
+            return lines.all.filter { $0.hasPrefix("pass ") }.map { String($0.split(separator: " ")[1]) }
+        }
+        let gated = passes(gate: true), open = passes(gate: false)
+        #expect(gated.contains("grid") && open.contains("grid"))
+        #expect(!gated.contains { $0.hasPrefix("located") }, "\(gated)")
+        #expect(open.contains("located") && open.contains("located-threshold"), "\(open)")
+    }
+}
