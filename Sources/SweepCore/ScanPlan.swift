@@ -60,7 +60,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ScanPass("located-grid-shifted", [.locatedGrid(shift: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
                 // only at the finest scale, so only those places are decoded at full size.
-                ScanPass("fine-full", [.fineRegions(maxArea: 0.15)], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
+                ScanPass("fine-full", [.fineRegions(maxArea: 0.15)], when: [.atLeast(megapixels: 4), .fineTexture]),
                 // Huge modules (a code filling the frame) need a smaller image.
                 ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
                 // Modules of about 3 px under camera blur are busy already when shrunk (so not
@@ -105,6 +105,8 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
                 ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
                 ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
+                ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
+                ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
             ] + secondDecoderPasses)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
@@ -116,9 +118,6 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ScanPass("located-wide", [.located(side: 240, margin: 0.6)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
                 ScanPass("located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                // Linear codes at a slant where texture is everywhere (0 codes on the BoofCV set for 5 s).
-                ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
-                ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5)], symbols: .linear),
                 ScanPass("all-full", []),
                 ScanPass("all-half", [.downscale(2)]),
                 ScanPass("all-quarter", [.downscale(4)]),

@@ -247,7 +247,7 @@ struct FullResolutionOnDemandTests {
         // And `codesweep plan` prints them.
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("settings:") && listing.contains("upscale: never past 16MP") && listing.contains("crops: 64 px of context"), "\(listing)")
-        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or bars or read) → zbar[all]   when: >=4MP and fine-texture and nothing-found   source: full"), "\(listing)")
+        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or bars or read) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
         #expect(listing.contains("source: located modules >=2.5px"), "\(listing)")
     }
 
