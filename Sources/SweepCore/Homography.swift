@@ -45,17 +45,10 @@ public struct Homography: Sendable, Equatable {
         return Homography(inv.map { $0 / det })
     }
 
-    /// The transform taking each of four source points to its destination (no three of either
-    /// four on a line), solved exactly; nil when the points are degenerate.
-    public init?(from src: [Point], to dst: [Point]) {
-        guard src.count == 4, dst.count == 4 else { return nil }
-        // Eight equations in h0...h7 (h8 = 1), by Gaussian elimination with partial pivoting.
-        var m = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
-        for i in 0..<4 {
-            let (x, y, u, v) = (src[i].x, src[i].y, dst[i].x, dst[i].y)
-            m[2 * i] = [x, y, 1, 0, 0, 0, -u * x, -u * y, u]
-            m[2 * i + 1] = [0, 0, 0, x, y, 1, -v * x, -v * y, v]
-        }
+    /// h0...h7 from eight equations (rows of nine: coefficients, then the right side) by
+    /// Gauss-Jordan elimination with partial pivoting, and h8 = 1; nil when singular.
+    static func solve(_ equations: [[Double]]) -> [Double]? {
+        var m = equations
         for col in 0..<8 {
             var pivot = col
             for r in col..<8 where abs(m[r][col]) > abs(m[pivot][col]) { pivot = r }
@@ -69,7 +62,21 @@ public struct Homography: Sendable, Equatable {
         }
         var out = (0..<8).map { m[$0][8] / m[$0][$0] }
         out.append(1)
-        guard out.allSatisfy(\.isFinite) else { return nil }
+        return out.allSatisfy(\.isFinite) ? out : nil
+    }
+
+    /// The transform taking each of four source points to its destination (no three of either
+    /// four on a line), solved exactly; nil when the points are degenerate.
+    public init?(from src: [Point], to dst: [Point]) {
+        guard src.count == 4, dst.count == 4 else { return nil }
+        // Eight equations in h0...h7 (h8 = 1), by Gaussian elimination with partial pivoting.
+        var m = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
+        for i in 0..<4 {
+            let (x, y, u, v) = (src[i].x, src[i].y, dst[i].x, dst[i].y)
+            m[2 * i] = [x, y, 1, 0, 0, 0, -u * x, -u * y, u]
+            m[2 * i + 1] = [0, 0, 0, x, y, 1, -v * x, -v * y, v]
+        }
+        guard let out = Self.solve(m) else { return nil }
         self.init(out)
     }
 }
@@ -97,20 +104,7 @@ extension Homography {
                 }
             }
         }
-        for col in 0..<8 {
-            var pivot = col
-            for r in col..<8 where abs(ata[r][col]) > abs(ata[pivot][col]) { pivot = r }
-            guard abs(ata[pivot][col]) > 1e-12 else { return nil }
-            ata.swapAt(col, pivot)
-            for r in 0..<8 where r != col {
-                let f = ata[r][col] / ata[col][col]
-                if f == 0 { continue }
-                for c in col..<9 { ata[r][c] -= f * ata[col][c] }
-            }
-        }
-        var h = (0..<8).map { ata[$0][8] / ata[$0][$0] }
-        h.append(1)
-        guard h.allSatisfy(\.isFinite) else { return nil }
+        guard let h = Self.solve(ata) else { return nil }
         // Undo the normalisations: H = Tdst⁻¹ · H' · Tsrc.
         let tsrc = Homography([ns.s, 0, -ns.s * ns.cx, 0, ns.s, -ns.s * ns.cy, 0, 0, 1])
         let tdstInv = Homography([1 / nd.s, 0, nd.cx, 0, 1 / nd.s, nd.cy, 0, 0, 1])
