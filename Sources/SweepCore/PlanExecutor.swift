@@ -145,21 +145,7 @@ public struct PlanExecutor {
                                                     explained: state.explainedFractions).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
-        if neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade {
-            state.upgrade = nil
-            if let full = decodeFull(), full.width > 0 {
-                // Everything below now works on the full-resolution frame.
-                state.base = full
-                state.baseScale = 1
-                state.baseToFull = .identity
-                if let roi = options.roi {
-                    let r = roi.pixels(width: full.width, height: full.height)
-                    state.base = full.cropped(r)
-                    state.baseToFull = .translation(Double(r.x), Double(r.y))
-                }
-                state.cache = [[]: [View(image: state.base, toBase: .identity)]]
-            }
-        }
+        if neededScale(pass, &state) > state.baseScale * 1.01 { decodeFullResolution(&state) }
         let start = ContinuousClock.now
         let before = state.merged.codes.count
         var accepted = 0
@@ -181,6 +167,23 @@ public struct PlanExecutor {
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
         trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
+    }
+
+    /// Decodes the frame at full resolution, once (nothing when it already is, or cannot be):
+    /// everything from then on works on it.
+    func decodeFullResolution(_ state: inout FrameState) {
+        guard let decodeFull = state.upgrade else { return }
+        state.upgrade = nil
+        guard let full = decodeFull(), full.width > 0 else { return }
+        state.base = full
+        state.baseScale = 1
+        state.baseToFull = .identity
+        if let roi = options.roi {
+            let r = roi.pixels(width: full.width, height: full.height)
+            state.base = full.cropped(r)
+            state.baseToFull = .translation(Double(r.x), Double(r.y))
+        }
+        state.cache = [[]: [View(image: state.base, toBase: .identity)]]
     }
 
     /// The cheap look, taken once per frame on first use. It looks at the views the cheap
