@@ -159,9 +159,10 @@ public struct PlanExecutor {
             let toFull = baseToFull.concatenating(view.toBase)
             for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
                 accepted += 1
-                state.merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
-                                              corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                                              orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1))
+                take(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
+                                  corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                                  orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
+                     source: pass.steps, &state)
             }
         }
         // Warped views depend on what is still unread: never reuse them.
