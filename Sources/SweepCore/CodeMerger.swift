@@ -15,6 +15,10 @@ public struct CodeMerger: Sendable {
         public var code: DetectedCode
         /// The view that read it (reads from the same view confirm nothing).
         public var source: String
+        /// That view's scale and turn, for the executor's confirmation crops.
+        public var view: ReadView
+        /// Whether the executor has tried its confirmation crops.
+        public var checked = false
     }
 
     public mutating func add(_ code: DetectedCode) {
@@ -37,7 +41,7 @@ public struct CodeMerger: Sendable {
     /// held from another view, else it is held.
     /// - Returns: whether the read was held (and is new there).
     @discardableResult
-    public mutating func hold(_ code: DetectedCode, source: String) -> Bool {
+    public mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             // Read again by the same view: still one sighting.
             guard held[h].source != source else {
@@ -50,9 +54,12 @@ public struct CodeMerger: Sendable {
             add(code)
             return false
         }
-        held.append(Held(code: code, source: source))
+        held.append(Held(code: code, source: source, view: view, checked: checked))
         return true
     }
+
+    /// Marks a held read's confirmation as tried.
+    public mutating func markChecked(_ i: Int) { held[i].checked = true }
 
     /// The same code: same frame, symbology and payload, at an overlapping place.
     static func same(_ existing: DetectedCode, _ code: DetectedCode) -> Bool {

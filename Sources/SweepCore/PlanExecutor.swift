@@ -162,9 +162,10 @@ public struct PlanExecutor {
                 take(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
                                   corners: raw.corners.transformed(by: toFull), quality: raw.quality,
                                   orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
-                     source: pass.steps, &state)
+                     source: pass.steps, toFull: toFull, view: view.image, &state)
             }
         }
+        if pass.decoder == .zbar { confirmHeld(symbols, &state) }
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
         trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")

@@ -40,10 +40,12 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     public var addOnAloneCounts = false
     /// A weak EAN/UPC read in a large photo is no find until a second view confirms it: on 12 MP
     /// glossy product photos the 3 MP pass reads codes with a valid check digit and wrong digits
-    /// at ZBar quality 4-8, beside the real one (real reads there mostly score 40 and more). A read of
+    /// at ZBar quality 4-8, beside the real one (most real reads there score 40 and more; small,
+    /// blurred or glared real codes less, and the confirmation crops read them again). A read of
     /// `linearConfirmSymbologies` on fewer than `linearConfirmBelow` scan lines, in a frame of at
     /// least `linearConfirmMegapixels` (full resolution), is held aside until another view reads
-    /// the same code at an overlapping place (another pass) or a stronger read of it agrees. A
+    /// the same code at an overlapping place (another pass, or a crop around it at another scale
+    /// or from other pixels, see `PlanExecutor.confirmHeld`) or a stronger read of it agrees. A
     /// held read is no find (`nothing-found` and `no-read-of-quality` still hold, so the
     /// fallbacks run); one still held at the end is dropped.
     public var linearConfirmBelow = 40
@@ -64,7 +66,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
             "weak EAN/UPC reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
-                + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass reads them;"
+                + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
                 + " no find until then, dropped if never confirmed",
             "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
         ]

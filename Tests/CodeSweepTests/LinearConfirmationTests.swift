@@ -1,11 +1,14 @@
 import Foundation
 import Testing
 import CodeSweep
+import FileWalker
+import MagickBridge
 import SweepCore
+import ZBarBridge
 
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`) count only once a
 /// second view confirms them: held aside, no find for the fallbacks' conditions, dropped when
-/// never confirmed. The rules with a scripted decoder.
+/// never confirmed. The rules with a scripted decoder; the real path with ZBar on a photo.
 @Suite("Weak EAN/UPC reads need a second view")
 struct LinearConfirmationTests {
     /// A decoder answering from a rule per view, recording the size of every view it was given.
@@ -50,6 +53,8 @@ struct LinearConfirmationTests {
     }
 
     static func isView(_ img: LumaImage, _ w: Int, _ h: Int) -> Bool { img.width == w && img.height == h }
+    /// The confirmation crop: neither pass's view.
+    static func isCrop(_ img: LumaImage) -> Bool { !isView(img, 2000, 1500) && !isView(img, 1000, 750) }
 
     @Test("a weak EAN-13 read by one view of a large frame is not reported, and the nothing-found fallback runs")
     func unconfirmedWeakReadIsDropped() {
@@ -57,6 +62,12 @@ struct LinearConfirmationTests {
         let codes = Self.scan(decoder)
         #expect(codes.isEmpty, "\(codes)")
         #expect(decoder.asked(1000, 750), "the fallback did not run: \(decoder.sizes)")
+        // The confirmation crops were tried: around the read's bars (600 px long at full size,
+        // as much room on every side), at full resolution, at the read's half size made from
+        // it (other pixels than the half-size decode's), at a quarter.
+        let crops = decoder.sizes.filter { !($0 == (2000, 1500) || $0 == (1000, 750)) }
+        #expect(decoder.fullDecodes == 1, "\(decoder.sizes)")
+        #expect(crops.count == 3 && crops[0] == (1800, 1220) && crops[1] == (900, 610) && crops[2] == (450, 305), "\(crops)")
     }
 
     @Test("a weak read that another pass reads again at the same place is reported once, from the pass that read it first")
@@ -78,6 +89,27 @@ struct LinearConfirmationTests {
             return []
         }
         #expect(Self.scan(other).isEmpty)
+    }
+
+    @Test("a weak read confirmed by the crop around it at full resolution is a find: the fallbacks do not run")
+    func confirmedByTheCrop() throws {
+        // The crop is centred on the read: the decoder answers there with the same code across its middle.
+        let decoder = Decoder { img in
+            if Self.isView(img, 2000, 1500) { return [Self.ean(quality: 6)] }
+            if Self.isCrop(img) {
+                let cx = Double(img.width) / 2, cy = Double(img.height) / 2
+                return [Self.ean(quality: 45, x: cx - 300, y: cy - 10, length: 600)]
+            }
+            return []
+        }
+        let codes = Self.scan(decoder)
+        let code = try #require(codes.first)
+        #expect(codes.count == 1 && code.pass == "fit3-textured" && code.quality == 45, "\(codes)")
+        #expect(!decoder.asked(1000, 750), "\(decoder.sizes)")
+        #expect(decoder.fullDecodes == 1)
+        // Its corners stay where the 3 MP view saw it, in full-resolution pixels.
+        let b = code.corners.boundingBox
+        #expect(abs(b.minX - 1600) < 1 && abs(b.maxX - 2200) < 1 && abs(b.minY - 1400) < 1, "\(b)")
     }
 
     @Test("a strong read in a large frame, and any read in a small one, counts at once; the thresholds are plan settings")
@@ -134,5 +166,90 @@ struct LinearConfirmationTests {
         // A weak read of a code already reported merges into it.
         new = m.hold(code(3, pass: "e"), source: "rotate(30°)")
         #expect(!new && m.codes.count == 2 && m.held.isEmpty)
+    }
+
+    @Test("the confirmation crops are at other scales than the read's view, or from other pixels")
+    func confirmationScales() {
+        func scales(pixelSize: Double, reduced: Bool, filtered: Bool) -> [String] {
+            var v = ReadView()
+            v.pixelSize = pixelSize; v.reducedDecode = reduced; v.filtered = filtered
+            return v.confirmationScales.map { "\(NumberText.trimmed($0.scale))\($0.needsFull ? " full" : "")" }
+        }
+        // The 3 MP view of a 12 MP JPEG decoded at half size: full resolution, the same scale
+        // made from the full-resolution decode, a quarter.
+        #expect(scales(pixelSize: 2, reduced: true, filtered: false) == ["1", "0.5 full", "0.25"])
+        // The same view made from the full-resolution frame: its own scale would be its pixels again.
+        #expect(scales(pixelSize: 2, reduced: false, filtered: false) == ["1", "0.25"])
+        // A sharpened full-resolution crop: the plain crop, then half size.
+        #expect(scales(pixelSize: 1, reduced: false, filtered: true) == ["1", "0.5"])
+        #expect(scales(pixelSize: 1, reduced: false, filtered: false) == ["0.5"])
+    }
+
+    // MARK: real images
+
+    /// A 12 MP photo-like JPEG with a real EAN-13 (2-3 px modules, 20 modules high, turned 4°)
+    /// at (1700, 1300): ZBar reads it on about 35 scan lines of the 3 MP view, fewer than a sure read.
+    static func weakShot(_ s: TempDir) throws -> String {
+        let code = s.file("ean.png"), bordered = s.file("ean-quiet.png")
+        try Make.zint(type: 13, "590123412345", to: code, scale: "1.5", height: 20)
+        try Make.convert([code, "-bordercolor", "white", "-border", "30", bordered])
+        return try ScanPlanTests.cameraShot(s, bordered, x: 1700, y: 1300, tilt: 4, blur: 0.8, name: "shot.jpg")
+    }
+
+    /// Reads a file as a sweep does (a 12 MP JPEG decoded at half size first) with the normal
+    /// plan's passes and the given settings.
+    static func sweepRead(_ path: String, settings: PlanSettings = PlanSettings(),
+                          passes: [ScanPass] = ScanPlan.forEffort(.normal).passes) throws -> [DetectedCode] {
+        var scan = ScanSettings()
+        scan.reader.plan = ScanPlan(effort: .normal, passes: passes, settings: settings)
+        guard case .file(let entry)? = Walker().walk([path]).first, let record = FileScanner.scan(entry, settings: scan) else {
+            throw ToolFailure("no record for \(path)")
+        }
+        return record.codes
+    }
+
+    @Test("a real EAN-13 read weakly at 3 MP in a 12 MP photo is confirmed by its crop at full resolution and reported")
+    func realWeakReadIsConfirmed() throws {
+        let s = try TempDir("linear")
+        let shot = try Self.weakShot(s)
+        let codes = try Self.sweepRead(shot)
+        #expect(codes.map(\.text) == ["5901234123457"], "\(codes)")
+        // The 3 MP pass read it first on fewer scan lines than a sure read (as the plan without
+        // the rule reports it); the confirming read at full resolution had more.
+        var without = PlanSettings()
+        without.linearConfirmMegapixels = 100
+        let weak = try #require(try Self.sweepRead(shot, settings: without).first)
+        let code = try #require(codes.first)
+        #expect(weak.pass == "fit3-textured" && weak.quality < PlanSettings().linearConfirmBelow, "\(weak)")
+        #expect(code.pass == "fit3-textured" && code.quality >= PlanSettings().linearConfirmBelow, "\(code)")
+    }
+
+    @Test("a wrong weak EAN-13 beside the real code in a 12 MP photo is dropped, the real one still read by ZBar")
+    func wrongReadBesideTheRealOneIsDropped() throws {
+        let s = try TempDir("linear")
+        let shot = try Self.weakShot(s)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+        let frame = try #require(try ImageLoader.load(bytes, format: .jpeg).frames.first)
+        // ZBar on every view, and on the first 3 MP view one more read: another EAN-13 with a
+        // valid check digit, 6 scan lines just below the real code's bars (about 884...1028,
+        // 677...701 there).
+        let wrong = RawSymbol(symbology: .ean13, bytes: Array("5901234123464".utf8),
+                              points: [Point(x: 884, y: 712), Point(x: 1028, y: 712), Point(x: 884, y: 718), Point(x: 1028, y: 718)],
+                              quality: 6, orientation: 0)
+        func read(_ settings: PlanSettings) -> [DetectedCode] {
+            var options = ReaderOptions(effort: .normal)
+            options.plan.settings = settings
+            var injected = false
+            let executor = PlanExecutor(options: options) { img, symbols in
+                var found = ZBarDecoder.decode(img, symbologies: symbols, config: .init())
+                if !injected && img.width == 2000 && img.height == 1500 { injected = true; found.append(wrong) }
+                return found
+            }
+            return executor.scan(frame)
+        }
+        #expect(read(PlanSettings()).map(\.text) == ["5901234123457"])
+        var without = PlanSettings()
+        without.linearConfirmMegapixels = 100
+        #expect(read(without).map(\.text).sorted() == ["5901234123457", "5901234123464"])
     }
 }
