@@ -1,21 +1,38 @@
 /// Keeps one entry per code: the same symbology and payload at an overlapping place is the
 /// same code, whichever pass (or tile) found it; the first pass to find it is kept.
+///
+/// A read that needs confirmation (a weak EAN/UPC read in a large photo, see
+/// `PlanSettings.linearConfirmBelow`) is `hold`: it waits in `held`, outside `codes`, until
+/// another view (`source`) reads the same code, or a read that needs none does; then it joins
+/// `codes` as if first read where it was held. What is still held at the end is not reported.
 public struct CodeMerger: Sendable {
     public private(set) var codes: [DetectedCode] = []
+    public private(set) var held: [Held] = []
     public init() {}
 
+    /// A read waiting for a second sighting, and the view it came from.
+    public struct Held: Sendable, Equatable {
+        public var code: DetectedCode
+        /// The view that read it (reads from the same view confirm nothing).
+        public var source: String
+        /// That view's scale and turn, for the executor's confirmation crops.
+        public var view: ReadView
+        /// Whether the executor has tried its confirmation crops.
+        public var checked = false
+    }
+
     public mutating func add(_ code: DetectedCode) {
-        for (i, existing) in codes.enumerated()
-        where existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes {
-            let slack = max(4, diagonal(existing.corners) * 0.25)
-            if existing.corners.overlaps(code.corners, slack: slack) {
-                // A later pass at higher resolution may have better corners for a linear code
-                // (more scan lines): keep the first pass's name, take the better quality.
-                if !code.symbology.isTwoDimensional && code.quality > existing.quality {
-                    codes[i].quality = code.quality
-                }
-                return
+        // A sure read confirms a held read of the same code: the held one was first.
+        if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
+            codes.append(held.remove(at: h).code)
+        }
+        for (i, existing) in codes.enumerated() where Self.same(existing, code) {
+            // A later pass at higher resolution may have better corners for a linear code
+            // (more scan lines): keep the first pass's name, take the better quality.
+            if !code.symbology.isTwoDimensional && code.quality > existing.quality {
+                codes[i].quality = code.quality
             }
+            return
         }
         codes.append(code)
     }
@@ -23,7 +40,38 @@ public struct CodeMerger: Sendable {
     /// Gives a code read without them its QR symbol details (the grid decoder confirmed it).
     mutating func attach(_ details: QRDetails, to index: Int) { codes[index].qr = details }
 
-    func diagonal(_ q: Quad) -> Double {
+    /// Adds a read that counts only once confirmed: at once if the code is known already or
+    /// held from another view, else it is held.
+    /// - Returns: whether the read was held (and is new there).
+    @discardableResult
+    public mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
+        if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
+            // Read again by the same view: still one sighting.
+            guard held[h].source != source else {
+                held[h].code.quality = max(held[h].code.quality, code.quality)
+                return false
+            }
+            codes.append(held.remove(at: h).code)
+        }
+        if codes.contains(where: { Self.same($0, code) }) {
+            add(code)
+            return false
+        }
+        held.append(Held(code: code, source: source, view: view, checked: checked))
+        return true
+    }
+
+    /// Marks a held read's confirmation as tried.
+    public mutating func markChecked(_ i: Int) { held[i].checked = true }
+
+    /// The same code: same frame, symbology and payload, at an overlapping place.
+    static func same(_ existing: DetectedCode, _ code: DetectedCode) -> Bool {
+        guard existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes else { return false }
+        let slack = max(4, diagonal(existing.corners) * 0.25)
+        return existing.corners.overlaps(code.corners, slack: slack)
+    }
+
+    static func diagonal(_ q: Quad) -> Double {
         let b = q.boundingBox
         return ((b.maxX - b.minX) * (b.maxX - b.minX) + (b.maxY - b.minY) * (b.maxY - b.minY)).squareRoot()
     }

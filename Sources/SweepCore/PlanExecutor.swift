@@ -171,20 +171,27 @@ public struct PlanExecutor {
             let toFull = baseToFull.concatenating(view.toBase)
             for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
                 accepted += 1
-                state.merged.add(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
-                                              corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                                              orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1))
+                take(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
+                                  corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                                  orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
+                     source: pass.steps, toFull: toFull, view: view.image, &state)
             }
         }
+        if pass.decoder == .zbar { confirmHeld(symbols, &state) }
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
         trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
     }
 
-    /// Decodes full resolution (once) when the pass needs more of it than the base has; from
-    /// then on every pass works on the full-resolution frame.
+    /// Decodes full resolution (once) when the pass needs more of it than the base has.
     func upgradeIfNeeded(_ pass: ScanPass, _ state: inout FrameState) {
-        guard neededScale(pass, &state) > state.baseScale * 1.01, let decodeFull = state.upgrade else { return }
+        if neededScale(pass, &state) > state.baseScale * 1.01 { decodeFullResolution(&state) }
+    }
+
+    /// Decodes the frame at full resolution, once (nothing when it already is, or cannot be):
+    /// everything from then on works on it.
+    func decodeFullResolution(_ state: inout FrameState) {
+        guard let decodeFull = state.upgrade else { return }
         state.upgrade = nil
         guard let full = decodeFull(), full.width > 0 else { return }
         state.base = full

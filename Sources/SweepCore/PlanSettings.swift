@@ -44,6 +44,19 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// QR codes read by ZBar get their symbol details (version, level, mask, mirroring) from
     /// the grid decoder at their corners, kept when it reads the same bytes.
     public var qrDetails = true
+    /// A weak EAN/UPC read in a large photo is no find until a second view confirms it: on 12 MP
+    /// glossy product photos the 3 MP pass reads codes with a valid check digit and wrong digits
+    /// at ZBar quality 4-8, beside the real one (most real reads there score 40 and more; small,
+    /// blurred or glared real codes less, and the confirmation crops read them again). A read of
+    /// `linearConfirmSymbologies` on fewer than `linearConfirmBelow` scan lines, in a frame of at
+    /// least `linearConfirmMegapixels` (full resolution), is held aside until another view reads
+    /// the same code at an overlapping place (another pass, or a crop around it at another scale
+    /// or from other pixels, see `PlanExecutor.confirmHeld`) or a stronger read of it agrees. A
+    /// held read is no find (`nothing-found` and `no-read-of-quality` still hold, so the
+    /// fallbacks run); one still held at the end is dropped.
+    public var linearConfirmBelow = 40
+    public var linearConfirmMegapixels = 4.0
+    public var linearConfirmSymbologies: Set<Symbology> = Symbology.addOnHosts
 
     public init() {}
 
@@ -58,6 +71,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
+            "weak EAN/UPC reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
+                + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
+                + " no find until then, dropped if never confirmed",
             "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
             "QR details: \(qrDetails ? "for every QR code, from the grid decoder at its corners (kept when it reads the same bytes)" : "only for codes the grid decoder read")",
             "grid decoder: \(gridRejectsNonCodes ? "a located candidate without format information is no code (no warps)" : "its verdict gates nothing")",
