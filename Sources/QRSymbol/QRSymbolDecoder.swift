@@ -71,59 +71,52 @@ public enum QRSymbolDecoder {
     /// copy; decided by the bits weighed by how sure each was, so one sure copy outvotes a
     /// doubtful one. Nil when no format is within 3 bits of either copy.
     public static func format(of grid: QRModuleGrid) -> (format: QRFormat, distance: Int)? {
-        let (first, second) = QRFormat.positions(size: grid.size)
-        var best: (format: QRFormat, cost: Float, distance: Int)? = nil
-        for (f, code) in QRFormat.all {
-            var cost: Float = 0
-            var d1 = 0, d2 = 0
-            for (i, p) in first.enumerated() {
-                let want = code >> i & 1 == 1, v = grid[p.x, p.y]
-                if (v > 0) != want { cost += abs(v); d1 += 1 }
-            }
-            for (i, p) in second.enumerated() {
-                let want = code >> i & 1 == 1, v = grid[p.x, p.y]
-                if (v > 0) != want { cost += abs(v); d2 += 1 }
-            }
-            let d = min(d1, d2)
-            if best == nil || cost < best!.cost { best = (f, cost, d) }
-        }
-        guard let b = best, b.distance <= 3 else { return nil }
-        return (b.format, b.distance)
+        let copies = QRFormat.positions(size: grid.size)
+        return nearest(QRFormat.all.map { ($0.format, $0.codeword) }, in: grid, at: [copies.first, copies.second])
+            .map { (format: $0.value, distance: $0.distance) }
     }
 
     /// The version the version information names (sizes of version 7 and up), weighed as the
     /// format; nil when neither copy is within 3 bits of a version.
     public static func version(of grid: QRModuleGrid) -> Int? {
-        let (a, b) = QRVersionInformation.positions(size: grid.size)
-        var best: (version: Int, cost: Float, distance: Int)? = nil
-        for v in 7...40 {
-            let code = QRVersionInformation.codeword(v)
+        let copies = QRVersionInformation.positions(size: grid.size)
+        return nearest((7...40).map { ($0, QRVersionInformation.codeword($0)) }, in: grid, at: [copies.topRight, copies.bottomLeft])?.value
+    }
+
+    /// Of `codes` (a value and its codeword, bit 0 at each copy's first position), the one whose
+    /// bits disagree least with the grid's at the copies' positions, each disagreement weighed by
+    /// how sure its module is; with the Hamming distance of the nearer copy, and nil when that is
+    /// over 3.
+    static func nearest<Value>(_ codes: [(Value, Int)], in grid: QRModuleGrid, at copies: [[(x: Int, y: Int)]]) -> (value: Value, distance: Int)? {
+        var best: (value: Value, cost: Float, distance: Int)? = nil
+        for (value, code) in codes {
             var cost: Float = 0
-            var d1 = 0, d2 = 0
-            for i in 0..<18 {
-                let want = code >> i & 1 == 1
-                let va = grid[a[i].x, a[i].y], vb = grid[b[i].x, b[i].y]
-                if (va > 0) != want { cost += abs(va); d1 += 1 }
-                if (vb > 0) != want { cost += abs(vb); d2 += 1 }
+            var distance = Int.max
+            for positions in copies {
+                var d = 0
+                for (i, p) in positions.enumerated() {
+                    let v = grid[p.x, p.y]
+                    if (v > 0) != (code >> i & 1 == 1) { cost += abs(v); d += 1 }
+                }
+                distance = min(distance, d)
             }
-            if best == nil || cost < best!.cost { best = (v, cost, min(d1, d2)) }
+            if best == nil || cost < best!.cost { best = (value, cost, distance) }
         }
         guard let b = best, b.distance <= 3 else { return nil }
-        return b.version
+        return (b.value, b.distance)
     }
 
     /// Decodes a grid whose size is that of a version (21, 25, … 177).
     public static func decode(_ grid: QRModuleGrid, options: Options = Options()) -> Result<QRDecoded, Failure> {
         let n = grid.size
         guard n >= 21, n <= 177, (n - 17) % 4 == 0 else { return .failure(.format) }
-        var version = (n - 17) / 4
+        let version = (n - 17) / 4
         guard let (format, distance) = format(of: grid) else { return .failure(.format) }
         if version >= 7 {
             // A version other than the size's: the caller samples again (a version decoded
             // with a wrong-sized grid would read garbage).
             if let v = Self.version(of: grid), v != version { return .failure(.version(v)) }
         }
-        version = (n - 17) / 4
         let layout = QRBlockLayout(version: version, ec: format.ec)
         let bits = QRStructure.bitMap(version: version)
         let total = layout.totalCodewords

@@ -40,7 +40,6 @@ public enum QRGridReader {
         if c.dimension >= 37, let m = versionScan(image, frame: c.toImage, dimension: c.dimension), m != c.dimension {
             frames.insert((m, rescaled(c.toImage, from: c.dimension, to: m)), at: 0)
         }
-        var tried = Set<Int>()
         var k = 0
         while k < frames.count && k < 6 {
             let (n, frame) = frames[k]
@@ -64,8 +63,7 @@ public enum QRGridReader {
                         formatSeen = true
                         // The version information names another size: the same finders, that size.
                         let m = QRStructure.size(version: v)
-                        if !tried.contains(m) && !frames.contains(where: { $0.0 == m }) {
-                            tried.insert(m)
+                        if !frames.contains(where: { $0.0 == m }) {
                             frames.insert((m, rescaled(frame, from: n, to: m)), at: k)
                         }
                     case .failure(.format):
@@ -229,16 +227,7 @@ public enum QRGridReader {
             }
         }
 
-        /// Grey at an image point (bilinear; points outside take the nearest edge).
-        func grey(_ p: Point) -> Double {
-            let w = image.width, h = image.height
-            let x = min(Double(w - 1), max(0, p.x - 0.5)), y = min(Double(h - 1), max(0, p.y - 0.5))
-            let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-            let fx = x - Double(x0), fy = y - Double(y0)
-            let q00 = Double(image[x0, y0]), q10 = Double(image[x1, y0]), q01 = Double(image[x0, y1]), q11 = Double(image[x1, y1])
-            let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
-            return top + (bottom - top) * fy
-        }
+        func grey(_ p: Point) -> Double { image.bilinear(at: p) }
 
         /// The offset (in modules) the field gives module point (u, v): bilinear between the
         /// lattice nodes around it, the nearest edge's beyond the lattice.

@@ -62,6 +62,17 @@ extension LumaImage {
         return (LumaImage(width: total, height: total, pixels: out), toSource)
     }
 
+    /// The grey at a point (pixel centres at half-integers), bilinear between the four pixels
+    /// round it; points outside take the nearest edge.
+    public func bilinear(at p: Point) -> Double {
+        let x = min(Double(width - 1), max(0, p.x - 0.5)), y = min(Double(height - 1), max(0, p.y - 0.5))
+        let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let fx = x - Double(x0), fy = y - Double(y0)
+        let top = Double(self[x0, y0]) + (Double(self[x1, y0]) - Double(self[x0, y0])) * fx
+        let bottom = Double(self[x0, y1]) + (Double(self[x1, y1]) - Double(self[x0, y1])) * fx
+        return top + (bottom - top) * fy
+    }
+
     /// A clean rendering of a located code's module grid: each module sampled at its centre
     /// through `toImage` (nine points within a fifth of a module, averaged), called dark when
     /// below the mean of the 7x7 modules around it (glare and shadow across the code even out),
@@ -72,19 +83,12 @@ extension LumaImage {
     public func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
                             offset: Point = Point(x: 0, y: 0)) -> (image: LumaImage, toSource: Homography) {
         var g = [Double](repeating: 0, count: n * n)
-        let maxX = Double(width - 1), maxY = Double(height - 1)
         for j in 0..<n {
             for i in 0..<n {
                 var acc = 0.0
                 for dy in [-0.2, 0.0, 0.2] {
                     for dx in [-0.2, 0.0, 0.2] {
-                        let p = toImage.apply(Point(x: Double(i) + 0.5 + offset.x + dx, y: Double(j) + 0.5 + offset.y + dy))
-                        let x = min(maxX, max(0, p.x - 0.5)), y = min(maxY, max(0, p.y - 0.5))
-                        let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-                        let fx = x - Double(x0), fy = y - Double(y0)
-                        let top = Double(self[x0, y0]) + (Double(self[x1, y0]) - Double(self[x0, y0])) * fx
-                        let bottom = Double(self[x0, y1]) + (Double(self[x1, y1]) - Double(self[x0, y1])) * fx
-                        acc += top + (bottom - top) * fy
+                        acc += bilinear(at: toImage.apply(Point(x: Double(i) + 0.5 + offset.x + dx, y: Double(j) + 0.5 + offset.y + dy)))
                     }
                 }
                 g[j * n + i] = acc / 9

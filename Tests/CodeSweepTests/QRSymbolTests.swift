@@ -12,6 +12,12 @@ struct QRSymbolTests {
         var state: UInt64
         mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        /// `code` with `count` of its low `width` bits flipped, chosen at random.
+        mutating func flipping(_ count: Int, of width: Int, in code: Int) -> Int {
+            var flipped = Set<Int>()
+            while flipped.count < count { flipped.insert(below(width)) }
+            return flipped.reduce(code) { $0 ^ (1 << $1) }
+        }
     }
 
     @Test("format information: ISO's example, every format with 0-3 bit errors decodes to itself, 4 errors never to a wrong format at distance <= 3")
@@ -23,10 +29,7 @@ struct QRSymbolTests {
             #expect(QRFormat.decode(code) == (f, 0))
             for errors in 1...3 {
                 for _ in 0..<20 {
-                    var bits = code
-                    var flipped = Set<Int>()
-                    while flipped.count < errors { flipped.insert(r.below(15)) }
-                    for b in flipped { bits ^= 1 << b }
+                    let bits = r.flipping(errors, of: 15, in: code)
                     let d = QRFormat.decode(bits)
                     #expect(d.format == f && d.distance == errors)
                 }
@@ -34,10 +37,7 @@ struct QRSymbolTests {
             // Four errors: the nearest format may be another one, but never at distance <= 3 from
             // a word four away from ours unless codewords were 7 apart (they are): never wrong and sure.
             for _ in 0..<20 {
-                var bits = code
-                var flipped = Set<Int>()
-                while flipped.count < 4 { flipped.insert(r.below(15)) }
-                for b in flipped { bits ^= 1 << b }
+                let bits = r.flipping(4, of: 15, in: code)
                 let d = QRFormat.decode(bits)
                 #expect(d.format == f || d.distance >= 3)
             }
@@ -57,10 +57,7 @@ struct QRSymbolTests {
             let code = QRVersionInformation.codeword(v)
             for errors in 0...4 {
                 for _ in 0..<10 {
-                    var bits = code
-                    var flipped = Set<Int>()
-                    while flipped.count < errors { flipped.insert(r.below(18)) }
-                    for b in flipped { bits ^= 1 << b }
+                    let bits = r.flipping(errors, of: 18, in: code)
                     let d = QRVersionInformation.decode(bits)
                     // Codewords are 8 apart: up to 3 errors always decode, 4 never decode wrongly.
                     if errors <= 3 { #expect(d.version == v && d.distance == errors) } else { #expect(d.version == v || d.distance >= 4) }
