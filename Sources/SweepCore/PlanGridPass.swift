@@ -51,7 +51,8 @@ extension PlanExecutor {
                 candidates = [own]
             }
             for c in candidates.prefix(2) {
-                if case .read(let r) = QRGridReader.read(state.base, candidate: c), r.decoded.content.bytes == code.bytes {
+                // Only the symbol's details are wanted here: the corners are the other decoder's.
+                if case .read(let r) = QRGridReader.read(state.base, candidate: c, polish: false), r.decoded.content.bytes == code.bytes {
                     state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
                     break
                 }

@@ -30,7 +30,9 @@ public enum QRGridReader {
     }
 
     /// Reads the code a located candidate frames (`candidate` in this image's pixels).
-    public static func read(_ image: LumaImage, candidate c: QRCandidate) -> Outcome {
+    /// `polish: false` skips fitting the corners to every sure module after a read (the most
+    /// costly step, some 60 % of a read): for a caller that needs the symbol, not its corners.
+    public static func read(_ image: LumaImage, candidate c: QRCandidate, polish: Bool = true) -> Outcome {
         var formatSeen = false
         var why: [String] = []
         var frames = [(c.dimension, c.toImage)] + c.otherFrames
@@ -56,7 +58,7 @@ public enum QRGridReader {
                         // The symbol is known now: its modules as sampled fit the frame's corners
                         // to a fraction of a pixel (the finders alone leave the far corner loose).
                         var polished = sampler
-                        polished.polishCorners(grid)
+                        if polish { polished.polishCorners(grid) }
                         return .read(Read(decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
                                           orientation: sampler.orientation(mirrored: mirrored)))
                     case .failure(.version(let v)):
@@ -119,8 +121,10 @@ public enum QRGridReader {
         let n: Int
         let moduleSize: Double
         /// Alignment lattice: the centre coordinates and each node's offset in modules.
-        var lattice: [Int] = []
+        var lattice: [Int] = [] { didSet { latticeCentres = lattice.map { Double($0) + 0.5 } } }
         var offsets: [Point] = []
+        /// The lattice's centres as module points (kept with `lattice`: `offset` needs them per sample).
+        private(set) var latticeCentres: [Double] = []
 
         init(image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true) {
             self.image = image; self.frame = frame; self.n = n
@@ -162,10 +166,13 @@ public enum QRGridReader {
         func knownScore(_ known: [(u: Double, v: Double, t: Double)], frame h: Homography, spread: Double = 0) -> Double {
             var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
             let points = spread > 0 ? [(-spread, -spread), (spread, -spread), (-spread, spread), (spread, spread)] : [(0.0, 0.0)]
-            for k in known {
-                for (du, dv) in points {
-                    let g = 255 - grey(h.apply(Point(x: k.u + du, y: k.v + dv)))
-                    sum += g; sumSq += g * g; dot += g * k.t; tSum += k.t
+            let m = Projective(h)
+            image.withGreys { px in
+                for k in known {
+                    for (du, dv) in points {
+                        let g = 255 - px.grey(m.apply(k.u + du, k.v + dv))
+                        sum += g; sumSq += g * g; dot += g * k.t; tSum += k.t
+                    }
                 }
             }
             let count = Double(known.count * points.count)
@@ -233,7 +240,7 @@ public enum QRGridReader {
         /// lattice nodes around it, the nearest edge's beyond the lattice.
         func offset(_ u: Double, _ v: Double) -> Point {
             guard lattice.count >= 2 else { return Point(x: 0, y: 0) }
-            let c = lattice.map { Double($0) + 0.5 }
+            let c = latticeCentres
             func cell(_ t: Double) -> (Int, Double) {
                 if t <= c[0] { return (0, 0) }
                 if t >= c[c.count - 1] { return (c.count - 2, 1) }
@@ -315,11 +322,14 @@ public enum QRGridReader {
         func searchAlignment(_ h: Homography, at centre: Point) -> Point? {
             let step = 0.25, reach = 8   // ±2 modules
             var best: (score: Double, o: Point)? = nil
-            for sy in -reach...reach {
-                for sx in -reach...reach {
-                    let o = Point(x: Double(sx) * step, y: Double(sy) * step)
-                    let s = alignmentScore(h, centre, o)
-                    if best == nil || s > best!.score { best = (s, o) }
+            let m = Projective(h)
+            image.withGreys { px in
+                for sy in -reach...reach {
+                    for sx in -reach...reach {
+                        let o = Point(x: Double(sx) * step, y: Double(sy) * step)
+                        let s = Self.alignmentScore(px, m, centre, o)
+                        if best == nil || s > best!.score { best = (s, o) }
+                    }
                 }
             }
             guard let b = best, b.score > 0.6 else { return nil }
@@ -328,13 +338,13 @@ public enum QRGridReader {
 
         /// Correlation (-1...1) of the grey at the 5x5 modules round (ax, ay), offset by `o`,
         /// with the pattern's darkness (dark ring and centre, light ring between).
-        func alignmentScore(_ h: Homography, _ centre: Point, _ o: Point) -> Double {
+        static func alignmentScore(_ px: GreySampler, _ h: Projective, _ centre: Point, _ o: Point) -> Double {
             var sum = 0.0, sumSq = 0.0, dot = 0.0, tSum = 0.0
             for j in -2...2 {
                 for i in -2...2 {
                     let ring = max(abs(i), abs(j))
                     let t: Double = ring == 1 ? -1 : 1   // darkness template
-                    let g = 255 - grey(h.apply(Point(x: centre.x + Double(i) + o.x, y: centre.y + Double(j) + o.y)))
+                    let g = 255 - px.grey(h.apply(centre.x + Double(i) + o.x, centre.y + Double(j) + o.y))
                     sum += g; sumSq += g * g; dot += g * t; tSum += t
                 }
             }
@@ -350,17 +360,22 @@ public enum QRGridReader {
         func grids() -> [QRModuleGrid] {
             var g = [Double](repeating: 0, count: n * n)
             let spread = moduleSize >= 3 ? 0.2 : 0
-            for j in 0..<n {
-                for i in 0..<n {
-                    let u = Double(i) + 0.5, v = Double(j) + 0.5
-                    if spread > 0 {
-                        var acc = 0.0
-                        for (dx, dy) in [(0.0, 0.0), (-spread, -spread), (spread, -spread), (-spread, spread), (spread, spread)] {
-                            acc += grey(map(u + dx, v + dy))
+            let f = Projective(frame)
+            // `map`, with the frame's coefficients read once.
+            func mapped(_ u: Double, _ v: Double) -> Point { let o = offset(u, v); return f.apply(u + o.x, v + o.y) }
+            image.withGreys { px in
+                for j in 0..<n {
+                    for i in 0..<n {
+                        let u = Double(i) + 0.5, v = Double(j) + 0.5
+                        if spread > 0 {
+                            var acc = 0.0
+                            for (dx, dy) in [(0.0, 0.0), (-spread, -spread), (spread, -spread), (-spread, spread), (spread, spread)] {
+                                acc += px.grey(mapped(u + dx, v + dy))
+                            }
+                            g[j * n + i] = acc / 5
+                        } else {
+                            g[j * n + i] = px.grey(mapped(u, v))
                         }
-                        g[j * n + i] = acc / 5
-                    } else {
-                        g[j * n + i] = grey(map(u, v))
                     }
                 }
             }

@@ -65,13 +65,52 @@ extension LumaImage {
     /// The grey at a point (pixel centres at half-integers), bilinear between the four pixels
     /// round it; points outside take the nearest edge.
     public func bilinear(at p: Point) -> Double {
+        withGreys { $0.grey(p) }
+    }
+
+    /// Runs `body` with a `GreySampler` over this image's pixels: `bilinear(at:)` without a
+    /// bounds check or an array access per pixel, for loops of many samples (the grid decoder
+    /// samples some 100,000 points a code while it fits the frame).
+    @inline(__always) func withGreys<R>(_ body: (GreySampler) -> R) -> R {
+        pixels.withUnsafeBufferPointer { body(GreySampler(src: $0, width: width, height: height)) }
+    }
+}
+
+/// Bilinear greys read straight from a pixel buffer, valid only inside `LumaImage.withGreys`.
+/// The same arithmetic as `bilinear(at:)` (which calls it), so results are identical.
+struct GreySampler {
+    let src: UnsafeBufferPointer<UInt8>
+    let width: Int, height: Int
+
+    @inline(__always) func grey(_ p: Point) -> Double {
         let x = min(Double(width - 1), max(0, p.x - 0.5)), y = min(Double(height - 1), max(0, p.y - 0.5))
         let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
         let fx = x - Double(x0), fy = y - Double(y0)
-        let top = Double(self[x0, y0]) + (Double(self[x1, y0]) - Double(self[x0, y0])) * fx
-        let bottom = Double(self[x0, y1]) + (Double(self[x1, y1]) - Double(self[x0, y1])) * fx
+        let r0 = y0 * width, r1 = y1 * width
+        let a = Double(src[r0 + x0]), b = Double(src[r0 + x1]), c = Double(src[r1 + x0]), d = Double(src[r1 + x1])
+        let top = a + (b - a) * fx
+        let bottom = c + (d - c) * fx
         return top + (bottom - top) * fy
     }
+}
+
+/// A homography's nine coefficients as stored properties: `Homography.apply` without an
+/// array access per coefficient, for loops that map many points through one transform.
+struct Projective {
+    let h0, h1, h2, h3, h4, h5, h6, h7, h8: Double
+    init(_ m: Homography) {
+        let h = m.h
+        (h0, h1, h2, h3, h4, h5, h6, h7, h8) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8])
+    }
+    /// `Homography.apply`, the same arithmetic in the same order.
+    @inline(__always) func apply(_ x: Double, _ y: Double) -> Point {
+        let w = h6 * x + h7 * y + h8
+        let iw = abs(w) < 1e-12 ? 1e12 : 1 / w
+        return Point(x: (h0 * x + h1 * y + h2) * iw, y: (h3 * x + h4 * y + h5) * iw)
+    }
+}
+
+extension LumaImage {
 
     /// A clean rendering of a located code's module grid: each module sampled at its centre
     /// through `toImage` (nine points within a fifth of a module, averaged), called dark when
