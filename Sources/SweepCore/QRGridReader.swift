@@ -206,17 +206,19 @@ public enum QRGridReader {
             }
             guard known.count >= 50 else { return }
             lattice = []; offsets = []
-            descend(known, finest: 0.03, spread: 0.3)
+            // The frame is within a few hundredths of a module of the finders and timing already
+            // (`refineFrame`): the search starts at an eighth of a module, not a half.
+            descend(known, coarsest: 0.125, finest: 0.03, spread: 0.3)
         }
 
         /// Coordinate descent of the four corners on the known modules' correlation.
-        mutating func descend(_ known: [(u: Double, v: Double, t: Double)], finest: Double, spread: Double) {
+        mutating func descend(_ known: [(u: Double, v: Double, t: Double)], coarsest: Double = 0.5, finest: Double, spread: Double) {
             let d = Double(n)
             let square = [Point(x: 0, y: 0), Point(x: d, y: 0), Point(x: d, y: d), Point(x: 0, y: d)]
             var corners = square.map(frame.apply)
             func score(_ h: Homography) -> Double { knownScore(known, frame: h, spread: spread) }
             var best = score(frame)
-            var step = moduleSize * 0.5
+            var step = moduleSize * coarsest
             var rounds = 0
             while step >= moduleSize * finest && rounds < 80 {
                 rounds += 1

@@ -34,6 +34,38 @@ struct TextureProbeTests {
         #expect(boxes[0].area < 0.2, "the smooth rest of the image is left out")
     }
 
+    /// The SIMD block test gives the scalar definition's mask, block for block, on module
+    /// patterns, noise at every contrast round the thresholds, and sizes not a multiple of 8.
+    @Test func blockTestMatchesTheScalarDefinition() {
+        var images = [Self.patch(width: 803, height: 611, x: 41, y: 37, module: 3, modules: 60),
+                      Self.patch(width: 400, height: 300, x: 10, y: 10, module: 1, modules: 120)]
+        var state: UInt32 = 99
+        for amplitude in [8, 20, 24, 30, 60, 120, 255] {
+            var img = LumaImage(width: 517, height: 389, fill: 128)
+            for i in img.pixels.indices {
+                state = state &* 1_103_515_245 &+ 12345
+                // Blocks of one random level plus noise of this amplitude: some blocks two-tone,
+                // some noisy, some flat.
+                let block = ((i % 517) / 8 + (i / 517) / 8 * 97) % 5
+                let noise = Int(state >> 16) % (amplitude + 1)
+                img.pixels[i] = UInt8(clamping: block * 40 + (block % 2 == 0 ? noise : (noise > amplitude / 2 ? amplitude : 0)))
+            }
+            images.append(img)
+        }
+        var busy = 0, calm = 0
+        for img in images {
+            for fine in [false, true] {
+                let simd = fine ? TextureProbe.busyMask(img, minTransitions: 40, minFar: 24) : TextureProbe.busyMask(img)
+                let scalar = fine ? TextureProbe.busyMaskScalar(img, minTransitions: 40, minFar: 24) : TextureProbe.busyMaskScalar(img)
+                #expect(simd.bw == scalar.bw && simd.bh == scalar.bh)
+                #expect(simd.mask == scalar.mask, "\(img.width)x\(img.height) fine=\(fine)")
+                busy += scalar.mask.filter { $0 }.count
+                calm += scalar.mask.filter { !$0 }.count
+            }
+        }
+        #expect(busy > 1000 && calm > 1000, "both kinds of block were compared (\(busy) busy, \(calm) not)")
+    }
+
     @Test func smoothImageHasNoRegions() {
         var img = LumaImage(width: 640, height: 480, fill: 0)
         for y in 0..<480 { for x in 0..<640 { img.pixels[y * 640 + x] = UInt8((x + y) * 255 / 1120) } }
