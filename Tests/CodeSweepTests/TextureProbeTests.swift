@@ -145,19 +145,32 @@ struct TextureProbeTests {
         #expect(!inTiny)
     }
 
-    @Test("a big fine place is cropped for full resolution only where it holds bars or a code was read; a small one always")
-    func fineRegionsNeedBarsWhenBig() {
+    @Test("a big fine place is cropped for full resolution only with an unread located code, unexplained bars or a sheet of codes in it; a small one always")
+    func fineRegionsNeedEvidenceWhenBig() {
         var look = TextureProbe.Result()
         let big = FractionalBox(x0: 0, y0: 0, x1: 0.6, y1: 0.6), small = FractionalBox(x0: 0.7, y0: 0.7, x1: 0.8, y1: 0.8)
         look.fine = [big, small]
         look.fineBars = [false, false]
-        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look) == [small])
+        let places = { (read: [Point], unread: [Point], explained: [Point]) in
+            PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: read, unread: unread, explained: explained)
+        }
+        #expect(places([], [], []) == [small])
+        // Bars no code read so far explains (a fine bar code): cropped; bars with a code read in
+        // them (the code they are, or a monitor's moiré round a code read): not.
         look.fineBars = [true, false]
-        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look) == [big, small])
-        // Or where a code was read in it (a sheet of small codes).
+        #expect(places([], [], []) == [big, small])
+        #expect(places([], [], [Point(x: 0.3, y: 0.2)]) == [small])
+        #expect(places([], [], [Point(x: 0.65, y: 0.2)]) == [big, small])
+        // A located code still unread in it.
         look.fineBars = [false, false]
-        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: [Point(x: 0.3, y: 0.2)]) == [big, small])
-        #expect(PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: [Point(x: 0.65, y: 0.2)]) == [small])
+        #expect(places([], [Point(x: 0.3, y: 0.2)], []) == [big, small])
+        #expect(places([], [Point(x: 0.65, y: 0.2)], []) == [small])
+        // A sheet: four 2D codes read in it (their unlocated neighbours may need full
+        // resolution); one or three read codes are no sheet.
+        let sheet = [Point(x: 0.1, y: 0.1), Point(x: 0.3, y: 0.1), Point(x: 0.1, y: 0.3), Point(x: 0.3, y: 0.3)]
+        #expect(places(sheet, [], sheet) == [big, small])
+        #expect(places(Array(sheet.prefix(3)), [], Array(sheet.prefix(3))) == [small])
+        #expect(places([Point(x: 0.3, y: 0.2)], [], [Point(x: 0.3, y: 0.2)]) == [small])
     }
 
     /// Modules of 1 px (2 px at full size in a half-size decode) make fine texture; the same
@@ -279,7 +292,7 @@ struct FullResolutionOnDemandTests {
         // And `codesweep plan` prints them.
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("settings:") && listing.contains("upscale: never past 16MP") && listing.contains("crops: 64 px of context"), "\(listing)")
-        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or bars or read) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
+        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or unread-located or unexplained-bars or sheet) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
         #expect(listing.contains("source: located modules >=2.5px"), "\(listing)")
     }
 
