@@ -54,6 +54,8 @@ public struct PlanExecutor {
         /// QR code (no format information in any frame): no warp pass spends time on those.
         var gridTried = Set<Int>()
         var notCodes = Set<Int>()
+        /// The bar-field test's answer per view size (megapixels), taken once.
+        var barField: [Double: Bool] = [:]
 
         init(base: LumaImage, baseScale: Double, baseToFull: AffineTransform, upgrade: (() -> LumaImage?)?) {
             self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
@@ -282,6 +284,14 @@ public struct PlanExecutor {
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
+        case .linearEvidence(let mp):
+            if locate(&state).isEmpty { return true }
+            if let seen = state.barField[mp] { return seen }
+            let start = ContinuousClock.now
+            let seen = TextureProbe.hasBarField(materialize([.fit(megapixels: mp)], &state)[0].image, in: .whole)
+            state.barField[mp] = seen
+            trace?("bar-field ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
+            return seen
         }
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SweepCore
+import QRSymbol
+import QREncodeBridge
 
 /// The cheap look that decides where the expensive passes run: it must find the place of a
 /// code-like patch, leave smooth areas out, and tell fine texture (modules too small for the
@@ -100,6 +102,33 @@ struct TextureProbeTests {
             }
         }
         return img
+    }
+
+    /// The 1 MP turns for slanted linear codes run where a linear code may be: no QR code was
+    /// located, or bars show; not on a photo of a QR code alone (each turn is a 1 MP scan).
+    @Test("linear evidence: no located QR code, or a bar field; a QR code alone is none")
+    func linearEvidenceGatesTheTurns() throws {
+        let m = try QREncoder.encode(Array("https://codesweep.example/turns".utf8), ec: .M, minVersion: 3)
+        let n = Double(m.size)
+        let corners = [Point(x: 120, y: 100), Point(x: 120 + 8 * n, y: 100), Point(x: 120 + 8 * n, y: 100 + 8 * n), Point(x: 120, y: 100 + 8 * n)]
+        let qr = QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+        let qrAndBars = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20, into: qr)
+        let barsAlone = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20)
+        let plain = LumaImage(width: 900, height: 700, fill: 200)
+        func turned(_ img: LumaImage) -> Int {
+            var options = ReaderOptions(effort: .normal)
+            options.plan = ScanPlan(effort: .normal, passes: [
+                ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.linearEvidence(megapixels: 1)], symbols: .linear)])
+            final class Calls: @unchecked Sendable { var count = 0 }
+            let calls = Calls()
+            let executor = PlanExecutor(options: options) { _, _ in calls.count += 1; return [] }
+            _ = executor.scan(img)
+            return calls.count
+        }
+        #expect(turned(qr) == 0, "a QR code alone is no evidence of a linear code")
+        #expect(turned(qrAndBars) == 1, "bars beside the QR code are")
+        #expect(turned(barsAlone) == 1)
+        #expect(turned(plain) == 1, "nothing located: the turns run as before")
     }
 
     /// Finder-like rings (7 modules: dark ring, light ring, dark centre) of 1-3 px modules at
