@@ -34,8 +34,12 @@ MIRROR=${MIRROR:-http://deb.debian.org/debian}
 ROOT=$(mktemp -d "${TMPDIR:-/var/tmp}/codesweep-dist-check.XXXXXX") || die "mktemp"
 MOUNTS=()
 cleanup() {
-  local i
+  local i m
   for (( i=${#MOUNTS[@]}-1; i>=0; i-- )); do umount "${MOUNTS[$i]}" 2>/dev/null || umount -l "${MOUNTS[$i]}" 2>/dev/null; done
+  # Anything else mounted in the root (debootstrap mounts proc and sys while it works, and an
+  # interrupted debootstrap may leave them), deepest first.
+  findmnt -rn -o TARGET | grep "^$ROOT/" | sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
+  rm -f "$ROOT.debootstrap.log"
   if findmnt -rn -o TARGET | grep -q "^$ROOT"; then
     echo "dist-check: something is still mounted under $ROOT; left in place" >&2
   else
