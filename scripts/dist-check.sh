@@ -47,7 +47,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'echo "dist-check: FAILED: interrupted" >&2; exit 130' INT TERM
 
 PASSED=0; FAILED=0; RAN=()
 ok()   { PASSED=$((PASSED+1)); RAN+=("ok    $1"); echo "ok    $1"; }
@@ -156,7 +156,8 @@ if [ "$status" -eq 1 ] && [ "$(cat "$W/tar-version.txt" 2>/dev/null)" = "$VERSIO
    && python3 scripts/compare-expected.py "$W/tar-scan.jsonl" Samples/expected.jsonl --prefix Samples/ > "$W/tar-compare.txt" 2>&1; then
   ok "the tarball's bin/codesweep: --version $VERSION; scan Samples matches Samples/expected.jsonl"
 else
-  cat "$W/tar-compare.txt" >&2; fail "the tarball's binary (exit $status)"
+  cat "$W/tar-compare.txt" 2>/dev/null >&2
+  fail "the tarball's binary: scan exit $status (expected 1), --version '$(cat "$W/tar-version.txt" 2>/dev/null)' (expected '$VERSION')"
 fi
 
 EXPECTED_CHECKS=11
