@@ -103,7 +103,7 @@ in_root 'cd /root/work && codesweep scan -q Samples > scan.jsonl 2> scan.err'; s
 if [ "$status" -eq 1 ] && python3 scripts/compare-expected.py "$W/scan.jsonl" Samples/expected.jsonl --prefix Samples/ > "$W/compare.txt" 2>&1; then
   ok "codesweep scan Samples: exit 1 as expected; $(tail -1 "$W/compare.txt")"
 else
-  cat "$W/compare.txt" "$W/scan.err" >&2; fail "codesweep scan Samples (exit $status, expected 1)"
+  cat "$W/compare.txt" "$W/scan.err" >&2; fail "codesweep scan Samples: exit $status (expected 1), $(tail -1 "$W/compare.txt")"
 fi
 
 # 6. check Samples/check with its rules (docs/check.md's example): exit 1, only good-poster.png passes.
@@ -156,8 +156,8 @@ if [ "$status" -eq 1 ] && [ "$(cat "$W/tar-version.txt" 2>/dev/null)" = "$VERSIO
    && python3 scripts/compare-expected.py "$W/tar-scan.jsonl" Samples/expected.jsonl --prefix Samples/ > "$W/tar-compare.txt" 2>&1; then
   ok "the tarball's bin/codesweep: --version $VERSION; scan Samples matches Samples/expected.jsonl"
 else
-  cat "$W/tar-compare.txt" 2>/dev/null >&2
-  fail "the tarball's binary: scan exit $status (expected 1), --version '$(cat "$W/tar-version.txt" 2>/dev/null)' (expected '$VERSION')"
+  cat "$W/tar-compare.txt" >&2 2>/dev/null
+  fail "the tarball's binary: --version '$(cat "$W/tar-version.txt" 2>/dev/null)' (expected '$VERSION'), scan exit $status (expected 1), $(tail -1 "$W/tar-compare.txt" 2>/dev/null)"
 fi
 
 EXPECTED_CHECKS=11
