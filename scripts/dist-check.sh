@@ -134,7 +134,17 @@ else
   tail -20 "$W/batch.out" >&2; fail "codesweep generate --batch + check --expectations"
 fi
 
-# 8. man codesweep (man-db installed for the test only; the .deb does not depend on it).
+# 8. As a plain user, as the Containerfile runs it (USER codesweep): its ImageMagick policy and
+#    temporary files go to /tmp, nothing needs root.
+if in_root 'useradd --system --create-home --home-dir /home/codesweep codesweep && cp /root/work/Samples/qr-photo.jpg /home/codesweep/ && chown codesweep /home/codesweep/qr-photo.jpg && runuser -u codesweep -- sh -c "cd /home/codesweep && codesweep scan -q qr-photo.jpg && codesweep generate -o - https://www.example.com/user | codesweep scan -q -"' > "$W/user.jsonl" 2>&1 \
+   && grep -q 'https://example.com/codesweep/photo' "$W/user.jsonl" && grep -q '"text":"https://www.example.com/user"' "$W/user.jsonl" \
+   && [ -z "$(ls -A "$ROOT/tmp" | grep '^codesweep-')" ]; then
+  ok "as a plain user (the Containerfile's USER): scan, generate to stdout and scan from stdin; no temporary folder left in /tmp"
+else
+  cat "$W/user.jsonl" >&2; ls -la "$ROOT/tmp" >&2; fail "codesweep as a plain user"
+fi
+
+# 9. man codesweep (man-db installed for the test only; the .deb does not depend on it).
 if in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends man-db' > "$W/man-db.log" 2>&1 \
    && in_root 'MANPAGER=cat MANWIDTH=80 man codesweep' > "$W/man.txt" 2>"$W/man.err" \
    && grep -q 'codesweep scan' "$W/man.txt" && grep -q 'codesweep generate' "$W/man.txt"; then
@@ -143,14 +153,14 @@ else
   tail -5 "$W/man-db.log" "$W/man.err" >&2; fail "man codesweep"
 fi
 
-# 9. Completions where bash-completion, zsh and fish look, and the bash one parses.
+# 10. Completions where bash-completion, zsh and fish look, and the bash one parses.
 if in_root 'test -s /usr/share/bash-completion/completions/codesweep && test -s /usr/share/zsh/vendor-completions/_codesweep && test -s /usr/share/fish/vendor_completions.d/codesweep.fish && bash -n /usr/share/bash-completion/completions/codesweep && bash -c ". /usr/share/bash-completion/completions/codesweep && complete -p codesweep"' > "$W/compl.txt" 2>&1; then
   ok "completions installed (bash, zsh, fish); bash: $(tail -1 "$W/compl.txt")"
 else
   cat "$W/compl.txt" >&2; fail "completions"
 fi
 
-# 10. The tarball's binary, in the same root (only the .deb's Depends installed): version and the sample scan.
+# 11. The tarball's binary, in the same root (only the .deb's Depends installed): version and the sample scan.
 in_root 'cd /root/work && mkdir tar && tar -xzf codesweep.tar.gz -C tar && cd tar/codesweep-*/ && ./bin/codesweep --version > ../../tar-version.txt && cp -a /root/work/Samples . && ./bin/codesweep scan -q Samples > ../../tar-scan.jsonl 2>/dev/null'; status=$?
 if [ "$status" -eq 1 ] && [ "$(cat "$W/tar-version.txt" 2>/dev/null)" = "$VERSION" ] \
    && python3 scripts/compare-expected.py "$W/tar-scan.jsonl" Samples/expected.jsonl --prefix Samples/ > "$W/tar-compare.txt" 2>&1; then
@@ -160,7 +170,7 @@ else
   fail "the tarball's binary: --version '$(cat "$W/tar-version.txt" 2>/dev/null)' (expected '$VERSION'), scan exit $status (expected 1), $(tail -1 "$W/tar-compare.txt" 2>/dev/null)"
 fi
 
-EXPECTED_CHECKS=11
+EXPECTED_CHECKS=12
 echo
 echo "dist-check: $PASSED passed, $FAILED failed, in $(( $(date +%s) - t0 )) s (debootstrap included)"
 if [ "$FAILED" -ne 0 ] || [ "$PASSED" -ne "$EXPECTED_CHECKS" ]; then
