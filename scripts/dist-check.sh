@@ -32,6 +32,7 @@ fi
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
 ROOT=$(mktemp -d "${TMPDIR:-/var/tmp}/codesweep-dist-check.XXXXXX") || die "mktemp"
+chmod 755 "$ROOT"   # the chroot's /: mktemp's 0700 would lock every user but root out of it
 MOUNTS=()
 cleanup() {
   local i m
