@@ -45,6 +45,7 @@ cleanup() {
     echo "dist-check: something is still mounted under $ROOT; left in place" >&2
   else
     rm -rf --one-file-system "$ROOT"
+    echo "dist-check: clean root removed; $(( $(date +%s) - t0 )) s in all" >&2
   fi
 }
 trap cleanup EXIT
