@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -68,7 +68,27 @@ bench-fake-qr: release
 	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS) --control $(FAKE_QR_CONTROL)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-dist dist Sources/CodeSweepCLI/DistVersion.generated.swift
+
+# Release packages for Debian 12 x86_64 (Swift runtime linked in; see README "Installing"):
+# dist/codesweep-VERSION-linux-x86_64.tar.gz and dist/codesweep_VERSION_amd64.deb, VERSION from
+# `git describe` (scripts/version.sh). Its own scratch path, .build-dist. Prints the .deb's Depends: and size.
+dist: deps
+	SWIFT="$(SWIFT)" bash scripts/dist.sh
+
+# Proves dist/ on a clean Debian 12 root without Swift (debootstrap minbase + chroot; root only):
+# installs the .deb with apt-get, runs --version, scan Samples (against Samples/expected.jsonl),
+# check, generate, man, the completions and the tarball's binary. Exit 1 on any failure.
+dist-check:
+	bash scripts/dist-check.sh
+
+# The container image (Containerfile: debian:12-slim + the .deb from `make dist`), tagged
+# codesweep:VERSION. CONTAINER=docker for Docker. Not built on the development machine (no engine there).
+CONTAINER ?= podman
+image:
+	@deb=codesweep_$$(scripts/version.sh --deb)_amd64.deb; test -f dist/$$deb || { echo "no dist/$$deb: run make dist first" >&2; exit 1; }; \
+	echo "$(CONTAINER) build -f Containerfile --build-arg DEB=$$deb -t codesweep:$$(scripts/version.sh) ."; \
+	$(CONTAINER) build -f Containerfile --build-arg DEB=$$deb -t codesweep:$$(scripts/version.sh) .
 
 # Throughput and memory against zbarimg on a generated photo-library-like set (prints figures):
 # the set as it is, then BENCH_TEXTURED textured negatives (text, grids, walls, fabric, foliage,

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 enum CodeSweepInfo {
-    static let version = "0.1.0"
+    static let version = BuildVersion.value
 
     /// This program's own file, for starting worker processes.
     static var executablePath: String {
