@@ -156,7 +156,7 @@ public struct PlanExecutor {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
             if crops.contains(where: { Self.places($0, look: look, read: state.readFractions, unread: unreadFractions($0, &state),
-                                                    explained: state.explainedFractions).isEmpty }) { return }
+                                                    explained: explainedFractions($0, &state)).isEmpty }) { return }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         upgradeIfNeeded(pass, &state)

@@ -8,7 +8,7 @@ extension PlanExecutor {
         var places = Places()
         if step.isCrop, let look = state.look {
             places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
-            places.explained = state.explainedFractions
+            places.explained = explainedFractions(step, &state)
         }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
@@ -21,6 +21,16 @@ extension PlanExecutor {
         }
         state.cache[steps] = out
         return out
+    }
+
+    /// The places' explanations: every code read so far; for the second decoder's places
+    /// (`.unexplainedRegions`) also every located QR code, read or not, that the grid decoder
+    /// did not find to be no code (a QR code is what is there: no Data Matrix, PDF417 or
+    /// Aztec for zxing-cpp to look for, turned both ways, in its place).
+    func explainedFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
+        guard case .unexplainedRegions = step else { return state.explainedFractions }
+        let located = locate(&state).indices.filter { !state.notCodes.contains($0) }.map { state.located![$0].center }
+        return state.explainedFractions + state.fractions(located)
     }
 
     /// Where the located codes not read yet are, for the crop steps that need it (the locator

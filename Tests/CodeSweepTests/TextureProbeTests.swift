@@ -131,6 +131,31 @@ struct TextureProbeTests {
         #expect(turned(plain) == 1, "nothing located: the turns run as before")
     }
 
+    /// The second decoder's places (code-like, no code read in them) leave out a located QR
+    /// code's place, read or not: zxing-cpp looks there for Data Matrix, PDF417 and Aztec only.
+    @Test("a located QR code explains its place for the second decoder; a code-like patch without finders does not")
+    func locatedQRExplainsItsPlaceForTheSecondDecoder() throws {
+        let m = try QREncoder.encode(Array("https://codesweep.example/places".utf8), ec: .M, minVersion: 3)
+        let n = Double(m.size)
+        let corners = [Point(x: 200, y: 150), Point(x: 200 + 6 * n, y: 150), Point(x: 200 + 6 * n, y: 150 + 6 * n), Point(x: 200, y: 150 + 6 * n)]
+        let qr = QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+        let patch = Self.patch(width: 900, height: 700, x: 300, y: 200, module: 4, modules: 40)
+        func secondDecodes(_ img: LumaImage) -> Int {
+            var options = ReaderOptions(effort: .normal)
+            options.plan = ScanPlan(effort: .normal, passes: [
+                ScanPass("places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
+                         symbols: .twoDimensional, decoder: .zxing)])
+            final class Calls: @unchecked Sendable { var count = 0 }
+            let calls = Calls()
+            var executor = PlanExecutor(options: options) { _, _ in [] }
+            executor.secondDecode = { _, _ in calls.count += 1; return [] }
+            _ = executor.scan(img)
+            return calls.count
+        }
+        #expect(secondDecodes(qr) == 0, "the QR code's place is explained by the located code, unread as it is here")
+        #expect(secondDecodes(patch) >= 1, "a code-like place with no finders is the second decoder's")
+    }
+
     /// Finder-like rings (7 modules: dark ring, light ring, dark centre) of 1-3 px modules at
     /// many angles, scattered over the whole image: fine texture with straight edges, no bars.
     static func rings(width: Int, height: Int) -> LumaImage {
