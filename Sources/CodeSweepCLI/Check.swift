@@ -102,7 +102,7 @@ struct Check: AsyncParsableCommand {
         if let jobs, jobs < 1 { return "--jobs must be at least 1" }
         if let minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
         if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
-        if let today, today.count != 10 || today.split(separator: "-").count != 3 { return "--today takes a date like 2025-06-30" }
+        if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
         if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
         return nil
     }
@@ -166,7 +166,7 @@ struct Check: AsyncParsableCommand {
         if let minCodes { r.minCodes = minCodes }
         if let maxCodes { r.maxCodes = maxCodes }
         if let symbologies { r.symbologies = try SymbologySet.parse(symbologies).members }
-        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
         r.url.allowHosts += allowHost
         r.url.denyHosts += denyHost
         if let urlPattern { r.url.pattern = urlPattern }
