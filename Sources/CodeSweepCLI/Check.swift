@@ -185,9 +185,7 @@ struct Check: AsyncParsableCommand {
     }
 
     func write(_ text: String, to path: String) throws {
-        let out = try OutputFile.open(path)
-        out.write(text)
-        if let failure = out.close() { throw failure }
+        try SafeFile.write(text, to: path)
     }
 
     static func todayUTC() -> String { Timestamp.now(.date) }

@@ -144,6 +144,9 @@ struct Generate: AsyncParsableCommand {
         }
         let base = try baseSpec()
         let jobList: [GenerateJob]
+        // For the output plan: where each job came from, and every file this run reads.
+        var origins: [String] = []
+        var inputs: [(path: String, what: String)] = rules.map { [($0, "the rules file")] } ?? []
         var manifestPath: String? = nil
         var outDir: String? = nil
         if let batch {
@@ -172,12 +175,15 @@ struct Generate: AsyncParsableCommand {
                     if logos[full] == nil {
                         guard let b = Self.read(full) else { throw GenerateError.usage("\(e.origin): cannot read the logo \(p)") }
                         logos[full] = b
+                        inputs.append((full, "the logo"))
                     }
                     logoBytes = logos[full]
                 }
+                origins.append("\(e.origin) ('\(e.name)')")
                 made.append(GenerateJob(label: e.name, outputPath: output + "/" + fileName, payload: Array(e.payload.utf8), spec: spec, logo: logoBytes))
             }
             jobList = made
+            inputs.append((batch, "the batch list"))
             outDir = output
             manifestPath = manifest ?? output + "/" + Manifest.defaultName
         } else {
@@ -208,10 +214,17 @@ struct Generate: AsyncParsableCommand {
             if let p = spec.logoPath {
                 guard let b = Self.read(p) else { throw GenerateError.usage("cannot read the logo \(p)") }
                 logoBytes = b
+                inputs.append((p, "the logo"))
             }
+            if let f = payloadFile, f != "-" { inputs.append((f, "the payload file")) }
+            origins = ["-o"]
             jobList = [GenerateJob(label: path == "-" ? "(stdout)" : path, outputPath: path, payload: bytes, spec: spec, logo: logoBytes)]
         }
 
+        // Before anything is made: no two outputs on one file, none on an input, none through a link.
+        var outputs = zip(jobList, origins).filter { $0.0.outputPath != "-" }.map { (path: $0.0.outputPath, origin: $0.1) }
+        if let manifestPath { outputs.append((manifestPath, "the manifest")) }
+        try OutputPlan.check(outputs: outputs, inputs: inputs, cwd: cwd)
         if let outDir {
             do { try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true) } catch {
                 throw GenerateError.usage("cannot create the folder \(outDir): \(error.localizedDescription)")
@@ -239,9 +252,7 @@ struct Generate: AsyncParsableCommand {
                 OutputFile.standardOutput.write(bytes: code.file)
             } else {
                 do {
-                    let f = try OutputFile.open(o.job.outputPath)
-                    f.write(bytes: code.file)
-                    if let failure = f.close() { throw failure }
+                    try SafeFile.write(code.file, to: o.job.outputPath)
                 } catch {
                     Stderr.say("codesweep generate: \(error)")
                     throw ExitCode(2)
@@ -259,9 +270,7 @@ struct Generate: AsyncParsableCommand {
         }
         if let manifestPath, !written.isEmpty {
             do {
-                let f = try OutputFile.open(manifestPath)
-                f.write(Manifest.yaml(written))
-                if let failure = f.close() { throw failure }
+                try SafeFile.write(Manifest.yaml(written), to: manifestPath)
             } catch {
                 Stderr.say("codesweep generate: \(error)")
                 throw ExitCode(2)
