@@ -114,8 +114,9 @@ public enum BatchList {
     }
 
     static func parseYAML(_ text: String, source: String) throws(GenerateError) -> [BatchEntry] {
+        do { try RulesFile.checkText(text, source: source) } catch { throw .usage("\(error)") }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw .usage("\(source): not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text) } catch { throw .usage("\(source): not valid YAML: \(RulesFile.shortened(error))") }
         guard let root else { return [] }
         if let map = root.mapping {
             return try map.map { (k, v) throws(GenerateError) in

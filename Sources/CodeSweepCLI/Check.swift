@@ -117,7 +117,7 @@ struct Check: AsyncParsableCommand {
         var setup: CheckSetup
         do {
             setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-                                   exists: { fm.fileExists(atPath: $0) }, read: { fm.contents(atPath: $0).map { [UInt8]($0) } })
+                                   exists: { fm.fileExists(atPath: $0) }, read: { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") })
             try applyFlags(&setup.rules, cwd: cwd)
         } catch {
             Stderr.say("codesweep check: \(error)")
@@ -177,7 +177,7 @@ struct Check: AsyncParsableCommand {
         r.include += include
         r.exclude += exclude
         if let expectations {
-            guard let d = FileManager.default.contents(atPath: expectations) else { throw RulesFile.Error(expectations, "cannot read the expectations file") }
+            let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
             r.expectations += try RulesFile.parseExpectations(String(decoding: d, as: UTF8.self), source: expectations,
                                                               directory: PathContext.normalize(full + "/.."))

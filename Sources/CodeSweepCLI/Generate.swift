@@ -132,7 +132,7 @@ struct Generate: AsyncParsableCommand {
             var v = Verifier(minGrade: grade, context: PathContext(currentDirectory: cwd), today: Check.todayUTC())
             if let rules {
                 do {
-                    let loaded = try RulesFile.load(path: rules, cwd: cwd) { Self.read($0) }
+                    let loaded = try RulesFile.load(path: rules, cwd: cwd) { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") }
                     v.rules = loaded.rules
                     v.context = PathContext(currentDirectory: cwd, rulesDirectory: loaded.directory)
                     _ = try Evaluator(rules: loaded.rules, context: v.context, today: v.today)
@@ -152,7 +152,7 @@ struct Generate: AsyncParsableCommand {
         if let batch {
             guard payload == nil, payloadFile == nil else { throw GenerateError.usage("--batch takes the payloads from the list, not from an argument or --file") }
             guard let output, output != "-" else { throw GenerateError.usage("--batch needs -o FOLDER") }
-            guard let data = Self.read(batch) else { throw GenerateError.usage("cannot read the batch list \(batch)") }
+            let data = try Self.read(batch, limit: Self.listLimit, what: "the batch list")
             guard let text = String(validating: data, as: UTF8.self) else { throw GenerateError.usage("\(batch): not UTF-8 text") }
             let entries = try BatchList.parse(text, source: batch)
             if entries.isEmpty { throw GenerateError.usage("\(batch): no codes listed") }
@@ -173,7 +173,8 @@ struct Generate: AsyncParsableCommand {
                 if let p = spec.logoPath {
                     let full = p.hasPrefix("/") ? p : (logoGiven ? listDir + "/" + p : p)
                     if logos[full] == nil {
-                        guard let b = Self.read(full) else { throw GenerateError.usage("\(e.origin): cannot read the logo \(p)") }
+                        let b: [UInt8]
+                        do { b = try FileIO.readInput(full, limit: Self.logoLimit, what: "the logo") } catch { throw GenerateError.usage("\(e.origin): \(error)") }
                         logos[full] = b
                         inputs.append((full, "the logo"))
                     }
@@ -191,10 +192,10 @@ struct Generate: AsyncParsableCommand {
             let bytes: [UInt8]
             switch (payload, payloadFile) {
             case (let p?, nil): bytes = ArgumentBytes.bytes(p)
-            case (nil, "-"?): bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            case (nil, "-"?):
+                do { bytes = try FileIO.readInput(fd: 0, limit: Self.payloadLimit, what: "the payload on standard input") } catch { throw GenerateError.usage("\(error) (a QR code holds at most 7,089 characters)") }
             case (nil, let f?):
-                guard let b = Self.read(f) else { throw GenerateError.usage("cannot read \(f)") }
-                bytes = b
+                bytes = try Self.read(f, limit: Self.payloadLimit, what: "the payload file")
             case (nil, nil): throw GenerateError.usage("give the payload as an argument, with --file FILE, or --file - (stdin); or --batch LIST")
             default: throw GenerateError.usage("give the payload either as an argument or with --file, not both")
             }
@@ -212,7 +213,7 @@ struct Generate: AsyncParsableCommand {
             }
             var logoBytes: [UInt8]? = nil
             if let p = spec.logoPath {
-                guard let b = Self.read(p) else { throw GenerateError.usage("cannot read the logo \(p)") }
+                let b = try Self.read(p, limit: Self.logoLimit, what: "the logo")
                 logoBytes = b
                 inputs.append((p, "the logo"))
             }
@@ -310,7 +311,11 @@ struct Generate: AsyncParsableCommand {
         return s.isEmpty ? "code" : s
     }
 
-    static func read(_ path: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: ArgumentBytes.display(path)).map { [UInt8]($0) }
+    /// Size caps on the files generate reads itself (outside any worker): a payload (a QR code
+    /// holds at most 7,089 characters), a batch list (100,000 entries of about 150 bytes), a logo.
+    static let payloadLimit = 64 << 10, listLimit = 16 << 20, logoLimit = 32 << 20
+
+    static func read(_ path: String, limit: Int, what: String) throws(GenerateError) -> [UInt8] {
+        do { return try FileIO.readInput(path, limit: limit, what: what) } catch { throw .usage(error.description) }
     }
 }

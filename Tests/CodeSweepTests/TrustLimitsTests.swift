@@ -1,0 +1,69 @@
+import AssetCheck
+import CodeGenerate
+import Foundation
+import SweepCore
+import Testing
+
+/// Issue 27, items 10-12: memory and time outside the workers.
+@Suite("Trust: limits outside the workers", .serialized)
+struct TrustLimitsTests {
+    /// Runs codesweep under /usr/bin/time: exit status, stderr, peak RSS (KiB) and seconds.
+    static func measured(_ args: [String], cwd: String) throws -> (status: Int32, stderr: String, kib: Int, seconds: Double) {
+        let clock = ContinuousClock.now
+        let r = try run("/usr/bin/time", ["-f", "RSS %M"] + [codesweepBinary] + args, currentDirectory: cwd, check: false)
+        let d = clock.duration(to: .now)
+        let kib = r.stderr.split(separator: "\n").last { $0.hasPrefix("RSS ") }.flatMap { Int($0.dropFirst(4)) } ?? -1
+        return (r.status, r.stderr, kib, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+    }
+
+    @Test("11: a 2 GB rules file, a 3 GB logo and a big payload file are refused from their size, at once")
+    func hugeInputsAreRefused() throws {
+        let dir = try TempDir("trust-huge")
+        try run(Tools.qrencode, ["-s", "4", "-o", dir.file("a.png"), "https://www.example.com/"])
+        for (name, size) in [("rules.yml", 2 << 30), ("logo.png", 3 << 30), ("payload.txt", 1 << 20), ("list.csv", 1 << 30)] {
+            #expect(truncate(dir.file(name), off_t(size)) == 0 || FileManager.default.createFile(atPath: dir.file(name), contents: nil) && truncate(dir.file(name), off_t(size)) == 0)
+        }
+        let runs: [[String]] = [
+            ["check", "--rules", "rules.yml", "--isolation", "none", "a.png"],
+            ["check", "--no-rules-file", "--expectations", "rules.yml", "--isolation", "none", "a.png"],
+            ["generate", "--logo", "logo.png", "https://www.example.com/", "-o", "out.png"],
+            ["generate", "--file", "payload.txt", "-o", "out.png"],
+            ["generate", "--batch", "list.csv", "-o", "out"],
+        ]
+        for args in runs {
+            let m = try Self.measured(args, cwd: dir.path)
+            #expect(m.status == 2, "\(args): \(m.stderr)")
+            #expect(m.stderr.contains("the limit is"), "\(args): \(m.stderr)")
+            #expect(m.kib > 0 && m.kib < 1 << 20, "\(args): peak RSS \(m.kib) KiB")
+            #expect(m.seconds < 5, "\(args): \(m.seconds) s")
+        }
+        // A pipe is read only to the limit too.
+        let piped = try sh("head -c 200000 /dev/zero | \"$CS\" generate --file - -o \"$1\"", [dir.file("p.png")])
+        #expect(piped.status == 2 && piped.stderr.contains("limit"), "\(piped.stderr)")
+        #expect(throws: FileIO.InputRefusal.self) { try FileIO.readInput(dir.file("rules.yml"), limit: 1 << 20, what: "x") }
+        #expect(try FileIO.readInput(dir.file("a.png"), limit: 1 << 20, what: "x").count > 0)
+    }
+
+    @Test("12: a rules, expectations or batch file of control bytes is refused in linear time, with a short message")
+    func controlBytesAreRefusedFast() throws {
+        let nuls = String(repeating: "\u{0}", count: 1_000_000)
+        let mixed = String(String.UnicodeScalarView((0..<300_000).map { Unicode.Scalar(UInt8([1, 2, 3, 0x1B][$0 % 4])) }))
+        for text in [nuls, mixed] {
+            let clock = ContinuousClock.now
+            #expect(throws: RulesFile.Error.self) { try RulesFile.parse(text, source: "r.yml") }
+            #expect(throws: RulesFile.Error.self) { try RulesFile.parseExpectations(text, source: "e.yml", directory: "/") }
+            #expect(throws: GenerateError.self) { try BatchList.parse(text, source: "b.yml") }
+            #expect(clock.duration(to: .now) < .seconds(5))
+            do { _ = try RulesFile.parse(text, source: "r.yml") } catch {
+                #expect("\(error)".count < 400, "a short message")
+                #expect("\(error)".contains("r.yml:1:1: a control character"), "\(error)")
+            }
+        }
+        // The place of the first one; tabs and CRLF are fine.
+        #expect(throws: RulesFile.Error.self) { try RulesFile.parse("min_codes: 1\r\nmax_codes:\t2\nurl: {schemes: [ht\u{7}tps]}\n") }
+        do { _ = try RulesFile.parse("min_codes: 1\r\nurl: {schemes: [ht\u{7}tps]}\n", source: "r.yml") } catch {
+            #expect("\(error)".hasPrefix("r.yml:2:19:"), "\(error)")
+        }
+        #expect(try RulesFile.parse("min_codes: 1\r\nmax_codes:\t2\n").maxCodes == 2)
+    }
+}
