@@ -67,3 +67,44 @@ struct TrustLimitsTests {
         #expect(try RulesFile.parse("min_codes: 1\r\nmax_codes:\t2\n").maxCodes == 2)
     }
 }
+
+@Suite("Trust: decompression bombs outside the workers", .serialized)
+struct TrustBombTests {
+    /// A QR code PNG with a zTXt chunk of about 1 MB that inflates to 1 GiB, after IHDR.
+    static func bomb(_ dir: TempDir) throws -> String {
+        try run(Tools.qrencode, ["-s", "4", "-o", dir.file("plain.png"), "https://www.example.com/bomb"])
+        let script = """
+        import sys, zlib, struct
+        def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+        base = open(sys.argv[1], 'rb').read()
+        c = zlib.compressobj(9); z = b''; block = bytes(64 << 20)
+        for _ in range(16): z += c.compress(block)
+        z += c.flush()
+        open(sys.argv[2], 'wb').write(base[:33] + chunk(b'zTXt', b'Comment\\x00\\x00' + z) + base[33:])
+        """
+        try run("/usr/bin/python3", ["-c", script, dir.file("plain.png"), dir.file("bomb.png")])
+        return dir.file("bomb.png")
+    }
+
+    @Test("10: a zTXt bomb costs report, scan --annotate and generate --logo no more than a plain PNG")
+    func zTXtBomb() throws {
+        let dir = try TempDir("trust-bomb")
+        let bomb = try Self.bomb(dir)
+        #expect(PNGChunks.withoutText(try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))) == Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("plain.png")))),
+                "dropping the text chunk gives the plain PNG back, byte for byte")
+        try run(codesweepBinary, ["scan", "-o", dir.file("bomb.jsonl"), bomb])
+        let runs: [[String]] = [
+            ["report", dir.file("bomb.jsonl"), "--html", dir.file("bomb.html")],
+            ["scan", "--annotate", dir.file("pictures"), "-o", dir.file("again.jsonl"), bomb],
+            ["generate", "-q", "--no-verify", "--logo", bomb, "https://www.example.com/", "-o", dir.file("logo.png")],
+        ]
+        for args in runs {
+            let m = try TrustLimitsTests.measured(args, cwd: dir.path)
+            #expect(m.status == 0, "\(args[0]): \(m.stderr)")
+            #expect(m.kib > 0 && m.kib < 300 << 10, "\(args[0]): peak RSS \(m.kib) KiB")
+        }
+        let page = try String(contentsOfFile: dir.file("bomb.html"), encoding: .utf8)
+        #expect(page.contains("data:image/jpeg"), "the thumbnail is still made")
+        #expect(FileManager.default.fileExists(atPath: dir.file("pictures/bomb.png.annotated.png")))
+    }
+}
