@@ -157,7 +157,8 @@ public struct ScannabilityProbe {
         // Quiet zone: the narrowest light margin outside the code's sides (linear codes: left/right).
         let sideIndices = code.symbology.isTwoDimensional ? [0, 1, 2, 3] : [1, 3]
         let limit = (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15)
-        let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold,
+        let clearlyDark = Double(dark) + 0.25 * Double(Int(light) - Int(dark))
+        let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold, clearlyDark: clearlyDark,
                                                      limit: limit, tolerance: max(2, (modulePx ?? 4) * 0.5)) }.min() ?? 0
         let quietModules = modulePx.map { quiet / $0 }
         let quietCapped = quiet >= limit
@@ -336,7 +337,19 @@ public struct ScannabilityProbe {
     /// dark pixel or the image border (the image covers -0.5 ... width - 0.5). Points where the
     /// walk starts on a light module (the code's edge is light there) cannot show the edge and
     /// are passed over. The narrowest margin found counts, up to `limit`.
-    static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, limit: Double, tolerance: Double) -> Double {
+    ///
+    /// What ends the margin is a *clearly* dark sample (below `clearlyDark`, a quarter of the way
+    /// from the code's dark level to its light one), not one just under the midpoint: in a code
+    /// turned a few degrees and resampled, a walk that runs along the border between a dark and
+    /// a light module of the code's edge reads values hovering around the midpoint, and took a
+    /// flicker there for the end of a quiet zone 0.3 modules wide (an F for a code on a wide
+    /// white margin). Anything printed near the code is clearly dark. And a margin seen by one
+    /// walk alone does not count: the side's margin is the second narrowest of its walks (one
+    /// pixel apart), so a seam between two dark modules of a photographed code, read lighter
+    /// than the midpoint for a pixel, cannot end the quiet zone either; a mark beside the code
+    /// or the image border, met by neighbouring walks, does.
+    static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, clearlyDark: Double? = nil, limit: Double, tolerance: Double) -> Double {
+        let stop = clearlyDark ?? threshold
         let a = quad.points[side], b = quad.points[(side + 1) % 4], c = quad.center
         let dx = b.x - a.x, dy = b.y - a.y
         let len = (dx * dx + dy * dy).squareRoot()
@@ -347,7 +360,12 @@ public struct ScannabilityProbe {
         let step = 0.25
         let maxX = Double(image.width) - 0.5, maxY = Double(image.height) - 0.5
         func inside(_ x: Double, _ y: Double) -> Bool { x >= -0.5 && y >= -0.5 && x <= maxX && y <= maxY }
-        var narrowest = limit
+        // The narrowest and second narrowest margins found, and how many walks measured one.
+        var narrowest = limit, second = limit, walks = 0
+        func found(_ m: Double) {
+            walks += 1
+            if m < narrowest { second = narrowest; narrowest = m } else if m < second { second = m }
+        }
         let samples = max(2, Int(len))
         return image.withSampler { sample in
             for i in 0...samples {
@@ -364,17 +382,17 @@ public struct ScannabilityProbe {
                 let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
                 // Light from the edge until a dark sample or the border, or until it cannot be narrower.
                 d += step
-                while d - edge < narrowest {
+                while d - edge < second {
                     guard inside(px + nx * d, py + ny * d) else {
                         // The border: the last sample inside lies within `step` of the image's edge.
-                        narrowest = min(narrowest, max(0, d - step / 2 - edge))
+                        found(max(0, d - step / 2 - edge))
                         break
                     }
-                    if dark() { narrowest = min(narrowest, max(0, d - step / 2 - edge)); break }
+                    if sample(px + nx * d, py + ny * d) < stop { found(max(0, d - step / 2 - edge)); break }
                     d += step
                 }
             }
-            return narrowest
+            return walks >= 2 ? second : narrowest
         }
     }
 }

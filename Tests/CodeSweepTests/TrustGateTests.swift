@@ -84,3 +84,31 @@ struct TrustDateTests {
         for good in ["2020-02-29", "2000-02-29", "2025-12-31", "2025-06-30"] { #expect(Evaluator.isDate(good), "\(good)") }
     }
 }
+
+@Suite("Trust: the grade of turned codes")
+struct TrustGradeTests {
+    @Test("4: a code turned 3, 10, 30 or 45 degrees on a wide white margin keeps its quiet zone (and grade A at 5 px modules)")
+    func rotatedQuietZone() throws {
+        let dir = try TempDir("trust-rotated")
+        var paths: [String] = []
+        for module in [4, 5] {
+            try run(Tools.qrencode, ["-s", "\(module)", "-m", "8", "-o", dir.file("m\(module).png"), "https://www.example.com/spring?utm_source=poster"])
+            for angle in [3, 10, 30, 45] {
+                let p = dir.file("m\(module)-r\(angle).png")
+                try run(Tools.convert, [dir.file("m\(module).png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "\(angle)", "-flatten", p])
+                paths.append(p)
+            }
+        }
+        let r = try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--json", "-"] + paths, check: false)
+        let json = try TestJSON.parse(r.stdout)
+        let images = try #require(json["images"]?.array)
+        #expect(images.count == paths.count)
+        for image in images {
+            let path = image["path"]?.string ?? "?"
+            let s = image["codes"]?.array?.first?["scannability"]
+            let quiet = s?["quiet_zone_modules"]?.double ?? -1
+            #expect(quiet >= 7.5, "\(path): quiet zone \(quiet) modules")
+            if path.contains("/m5-") { #expect(s?["grade"]?.string == "A", "\(path): \(String(describing: s?["grades"]))") }
+        }
+    }
+}
