@@ -100,7 +100,7 @@ struct Generate: AsyncParsableCommand {
         do {
             try await generate()
         } catch let e as GenerateError {
-            Stderr.say("codesweep generate: \(e.description)")
+            Self.say("codesweep generate: \(e.description)")
             throw ExitCode(e.kind == .usage ? 2 : 1)
         }
     }
@@ -246,7 +246,7 @@ struct Generate: AsyncParsableCommand {
                 if o.failedVersions.count > 1 {
                     line += "; with the logo at larger versions: \(Self.attempts(o.failedVersions.dropFirst())), none verified"
                 }
-                Stderr.say(line)
+                Self.say(line)
                 return
             }
             if o.job.outputPath == "-" {
@@ -255,7 +255,7 @@ struct Generate: AsyncParsableCommand {
                 do {
                     try SafeFile.write(code.file, to: o.job.outputPath)
                 } catch {
-                    Stderr.say("codesweep generate: \(error)")
+                    Self.say("codesweep generate: \(error)")
                     throw ExitCode(2)
                 }
             }
@@ -263,17 +263,17 @@ struct Generate: AsyncParsableCommand {
             if batch != nil, code.format != .svg, let text = String(validating: o.job.payload, as: UTF8.self) {
                 written.append((String(o.job.outputPath.dropFirst(outDir!.count + 1)), text))
             }
-            for w in code.warnings { Stderr.say("warning: \(name): \(w)") }
+            for w in code.warnings { Self.say("warning: \(name): \(w)") }
             if !o.failedVersions.isEmpty {
-                Stderr.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Self.attempts(o.failedVersions[...]))")
+                Self.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Self.attempts(o.failedVersions[...]))")
             }
-            if !quiet { Stderr.say(Self.describe(o)) }
+            if !quiet { Self.say(Self.describe(o)) }
         }
         if let manifestPath, !written.isEmpty {
             do {
                 try SafeFile.write(Manifest.yaml(written), to: manifestPath)
             } catch {
-                Stderr.say("codesweep generate: \(error)")
+                Self.say("codesweep generate: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -281,9 +281,16 @@ struct Generate: AsyncParsableCommand {
             let g = grades.keys.sorted().map { "\($0) \(grades[$0]!)" }.joined(separator: ", ")
             let secs = clock.duration(to: .now)
             let t = Double(secs.components.seconds) + Double(secs.components.attoseconds) / 1e18
-            Stderr.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
+            Self.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One line on stderr. Batch names, paths and payloads in it come from the list and are
+    /// untrusted: a newline, ESC or U+202E in them is shown as an escape, never emitted (a name
+    /// with a newline could forge a "made ..." line).
+    static func say(_ line: String) {
+        OutputFile.standardError.write(TerminalText.escape(line) + "\n")
     }
 
     /// "15 (grade F, ...), 16 (...)": versions tried and why each failed.
