@@ -83,16 +83,27 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The host of a `scheme://[user@]host[:port]/...` URL (leading and trailing white space
-    /// ignored), or nil when the text is not such a URL or its host is not valid.
+    /// ignored; for http, https, ws, wss and ftp the slashes may be missing or many, as in a
+    /// browser and in `check`'s URLParts), or nil when the text is not such a URL or its host is
+    /// not valid.
     public static func ofURL(_ text: String) -> (scheme: String, host: URLHost)? {
         var t = Substring(text)
         while let f = t.first, f.isWhitespace { t.removeFirst() }
         while let l = t.last, l.isWhitespace { t.removeLast() }
-        guard let sep = t.range(of: "://") else { return nil }
-        let scheme = t[..<sep.lowerBound]
+        guard let colon = t.firstIndex(of: ":") else { return nil }
+        let scheme = t[..<colon]
         guard let f = scheme.first, f.isASCII, f.isLetter,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) else { return nil }
-        guard let raw = authorityHost(t[sep.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != "\\" }),
+        var rest = t[t.index(after: colon)...]
+        // As the WHATWG parser reads a special scheme: any number of slashes (or backslashes)
+        // before the host, none needed (`https:evil.example`); other schemes need "//".
+        if ["http", "https", "ws", "wss", "ftp"].contains(scheme.lowercased()) {
+            rest = rest.drop { $0 == "/" || $0 == "\\" }
+        } else {
+            guard rest.hasPrefix("//") else { return nil }
+            rest = rest.dropFirst(2)
+        }
+        guard let raw = authorityHost(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != "\\" }),
               case .success(let host) = parse(raw) else { return nil }
         return (scheme.lowercased(), host)
     }
