@@ -9,7 +9,7 @@ import SweepCore
 /// check's JUnit and JSON, scan's JSON document): never through a link, never half.
 ///
 /// - The target must not be a symbolic link (even a dangling one) and, if it exists, must be a
-///   regular file: a link planted in an output folder (`out/code1.png -> ../victim`) is refused,
+///   regular file (or a character device such as /dev/null, written to as it is): a link planted in an output folder (`out/code1.png -> ../victim`) is refused,
 ///   not followed, and nothing is created where it points.
 /// - The bytes go to a new temporary file beside the target (`O_CREAT | O_EXCL | O_NOFOLLOW`, so
 ///   the same file system), are fsynced, and only then is the file renamed over the target
@@ -24,23 +24,34 @@ public enum SafeFile {
         if (st.st_mode & S_IFMT) == S_IFLNK {
             throw OutputError(message: "'\(shown)' is a symbolic link; not written (links are not followed: remove it, or write elsewhere)")
         }
-        if (st.st_mode & S_IFMT) != S_IFREG {
+        if (st.st_mode & S_IFMT) != S_IFREG && (st.st_mode & S_IFMT) != S_IFCHR {
             throw OutputError(message: "'\(shown)' exists and is not a regular file; not written")
         }
+    }
+
+    static func isCharacterDevice(_ path: String) -> Bool {
+        var st = stat()
+        return ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFCHR
     }
 
     /// A file being written: `out` is the temporary file; `commit()` puts it in place.
     public final class Pending {
         public let target: String
         public let out: OutputFile
+        /// Written straight to the target (a character device such as /dev/null: nothing to rename).
+        let direct: Bool
         var done = false
-        init(target: String, out: OutputFile) { self.target = target; self.out = out }
+        init(target: String, out: OutputFile, direct: Bool = false) { self.target = target; self.out = out; self.direct = direct }
 
         /// fsync, close, check the target again, rename over it, fsync the folder. On failure the
         /// temporary file is removed and the target is untouched.
         public func commit() throws(OutputError) {
             guard !done else { return }
             done = true
+            if direct {
+                if let problem = out.close() { throw problem }
+                return
+            }
             let temp = out.path!
             func fail(_ e: OutputError) -> OutputError { _ = ArgumentBytes.withCPath(temp) { unlink($0) }; return e }
             if let problem = out.close() { throw fail(problem) }
@@ -62,13 +73,16 @@ public enum SafeFile {
             guard !done else { return }
             done = true
             out.close()
-            _ = ArgumentBytes.withCPath(out.path!) { unlink($0) }
+            if !direct { _ = ArgumentBytes.withCPath(out.path!) { unlink($0) } }
         }
     }
 
     /// Starts writing `path`: checks the target, creates the temporary file beside it.
     public static func begin(_ path: String) throws(OutputError) -> Pending {
         try checkTarget(path)
+        if isCharacterDevice(path) { // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
+            return Pending(target: path, out: try OutputFile.open(path), direct: true)
+        }
         var attempt = 0
         while true {
             let temp = temporaryPath(for: path, attempt: attempt)

@@ -132,5 +132,7 @@ struct TrustOutputTests {
         pending.discard()
         #expect(Self.bytes(dir.file("f")) == Data("two".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["d", "f", "l"])
+        // A character device is written to as named (`--junit /dev/null`).
+        try SafeFile.write("discarded", to: "/dev/null")
     }
 }
