@@ -110,6 +110,15 @@ struct TrustGradeTests {
             #expect(quiet >= 7.5, "\(path): quiet zone \(quiet) modules")
             if path.contains("/m5-") { #expect(s?["grade"]?.string == "A", "\(path): \(String(describing: s?["grades"]))") }
         }
+        // A mark one module beside the code still ends its quiet zone, upright and turned.
+        try run(Tools.qrencode, ["-s", "5", "-m", "8", "-o", dir.file("near.png"), "https://www.example.com/spring?utm_source=poster"])
+        try run(Tools.convert, [dir.file("near.png"), "-fill", "black", "-draw", "rectangle 25,50 34,120", dir.file("near-r0.png")])
+        try run(Tools.convert, [dir.file("near-r0.png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "10", "-flatten", dir.file("near-r10.png")])
+        let near = try TestJSON.parse(try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--json", "-", dir.file("near-r0.png"), dir.file("near-r10.png")], check: false).stdout)
+        for image in near["images"]?.array ?? [] {
+            let quiet = image["codes"]?.array?.first?["scannability"]?["quiet_zone_modules"]?.double ?? -1
+            #expect(quiet > 0.7 && quiet < 1.5, "\(image["path"]?.string ?? "?"): quiet zone \(quiet) modules (the mark is 1.2 modules away)")
+        }
     }
 }
 
