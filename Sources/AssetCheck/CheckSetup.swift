@@ -15,7 +15,7 @@ public struct CheckSetup: Sendable, Equatable {
     /// file that is named, or the default one when it exists, must read; a missing default is
     /// no error (the flags are the rules).
     public init(rulesFile: String?, lookForDefault: Bool, currentDirectory cwd: String,
-                exists: (String) -> Bool, read: (String) -> [UInt8]?) throws {
+                exists: (String) -> Bool, read: (String) throws -> [UInt8]?) throws {
         currentDirectory = cwd
         let path = rulesFile ?? (lookForDefault && exists(Self.defaultRulesFile) ? Self.defaultRulesFile : nil)
         guard let path else { return }

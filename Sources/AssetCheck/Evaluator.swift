@@ -53,10 +53,18 @@ public struct Evaluator {
         }
     }
 
-    static func isDate(_ s: String) -> Bool {
+    /// A real day of the proleptic Gregorian calendar written YYYY-MM-DD: month 1-12, day within
+    /// the month (29 February only in leap years). `2020-13-45` and `2020-02-30` are not dates.
+    public static func isDate(_ s: String) -> Bool {
         let u = Array(s.utf8)
-        return u.count == 10 && u[4] == UInt8(ascii: "-") && u[7] == UInt8(ascii: "-")
-            && u.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) }
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+              u.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) }) else { return false }
+        func number(_ r: Range<Int>) -> Int { u[r].reduce(0) { $0 * 10 + Int($1 - 48) } }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return day <= days
     }
 
     /// The expectation for a path: an exact path entry first, else the first glob that matches.
@@ -180,11 +188,13 @@ public struct Evaluator {
                                            fix: "encode the full link, starting with \(u.schemes.first ?? "https")://", code: c.index)] : []
         }
         var v: [Violation] = []
-        if !u.schemes.isEmpty && !u.schemes.contains(url.scheme) {
-            let better = u.schemes.first!
-            let fixed = url.host.isEmpty ? "" : ": \(better)" + text.drop(while: { $0 != ":" })
-            v.append(Violation(rule: "url.scheme", message: "\(describe(c)) links to \(quote(text)); \(url.scheme): links are not allowed (allowed: \(u.schemes.joined(separator: ", ")))",
-                               fix: "re-generate the code with a \(better) link\(fixed)", code: c.index))
+        // An empty allow-list allows no scheme (an empty `--scheme ''` or `schemes: []` must not open the gate).
+        if !u.schemes.contains(url.scheme) {
+            let better = u.schemes.first ?? "https"
+            let fixed = url.host.isEmpty || !text.contains("://") ? "" : ": \(better)" + text.drop(while: { $0 != ":" })
+            let allowed = u.schemes.isEmpty ? "no scheme is allowed: url.schemes is empty" : "allowed: \(u.schemes.joined(separator: ", "))"
+            v.append(Violation(rule: "url.scheme", message: "\(describe(c)) links to \(quote(text)); \(url.scheme): links are not allowed (\(allowed))",
+                               fix: "re-generate the code with a \(better) link\(fixed)\(u.schemes.isEmpty ? ", and list the allowed schemes in url.schemes or --scheme" : "")", code: c.index))
         }
         if url.host.isEmpty && (!u.allowHosts.isEmpty) {
             v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) has no host; allowed hosts: \(u.allowHosts.joined(separator: ", "))",
@@ -201,8 +211,7 @@ public struct Evaluator {
                 v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
                                    fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
             }
-            if let deny = u.denyHosts.first(where: { Wildcard.hostMatches($0, host, lookalikes: true) }) {
-                let lookalike = Wildcard.hostMatches(deny, host) ? "" : " — it looks like a denied host, written with look-alike letters"
+            if let (deny, lookalike) = u.denyHosts.lazy.compactMap({ d in Wildcard.denyReason(d, host, lookalikes: true).map { (d, $0) } }).first {
                 v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(shown)\(written), which is denied ('\(deny)' in url.deny_hosts)\(lookalike)",
                                    fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
             }

@@ -117,7 +117,9 @@ public enum CheckOutput {
         for img in r.images {
             for v in img.violations {
                 let title = "codesweep \(v.rule)" + (v.code.map { " (code \($0))" } ?? "")
-                out += "::error file=\(githubProperty(img.path)),title=\(githubProperty(title))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
+                // Every part is shown escaped first (file names and payloads are untrusted: ESC,
+                // DEL, C1 controls, U+202E), then escaped as the workflow command syntax needs.
+                out += "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
             }
         }
         return out

@@ -11,14 +11,44 @@ public enum RulesFile {
         public init(_ path: String, _ message: String) { description = "\(path): \(message)" }
     }
 
+    /// The largest rules or expectations file read (a rules file is a few hundred bytes; an
+    /// expectations list of 10,000 entries about 2 MB): a bigger one is refused before it is read.
+    public static let sizeLimit = 16 << 20
+
+    /// YAML text may hold no control characters but tab, line feed and carriage return (YAML
+    /// 1.2, 5.1): a file that does is refused at once with the place of the first one, rather
+    /// than handed to the YAML parser (whose error for a line of control bytes quoted the whole
+    /// line, and took time quadratic in its length: 1 MB of NULs ran for minutes).
+    public static func checkText(_ text: String, source: String) throws {
+        var line = 1, column = 1
+        for u in text.unicodeScalars {
+            if u == "\n" { line += 1; column = 1; continue }
+            if (u.value < 0x20 && u != "\t" && u != "\r") || u.value == 0x7F || (0x80...0x9F).contains(u.value) && u.value != 0x85 || u.value == 0xFFFE || u.value == 0xFFFF {
+                throw Error("\(source):\(line):\(column): a control character (U+\(Self.hex4(u.value))), which YAML text cannot hold; is this the right file?")
+            }
+            column += 1
+        }
+    }
+
+    static func hex4(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// A YAML parser's message, cut to a sensible length (it may quote a whole line of the input).
+    public static func shortened(_ error: Swift.Error) -> String {
+        let text = "\(error)"
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+
     /// Reads and parses the rules file at `path` (relative to `cwd` unless absolute), with the
     /// expectations file it names; also returns the rules file's folder (absolute).
-    public static func load(path: String, cwd: String, read: (String) -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
-        guard let data = read(path) else { throw Error(path, "cannot read the rules file") }
+    public static func load(path: String, cwd: String, read: (String) throws -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
+        guard let data = try read(path) else { throw Error(path, "cannot read the rules file") }
         let dir = PathContext.normalize((path.hasPrefix("/") ? path : cwd + "/" + path) + "/..")
         let rules = try parse(String(decoding: data, as: UTF8.self), source: path) { p in
             let full = p.hasPrefix("/") ? p : dir + "/" + p
-            guard let d = read(full) else { throw Error(full, "no such file") }
+            guard let d = try read(full) else { throw Error(full, "no such file") }
             return (String(decoding: d, as: UTF8.self), PathContext.normalize(full + "/.."))
         }
         return (rules, dir)
@@ -29,8 +59,9 @@ public enum RulesFile {
     /// in an expectations file are relative to the file's own folder.
     public static func parse(_ text: String, source: String = ".codesweep.yml",
                              expectationsLoader: (String) throws -> (text: String, directory: String) = { p in throw Error(p, "no expectations loader") }) throws -> CheckRules {
+        try checkText(text, source: source)
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(shortened(error))") }
         var rules = CheckRules()
         guard let root else { return rules }
         guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
@@ -69,8 +100,9 @@ public enum RulesFile {
     /// An expectations file: a YAML (or JSON) mapping of image path (or glob) → payload or list of
     /// payloads. Paths (and globs with a '/') are made absolute against `directory`, the file's folder.
     public static func parseExpectations(_ text: String, source: String, directory: String) throws -> [Expectation] {
+        try checkText(text, source: source)
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(shortened(error))") }
         guard let root else { return [] }
         return try expectations(root, source).map { e in
             var e = e
@@ -156,3 +188,4 @@ public enum RulesFile {
         do { return try SymbologySet.parse(list).members } catch { throw Error("\(at): \(error.description)") }
     }
 }
+

@@ -157,7 +157,8 @@ public struct ScannabilityProbe {
         // Quiet zone: the narrowest light margin outside the code's sides (linear codes: left/right).
         let sideIndices = code.symbology.isTwoDimensional ? [0, 1, 2, 3] : [1, 3]
         let limit = (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15)
-        let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold,
+        let clearlyDark = Double(dark) + 0.25 * Double(Int(light) - Int(dark))
+        let quiet = sideIndices.map { Self.quietZone(side: $0, quad: quad, image: image, threshold: threshold, clearlyDark: clearlyDark,
                                                      limit: limit, tolerance: max(2, (modulePx ?? 4) * 0.5)) }.min() ?? 0
         let quietModules = modulePx.map { quiet / $0 }
         let quietCapped = quiet >= limit
@@ -336,45 +337,94 @@ public struct ScannabilityProbe {
     /// dark pixel or the image border (the image covers -0.5 ... width - 0.5). Points where the
     /// walk starts on a light module (the code's edge is light there) cannot show the edge and
     /// are passed over. The narrowest margin found counts, up to `limit`.
-    static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, limit: Double, tolerance: Double) -> Double {
+    ///
+    /// What ends the margin is a *clearly* dark sample (below `clearlyDark`, a quarter of the way
+    /// from the code's dark level to its light one), not one just under the midpoint: in a code
+    /// turned a few degrees and resampled, a walk that runs along the border between a dark and
+    /// a light module of the code's edge reads values hovering around the midpoint, and took a
+    /// flicker there for the end of a quiet zone 0.3 modules wide (an F for a code on a wide
+    /// white margin). Anything printed near the code is clearly dark. And a margin seen by one
+    /// walk alone does not count: the side's margin is the second narrowest of its walks (one
+    /// pixel apart), so a seam between two dark modules of a photographed code, read lighter
+    /// than the midpoint for a pixel, cannot end the quiet zone either; a mark beside the code
+    /// or the image border, met by neighbouring walks, does.
+    static func quietZone(side: Int, quad: Quad, image: LumaImage, threshold: Double, clearlyDark: Double? = nil, limit: Double, tolerance: Double) -> Double {
         let a = quad.points[side], b = quad.points[(side + 1) % 4], c = quad.center
+        let first = quietZone(from: a, to: b, center: c, image: image, threshold: threshold, clearlyDark: clearlyDark, limit: limit, tolerance: tolerance)
+        // The side's line, corrected: a reported corner may lie more than the tolerance inside
+        // (or outside) the code (a photographed version 7 code's corner 4.6 px inside: the walks
+        // near it started inside and met the code's own modules). The code's real edge is
+        // fitted from the outermost edge found in each eighth of the side; when it lies more
+        // than half the tolerance from the line at either end, the side is measured again
+        // along the fitted edge. This measures along the code's own edge, not the corners'.
+        guard let (e0, e1) = first.edgeFit, max(abs(e0), abs(e1)) > tolerance / 2, let n = first.normal else { return first.margin }
+        let a2 = Point(x: a.x + n.x * e0, y: a.y + n.y * e0), b2 = Point(x: b.x + n.x * e1, y: b.y + n.y * e1)
+        return quietZone(from: a2, to: b2, center: c, image: image, threshold: threshold, clearlyDark: clearlyDark, limit: limit, tolerance: tolerance).margin
+    }
+
+    /// One side measured from the line a → b: the margin, the outward normal, and the fitted
+    /// offset (px, along the normal) of the code's real edge at a and at b (nil: too few edges).
+    static func quietZone(from a: Point, to b: Point, center c: Point, image: LumaImage, threshold: Double, clearlyDark: Double?,
+                          limit: Double, tolerance: Double) -> (margin: Double, normal: Point?, edgeFit: (Double, Double)?) {
+        let stop = clearlyDark ?? threshold
         let dx = b.x - a.x, dy = b.y - a.y
         let len = (dx * dx + dy * dy).squareRoot()
-        guard len > 0 else { return 0 }
+        guard len > 0 else { return (0, nil, nil) }
         var nx = dy / len, ny = -dx / len
         let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
         if (mid.x - c.x) * nx + (mid.y - c.y) * ny < 0 { nx = -nx; ny = -ny }
         let step = 0.25
         let maxX = Double(image.width) - 0.5, maxY = Double(image.height) - 0.5
         func inside(_ x: Double, _ y: Double) -> Bool { x >= -0.5 && y >= -0.5 && x <= maxX && y <= maxY }
-        var narrowest = limit
+        // The narrowest and second narrowest margins found, and how many walks measured.
+        var narrowest = limit, second = limit, walks = 0
+        func found(_ m: Double) {
+            if m < narrowest { second = narrowest; narrowest = m } else if m < second { second = m }
+        }
+        // The outermost edge (offset from the line) found in each eighth of the side, where the
+        // dark run ended within the tolerance.
+        var outermost = [(t: Double, edge: Double)?](repeating: nil, count: 8)
         let samples = max(2, Int(len))
-        return image.withSampler { sample in
+        image.withSampler { sample in
             for i in 0...samples {
                 let t = Double(i) / Double(samples)
                 let px = a.x + dx * t, py = a.y + dy * t
                 var d = -tolerance
                 func dark() -> Bool { sample(px + nx * d, py + ny * d) < threshold }
                 guard inside(px + nx * d, py + ny * d), dark() else { continue }
+                walks += 1
                 // Out along the dark run to the code's edge (no further than `tolerance` past the line).
+                var ended = false
                 while d + step <= tolerance, inside(px + nx * (d + step), py + ny * (d + step)) {
                     d += step
-                    if !dark() { d -= step; break }
+                    if !dark() { d -= step; ended = true; break }
                 }
                 let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
+                if ended {
+                    let k = min(7, Int(t * 8))
+                    if outermost[k].map({ edge > $0.edge }) ?? true { outermost[k] = (t, edge) }
+                }
                 // Light from the edge until a dark sample or the border, or until it cannot be narrower.
                 d += step
-                while d - edge < narrowest {
+                while d - edge < second {
                     guard inside(px + nx * d, py + ny * d) else {
                         // The border: the last sample inside lies within `step` of the image's edge.
-                        narrowest = min(narrowest, max(0, d - step / 2 - edge))
+                        found(max(0, d - step / 2 - edge))
                         break
                     }
-                    if dark() { narrowest = min(narrowest, max(0, d - step / 2 - edge)); break }
+                    if sample(px + nx * d, py + ny * d) < stop { found(max(0, d - step / 2 - edge)); break }
                     d += step
                 }
             }
-            return narrowest
         }
+        var fit: (Double, Double)? = nil
+        let points = outermost.compactMap { $0 }
+        if points.count >= 4 {
+            let mt = points.reduce(0) { $0 + $1.t } / Double(points.count), me = points.reduce(0) { $0 + $1.edge } / Double(points.count)
+            let varT = points.reduce(0) { $0 + ($1.t - mt) * ($1.t - mt) }
+            let slope = varT > 0 ? points.reduce(0) { $0 + ($1.t - mt) * ($1.edge - me) } / varT : 0
+            fit = (me - slope * mt, me + slope * (1 - mt))
+        }
+        return (walks >= 2 ? second : narrowest, Point(x: nx, y: ny), fit)
     }
 }

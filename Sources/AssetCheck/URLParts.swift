@@ -29,19 +29,32 @@ public struct URLParts: Sendable, Equatable {
             switch self {
             case .noScheme: "it has no scheme (like https://)"
             case .badCharacter(let c): "it contains \(c.unicodeScalars.first.map { $0.value < 0x20 || $0 == " " ? "a space or control character" : "'\(c)'" } ?? "a bad character"), which a URL cannot hold unescaped"
-            case .noHost: "it has no host name after '//'"
+            case .noHost: "it has no host name (an http(s) link needs one)"
             case .badPort(let p): "its port '\(p)' is not a number from 0 to 65535"
             case .badHost(let h, let reason): "its host '\(h)' is not a valid host name" + (reason.isEmpty ? "" : " (\(reason))")
             }
         }
     }
 
+    /// The schemes the WHATWG URL Standard calls special: their URLs always have a host, and
+    /// the slashes before it are optional (`https:evil.example` and `https:/evil.example` open
+    /// `evil.example`).
+    public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp", "file"]
+    static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
+
+    /// Parses as the WHATWG URL Standard's basic URL parser does (no base URL), except that what
+    /// a browser would silently repair is refused: spaces, control characters (tabs and newlines
+    /// included), `<>"{}|\^`` ` ``. For a special scheme (http, https, ws, wss, ftp) any number of
+    /// slashes may stand between the scheme and the host, which is required; the authority ends
+    /// at the first `/`, `?` or `#`; the credentials end at its last `@`; the port starts at the
+    /// first `:` outside brackets; the host goes through `URLHost` (IPv6 canonicalised).
     public static func parse(_ text: String) throws(ParseError) -> URLParts {
         // Scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw .noScheme }
-        let scheme = text[..<colon]
-        guard scheme.first!.isASCII, scheme.first!.isLetter,
-              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { throw .noScheme }
+        let schemeText = text[..<colon]
+        guard schemeText.first!.isASCII, schemeText.first!.isLetter,
+              schemeText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { throw .noScheme }
+        let scheme = schemeText.lowercased()
         for c in text where c.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "<>\"{}|\\^`".unicodeScalars.contains($0) }) {
             throw .badCharacter(c)
         }
@@ -52,35 +65,44 @@ public struct URLParts: Sendable, Equatable {
         if let q = rest.firstIndex(of: "?") { queryText = rest[rest.index(after: q)...]; rest = rest[..<q] }
         var host = "", port: Int? = nil, path = String(rest)
         var parsedHost: URLHost? = nil, writtenHost = ""
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.dropFirst(2)
+        let special = specialSchemes.contains(scheme) && scheme != "file"
+        if special || rest.hasPrefix("//") {
+            // Special: the "special authority ignore slashes" state skips every slash.
+            let afterSlashes = special ? rest.drop(while: { $0 == "/" }) : rest.dropFirst(2)
             let authorityEnd = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
             var authority = afterSlashes[..<authorityEnd]
             path = String(afterSlashes[authorityEnd...])
+            if special && path.isEmpty { path = "/" }
             if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-            if authority.hasPrefix("[") {
-                guard let close = authority.firstIndex(of: "]") else { throw .badHost(String(authority), reason: "no closing ']'") }
-                host = String(authority[authority.index(after: authority.startIndex)..<close])
-                let after = authority[authority.index(after: close)...]
-                if after.hasPrefix(":") { port = try parsePort(after.dropFirst()) } else if !after.isEmpty { throw .badHost(String(authority), reason: "text after ']'") }
-            } else if let c = authority.lastIndex(of: ":") {
-                host = String(authority[..<c])
-                port = try parsePort(authority[authority.index(after: c)...])
-            } else {
-                host = String(authority)
+            // The port starts at the first ':' outside brackets.
+            var inBrackets = false, portColon: Substring.Index? = nil
+            for i in authority.indices {
+                let c = authority[i]
+                if c == "[" { inBrackets = true } else if c == "]" { inBrackets = false } else if c == ":" && !inBrackets { portColon = i; break }
             }
-            guard !host.isEmpty else { throw .noHost }
-            let bracketed = authority.hasPrefix("[")
-            switch URLHost.parse(bracketed ? "[" + host + "]" : host) {
+            host = String(authority[..<(portColon ?? authority.endIndex)])
+            if let portColon { port = try parsePort(authority[authority.index(after: portColon)...]) }
+            if let p = port, defaultPorts[scheme] == p { port = nil }
+            guard !host.isEmpty else {
+                if scheme == "file" { return URLParts(scheme: scheme, host: "", port: nil, path: path, query: parseQuery(queryText), fragment: fragment) }
+                throw .noHost
+            }
+            if host.hasPrefix("[") && !host.hasSuffix("]") { throw .badHost(host, reason: "no closing ']'") }
+            switch URLHost.parse(host) {
             case .success(let h):
                 parsedHost = h
-                writtenHost = host
+                writtenHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
                 host = h.kind == .ipv6 ? String(h.ascii.dropFirst().dropLast()) : h.ascii
             case .failure(let f):
                 throw .badHost(host, reason: f.description)
             }
             guard !host.isEmpty, !host.contains("..") else { throw .badHost(writtenHost, reason: "an empty label") }
         }
+        return URLParts(scheme: scheme, host: host, parsedHost: parsedHost, writtenHost: writtenHost,
+                        port: port, path: path, query: parseQuery(queryText), fragment: fragment)
+    }
+
+    static func parseQuery(_ queryText: Substring?) -> [(name: String, value: String?)] {
         var query: [(String, String?)] = []
         if let queryText, !queryText.isEmpty {
             for pair in queryText.split(separator: "&", omittingEmptySubsequences: true) {
@@ -91,8 +113,7 @@ public struct URLParts: Sendable, Equatable {
                 }
             }
         }
-        return URLParts(scheme: scheme.lowercased(), host: host, parsedHost: parsedHost, writtenHost: writtenHost,
-                        port: port, path: path, query: query, fragment: fragment)
+        return query
     }
 
     static func parsePort(_ s: Substring) throws(ParseError) -> Int? {
@@ -142,8 +163,34 @@ public enum Wildcard {
     }
 
     public static func hostMatches(_ pattern: String, _ host: URLHost, lookalikes: Bool = false) -> Bool {
+        denyReason(pattern, host, lookalikes: lookalikes) != nil
+    }
+
+    /// How a host matches a pattern: nil (it does not), "" (as written), or why it counts as the
+    /// same host (deny lists only, `lookalikes`: look-alike letters, the IPv4 address an IPv6
+    /// address carries, one loopback address for another).
+    /// An IP address pattern (`[::1]`, `[0:0::1]`, `127.0.0.1`, `0x7f.1`) is an address, not a
+    /// glob: both sides are compared canonical (`[` would otherwise open a glob's character set).
+    public static func denyReason(_ pattern: String, _ host: URLHost, lookalikes: Bool) -> String? {
+        var literal: URLHost? = nil
+        if pattern.hasPrefix("[") || !Glob(pattern).hasWildcard, case .success(let h) = URLHost.parse(pattern), h.kind != .domain {
+            literal = h
+        } else if pattern.hasPrefix("[") {
+            return nil // not a valid IPv6 address: matches nothing
+        }
+        if let literal {
+            if literal.ascii == host.ascii { return "" }
+            guard lookalikes else { return nil }
+            if let v4 = host.embeddedIPv4, v4 == literal.ascii || v4 == literal.embeddedIPv4 { return " — the same address written as IPv6 (\(host.ascii))" }
+            if literal.isLoopback && host.isLoopback { return " — a loopback address, the same machine as \(literal.ascii)" }
+            return nil
+        }
         let p = URLHost.pattern(pattern)
-        return matches(p.ascii, host.ascii, caseInsensitive: true) || matches(p.unicode, host.unicode, caseInsensitive: true)
-            || (lookalikes && matches(p.unicode, host.skeleton, caseInsensitive: true))
+        if matches(p.ascii, host.ascii, caseInsensitive: true) || matches(p.unicode, host.unicode, caseInsensitive: true) { return "" }
+        guard lookalikes else { return nil }
+        if matches(p.unicode, host.skeleton, caseInsensitive: true) { return " — it looks like a denied host, written with look-alike letters" }
+        if let v4 = host.embeddedIPv4, matches(p.ascii, v4) { return " — the same address written as IPv6 (\(host.ascii))" }
+        if host.kind != .domain, host.isLoopback, p.ascii == "localhost" { return " — a loopback address, the same machine as localhost" }
+        return nil
     }
 }

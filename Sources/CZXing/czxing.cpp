@@ -81,6 +81,19 @@ int readInto(const unsigned char *luma, int width, int height, int stride, int f
             const auto &p = r.position();
             for (int k = 0; k < 4; k++) { o.x[k] = p[k].x; o.y[k] = p[k].y; }
             o.orientation = r.orientation();
+            if (r.format() == ZXing::BarcodeFormat::Aztec) {
+                // The data bits as the error correction left them, so the caller can check the
+                // bytes 1.4's Aztec decoder made of them (it reads past their end on some codes).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+                const auto &raw = r.rawBytes();
+                int bits = r.numBits();
+#pragma GCC diagnostic pop
+                if (bits > 0 && static_cast<size_t>(bits) <= raw.size() * 8) {
+                    o.raw = static_cast<unsigned char *>(std::malloc(raw.size()));
+                    if (o.raw) { std::memcpy(o.raw, raw.data(), raw.size()); o.raw_bits = bits; }
+                }
+            }
             std::string si = r.symbologyIdentifier();
             std::strncpy(o.symbology_id, si.c_str(), sizeof o.symbology_id - 1);
         }
@@ -117,7 +130,7 @@ extern "C" int czx_read(const unsigned char *luma, int width, int height, int st
 
 extern "C" void czx_free(czx_result *results, int count) {
     if (!results) return;
-    for (int i = 0; i < count; i++) std::free(results[i].bytes);
+    for (int i = 0; i < count; i++) { std::free(results[i].bytes); std::free(results[i].raw); }
     std::free(results);
 }
 

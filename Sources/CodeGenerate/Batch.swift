@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AssetCheck
+import Reporting
 import SweepCore
 import Yams
 
@@ -110,8 +114,9 @@ public enum BatchList {
     }
 
     static func parseYAML(_ text: String, source: String) throws(GenerateError) -> [BatchEntry] {
+        do { try RulesFile.checkText(text, source: source) } catch { throw .usage("\(error)") }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw .usage("\(source): not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text) } catch { throw .usage("\(source): not valid YAML: \(RulesFile.shortened(error))") }
         guard let root else { return [] }
         if let map = root.mapping {
             return try map.map { (k, v) throws(GenerateError) in
@@ -179,5 +184,43 @@ public enum Manifest {
             }
         }
         return out + "\""
+    }
+}
+
+/// What `generate` is about to write, checked before anything is made: no two outputs on one
+/// file (`a` and `a.png`, `b` with format=svg and `b.svg`, the manifest on a picture), no output
+/// on one of the inputs (the batch list, a logo, the rules file), no output through a link.
+public enum OutputPlan {
+    /// `outputs`: each path to be written and what it is for ("list.csv:3", "the manifest");
+    /// `inputs`: each file read and what it is. Two paths are one file when they are spelt the
+    /// same after normalisation, or when both exist and have the same device and inode.
+    public static func check(outputs: [(path: String, origin: String)], inputs: [(path: String, what: String)], cwd: String) throws(GenerateError) {
+        func key(_ p: String) -> String { PathContext.normalize(p.hasPrefix("/") ? p : cwd + "/" + p) }
+        func identity(_ p: String, follow: Bool) -> String? {
+            var st = stat()
+            let rc = ArgumentBytes.withCPath(p) { follow ? stat($0, &st) : lstat($0, &st) }
+            return rc == 0 ? "\(st.st_dev):\(st.st_ino)" : nil
+        }
+        var seen: [String: String] = [:]
+        for o in outputs {
+            let k = key(o.path)
+            if let first = seen[k] {
+                throw .usage("\(o.origin): writes \(ArgumentBytes.display(o.path)), which \(first) writes too (names must differ after the extension is added)")
+            }
+            seen[k] = o.origin
+        }
+        var inputIDs: [String: String] = [:], inputKeys: [String: String] = [:]
+        for i in inputs {
+            inputKeys[key(i.path)] = i.what
+            if let id = identity(i.path, follow: true) { inputIDs[id] = i.what }
+        }
+        for o in outputs {
+            let what = inputKeys[key(o.path)] ?? identity(o.path, follow: false).flatMap { inputIDs[$0] }
+                ?? identity(o.path, follow: true).flatMap { inputIDs[$0] }
+            if let what {
+                throw .usage("\(o.origin): would write over \(what) \(ArgumentBytes.display(o.path)), which this run reads; choose another name or folder")
+            }
+            do { try SafeFile.checkTarget(o.path) } catch { throw .usage("\(o.origin): \(error.description)") }
+        }
     }
 }

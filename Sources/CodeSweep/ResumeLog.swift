@@ -184,18 +184,6 @@ public struct ResumeSettings: Equatable, Sendable {
     /// Writes the settings beside REPORT (temporary file, fsync, rename).
     public func store(for report: String) throws(OutputError) {
         let target = Self.sidecarPath(for: report)
-        let temp = target + ".\(getpid()).tmp"
-        let out = try OutputFile.open(temp)
-        out.write(json.serialized() + "\n")
-        if let failure = out.close() {
-            _ = ArgumentBytes.withCPath(temp) { unlink($0) }
-            throw failure
-        }
-        let rc = ArgumentBytes.withCPath(temp) { t in ArgumentBytes.withCPath(target) { rename(t, $0) } }
-        if rc != 0 {
-            let message = "cannot write \(ArgumentBytes.display(target)): \(String(cString: strerror(errno)))"
-            _ = ArgumentBytes.withCPath(temp) { unlink($0) }
-            throw OutputError(message: message)
-        }
+        try SafeFile.write(json.serialized() + "\n", to: target)
     }
 }

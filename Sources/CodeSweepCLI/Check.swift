@@ -102,7 +102,7 @@ struct Check: AsyncParsableCommand {
         if let jobs, jobs < 1 { return "--jobs must be at least 1" }
         if let minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
         if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
-        if let today, today.count != 10 || today.split(separator: "-").count != 3 { return "--today takes a date like 2025-06-30" }
+        if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
         if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
         return nil
     }
@@ -117,7 +117,7 @@ struct Check: AsyncParsableCommand {
         var setup: CheckSetup
         do {
             setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-                                   exists: { fm.fileExists(atPath: $0) }, read: { fm.contents(atPath: $0).map { [UInt8]($0) } })
+                                   exists: { fm.fileExists(atPath: $0) }, read: { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") })
             try applyFlags(&setup.rules, cwd: cwd)
         } catch {
             Stderr.say("codesweep check: \(error)")
@@ -166,7 +166,7 @@ struct Check: AsyncParsableCommand {
         if let minCodes { r.minCodes = minCodes }
         if let maxCodes { r.maxCodes = maxCodes }
         if let symbologies { r.symbologies = try SymbologySet.parse(symbologies).members }
-        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
         r.url.allowHosts += allowHost
         r.url.denyHosts += denyHost
         if let urlPattern { r.url.pattern = urlPattern }
@@ -177,7 +177,7 @@ struct Check: AsyncParsableCommand {
         r.include += include
         r.exclude += exclude
         if let expectations {
-            guard let d = FileManager.default.contents(atPath: expectations) else { throw RulesFile.Error(expectations, "cannot read the expectations file") }
+            let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
             r.expectations += try RulesFile.parseExpectations(String(decoding: d, as: UTF8.self), source: expectations,
                                                               directory: PathContext.normalize(full + "/.."))
@@ -185,9 +185,7 @@ struct Check: AsyncParsableCommand {
     }
 
     func write(_ text: String, to path: String) throws {
-        let out = try OutputFile.open(path)
-        out.write(text)
-        if let failure = out.close() { throw failure }
+        try SafeFile.write(text, to: path)
     }
 
     static func todayUTC() -> String { Timestamp.now(.date) }

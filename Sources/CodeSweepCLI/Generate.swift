@@ -100,7 +100,7 @@ struct Generate: AsyncParsableCommand {
         do {
             try await generate()
         } catch let e as GenerateError {
-            Stderr.say("codesweep generate: \(e.description)")
+            Self.say("codesweep generate: \(e.description)")
             throw ExitCode(e.kind == .usage ? 2 : 1)
         }
     }
@@ -132,7 +132,7 @@ struct Generate: AsyncParsableCommand {
             var v = Verifier(minGrade: grade, context: PathContext(currentDirectory: cwd), today: Check.todayUTC())
             if let rules {
                 do {
-                    let loaded = try RulesFile.load(path: rules, cwd: cwd) { Self.read($0) }
+                    let loaded = try RulesFile.load(path: rules, cwd: cwd) { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") }
                     v.rules = loaded.rules
                     v.context = PathContext(currentDirectory: cwd, rulesDirectory: loaded.directory)
                     _ = try Evaluator(rules: loaded.rules, context: v.context, today: v.today)
@@ -144,12 +144,15 @@ struct Generate: AsyncParsableCommand {
         }
         let base = try baseSpec()
         let jobList: [GenerateJob]
+        // For the output plan: where each job came from, and every file this run reads.
+        var origins: [String] = []
+        var inputs: [(path: String, what: String)] = rules.map { [($0, "the rules file")] } ?? []
         var manifestPath: String? = nil
         var outDir: String? = nil
         if let batch {
             guard payload == nil, payloadFile == nil else { throw GenerateError.usage("--batch takes the payloads from the list, not from an argument or --file") }
             guard let output, output != "-" else { throw GenerateError.usage("--batch needs -o FOLDER") }
-            guard let data = Self.read(batch) else { throw GenerateError.usage("cannot read the batch list \(batch)") }
+            let data = try Self.read(batch, limit: Self.listLimit, what: "the batch list")
             guard let text = String(validating: data, as: UTF8.self) else { throw GenerateError.usage("\(batch): not UTF-8 text") }
             let entries = try BatchList.parse(text, source: batch)
             if entries.isEmpty { throw GenerateError.usage("\(batch): no codes listed") }
@@ -170,14 +173,18 @@ struct Generate: AsyncParsableCommand {
                 if let p = spec.logoPath {
                     let full = p.hasPrefix("/") ? p : (logoGiven ? listDir + "/" + p : p)
                     if logos[full] == nil {
-                        guard let b = Self.read(full) else { throw GenerateError.usage("\(e.origin): cannot read the logo \(p)") }
+                        let b: [UInt8]
+                        do { b = try FileIO.readInput(full, limit: Self.logoLimit, what: "the logo") } catch { throw GenerateError.usage("\(e.origin): \(error)") }
                         logos[full] = b
+                        inputs.append((full, "the logo"))
                     }
                     logoBytes = logos[full]
                 }
+                origins.append("\(e.origin) ('\(e.name)')")
                 made.append(GenerateJob(label: e.name, outputPath: output + "/" + fileName, payload: Array(e.payload.utf8), spec: spec, logo: logoBytes))
             }
             jobList = made
+            inputs.append((batch, "the batch list"))
             outDir = output
             manifestPath = manifest ?? output + "/" + Manifest.defaultName
         } else {
@@ -185,10 +192,10 @@ struct Generate: AsyncParsableCommand {
             let bytes: [UInt8]
             switch (payload, payloadFile) {
             case (let p?, nil): bytes = ArgumentBytes.bytes(p)
-            case (nil, "-"?): bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            case (nil, "-"?):
+                do { bytes = try FileIO.readInput(fd: 0, limit: Self.payloadLimit, what: "the payload on standard input") } catch { throw GenerateError.usage("\(error) (a QR code holds at most 7,089 characters)") }
             case (nil, let f?):
-                guard let b = Self.read(f) else { throw GenerateError.usage("cannot read \(f)") }
-                bytes = b
+                bytes = try Self.read(f, limit: Self.payloadLimit, what: "the payload file")
             case (nil, nil): throw GenerateError.usage("give the payload as an argument, with --file FILE, or --file - (stdin); or --batch LIST")
             default: throw GenerateError.usage("give the payload either as an argument or with --file, not both")
             }
@@ -206,12 +213,19 @@ struct Generate: AsyncParsableCommand {
             }
             var logoBytes: [UInt8]? = nil
             if let p = spec.logoPath {
-                guard let b = Self.read(p) else { throw GenerateError.usage("cannot read the logo \(p)") }
+                let b = try Self.read(p, limit: Self.logoLimit, what: "the logo")
                 logoBytes = b
+                inputs.append((p, "the logo"))
             }
+            if let f = payloadFile, f != "-" { inputs.append((f, "the payload file")) }
+            origins = ["-o"]
             jobList = [GenerateJob(label: path == "-" ? "(stdout)" : path, outputPath: path, payload: bytes, spec: spec, logo: logoBytes)]
         }
 
+        // Before anything is made: no two outputs on one file, none on an input, none through a link.
+        var outputs = zip(jobList, origins).filter { $0.0.outputPath != "-" }.map { (path: $0.0.outputPath, origin: $0.1) }
+        if let manifestPath { outputs.append((manifestPath, "the manifest")) }
+        try OutputPlan.check(outputs: outputs, inputs: inputs, cwd: cwd)
         if let outDir {
             do { try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true) } catch {
                 throw GenerateError.usage("cannot create the folder \(outDir): \(error.localizedDescription)")
@@ -232,18 +246,16 @@ struct Generate: AsyncParsableCommand {
                 if o.failedVersions.count > 1 {
                     line += "; with the logo at larger versions: \(Self.attempts(o.failedVersions.dropFirst())), none verified"
                 }
-                Stderr.say(line)
+                Self.say(line)
                 return
             }
             if o.job.outputPath == "-" {
                 OutputFile.standardOutput.write(bytes: code.file)
             } else {
                 do {
-                    let f = try OutputFile.open(o.job.outputPath)
-                    f.write(bytes: code.file)
-                    if let failure = f.close() { throw failure }
+                    try SafeFile.write(code.file, to: o.job.outputPath)
                 } catch {
-                    Stderr.say("codesweep generate: \(error)")
+                    Self.say("codesweep generate: \(error)")
                     throw ExitCode(2)
                 }
             }
@@ -251,19 +263,17 @@ struct Generate: AsyncParsableCommand {
             if batch != nil, code.format != .svg, let text = String(validating: o.job.payload, as: UTF8.self) {
                 written.append((String(o.job.outputPath.dropFirst(outDir!.count + 1)), text))
             }
-            for w in code.warnings { Stderr.say("warning: \(name): \(w)") }
+            for w in code.warnings { Self.say("warning: \(name): \(w)") }
             if !o.failedVersions.isEmpty {
-                Stderr.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Self.attempts(o.failedVersions[...]))")
+                Self.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Self.attempts(o.failedVersions[...]))")
             }
-            if !quiet { Stderr.say(Self.describe(o)) }
+            if !quiet { Self.say(Self.describe(o)) }
         }
         if let manifestPath, !written.isEmpty {
             do {
-                let f = try OutputFile.open(manifestPath)
-                f.write(Manifest.yaml(written))
-                if let failure = f.close() { throw failure }
+                try SafeFile.write(Manifest.yaml(written), to: manifestPath)
             } catch {
-                Stderr.say("codesweep generate: \(error)")
+                Self.say("codesweep generate: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -271,9 +281,16 @@ struct Generate: AsyncParsableCommand {
             let g = grades.keys.sorted().map { "\($0) \(grades[$0]!)" }.joined(separator: ", ")
             let secs = clock.duration(to: .now)
             let t = Double(secs.components.seconds) + Double(secs.components.attoseconds) / 1e18
-            Stderr.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
+            Self.say("\(total - failed) of \(total) codes made\(verifier == nil ? " (not verified)" : " and verified")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(t, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")")
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One line on stderr. Batch names, paths and payloads in it come from the list and are
+    /// untrusted: a newline, ESC or U+202E in them is shown as an escape, never emitted (a name
+    /// with a newline could forge a "made ..." line).
+    static func say(_ line: String) {
+        OutputFile.standardError.write(TerminalText.escape(line) + "\n")
     }
 
     /// "15 (grade F, ...), 16 (...)": versions tried and why each failed.
@@ -301,7 +318,11 @@ struct Generate: AsyncParsableCommand {
         return s.isEmpty ? "code" : s
     }
 
-    static func read(_ path: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: ArgumentBytes.display(path)).map { [UInt8]($0) }
+    /// Size caps on the files generate reads itself (outside any worker): a payload (a QR code
+    /// holds at most 7,089 characters), a batch list (100,000 entries of about 150 bytes), a logo.
+    static let payloadLimit = 64 << 10, listLimit = 16 << 20, logoLimit = 32 << 20
+
+    static func read(_ path: String, limit: Int, what: String) throws(GenerateError) -> [UInt8] {
+        do { return try FileIO.readInput(path, limit: limit, what: what) } catch { throw .usage(error.description) }
     }
 }

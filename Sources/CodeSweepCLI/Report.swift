@@ -73,7 +73,18 @@ struct Report: ParsableCommand {
         var unopened: [String] = []
         for r in records {
             guard thumbnailSize > 0 else { thumbnails.append(Thumbnail.blank(for: r)); frameThumbnails.append([:]); continue }
-            let at = ReportInput.locate(r, reportPath: reportBytes, root: rootBytes)
+            var at = ReportInput.locate(r, reportPath: reportBytes, root: rootBytes)
+            if let rootBytes {
+                switch ReportInput.confined(at, root: rootBytes) {
+                case .success(let real): at = real
+                case .failure(let refusal):
+                    var t = Thumbnail.blank(for: r, maxSide: thumbnailSize)
+                    t?.note = refusal.note
+                    if t != nil { unopened.append("\(Walker.display(ReportInput.locate(r, reportPath: reportBytes, root: rootBytes))): \(refusal.note)") }
+                    thumbnails.append(t); frameThumbnails.append([:])
+                    continue
+                }
+            }
             let t = Thumbnail.make(for: r, maxSide: thumbnailSize, at: at)
             if let note = t?.note { unopened.append("\(Walker.display(at)): \(note)") }
             thumbnails.append(t)
@@ -100,9 +111,7 @@ struct Report: ParsableCommand {
         page.clickableLinks = clickableLinks
         let out = page.render(records, thumbnails: thumbnails, frameThumbnails: frameThumbnails)
         do {
-            let file = try OutputFile.open(html)
-            file.write(out)
-            if let failure = file.close() { throw failure }
+            try SafeFile.write(out, to: html)
         } catch {
             Stderr.say("codesweep: cannot write \(html): \(error)")
             throw ExitCode(2)

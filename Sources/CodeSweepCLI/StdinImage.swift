@@ -6,7 +6,9 @@ import Glibc
 
 /// `codesweep scan -`: the image on standard input, saved to a private temporary file (mode
 /// 0600, in $TMPDIR or /tmp) so the sweep, its workers and its budgets treat it like any file;
-/// its record says `-`. Removed when the scan ends.
+/// its record says `-`. Removed when the scan ends. Its name carries the owner's pid
+/// (`codesweep-stdin-PID-XXXXXX`): a run killed mid-stream (SIGKILL, a crash) leaves it behind,
+/// and the next `scan -` removes every such file of this user whose process is gone.
 struct StdinImage {
     let path: [UInt8]
 
@@ -16,7 +18,8 @@ struct StdinImage {
     static func save(limit: Int) throws -> StdinImage {
         if isatty(0) == 1 { throw Failure(description: "'-' reads an image from standard input, which is a terminal; pipe or redirect an image into it") }
         let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((dir + "/codesweep-stdin-XXXXXX").utf8CString)
+        removeStale(in: dir)
+        var template = Array((dir + "/codesweep-stdin-\(getpid())-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(description: "cannot create a temporary file for standard input in \(dir): \(String(cString: strerror(errno)))") }
         let path = template.dropLast().map { UInt8(bitPattern: $0) }
@@ -42,6 +45,23 @@ struct StdinImage {
             }
         }
         return image
+    }
+
+    /// Removes `codesweep-stdin-PID-*` regular files in `dir` owned by this user whose process
+    /// no longer exists (a live pid, even reused by another program, keeps its file).
+    static func removeStale(in dir: String) {
+        guard let d = opendir(dir) else { return }
+        var stale: [String] = []
+        while let e = readdir(d) {
+            let at = UnsafeRawPointer(e) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(cString: at.assumingMemoryBound(to: CChar.self))
+            let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 4, parts[0] == "codesweep", parts[1] == "stdin", let pid = Int32(parts[2]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(dir + "/" + name) }
+        }
+        closedir(d)
+        var st = stat()
+        for path in stale where lstat(path, &st) == 0 && st.st_uid == getuid() && (st.st_mode & S_IFMT) == S_IFREG { unlink(path) }
     }
 
     var argument: String { ArgumentBytes.escape(path) }

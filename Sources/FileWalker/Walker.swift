@@ -132,7 +132,10 @@ public struct Walker: Sendable {
             if walker.excluded(name: name, relative: relPath) { return nil }
             var info = stat()
             guard walker.cStat(path, &info, follow: false) == 0 else {
-                return .failure(path: Walker.display(path), pathBytes: path, RecordError(.unreadable, "cannot access: \(describe(errno))"))
+                // Listed, then gone (deleted or renamed since the folder was read): not_found.
+                let err = errno
+                return .failure(path: Walker.display(path), pathBytes: path,
+                                RecordError(err == ENOENT || err == ENOTDIR ? .notFound : .unreadable, "cannot access: \(describe(err))"))
             }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 guard walker.options.followSymlinks else { return nil }
@@ -142,7 +145,9 @@ public struct Walker: Sendable {
             case S_IFDIR:
                 guard visited.insert(DirID(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))).inserted else { return nil }
                 guard let names = walker.listDirectory(path) else {
-                    return .failure(path: Walker.display(path), pathBytes: path, RecordError(.unreadable, "cannot read folder: \(describe(errno))"))
+                    let err = errno
+                    return .failure(path: Walker.display(path), pathBytes: path,
+                                    RecordError(err == ENOENT || err == ENOTDIR ? .notFound : .unreadable, "cannot read folder: \(describe(err))"))
                 }
                 stack.append(Frame(path: path, relative: relPath, names: names, next: 0))
                 return nil

@@ -76,6 +76,29 @@ public enum ReportInput {
         return candidates.first(where: exists) ?? candidates[0]
     }
 
+    /// With `--root DIR`, only pictures under DIR are read: the candidate with every link
+    /// resolved (realpath) must lie inside DIR (resolved too). An absolute path, `..` climbing
+    /// out, or a link inside DIR pointing out is refused with a note, and nothing outside is
+    /// read. Returns the resolved path to read, or why not.
+    public static func confined(_ candidate: [UInt8], root: [UInt8]) -> Result<[UInt8], ConfinementRefusal> {
+        func real(_ p: [UInt8]) -> [UInt8]? {
+            (p + [0]).withUnsafeBufferPointer { b in
+                b.withMemoryRebound(to: CChar.self) { c -> [UInt8]? in
+                    guard let r = realpath(c.baseAddress!, nil) else { return nil }
+                    defer { free(r) }
+                    return Array(UnsafeBufferPointer(start: UnsafeRawPointer(r).assumingMemoryBound(to: UInt8.self), count: strlen(r)))
+                }
+            }
+        }
+        guard let rootReal = real(root) else { return .failure(ConfinementRefusal(note: "--root cannot be resolved: \(String(cString: strerror(errno)))")) }
+        guard let real = real(candidate) else { return .failure(ConfinementRefusal(note: "cannot open: \(String(cString: strerror(errno)))")) }
+        let prefix = rootReal.last == UInt8(ascii: "/") ? rootReal : rootReal + [UInt8(ascii: "/")]
+        guard real.starts(with: prefix) else { return .failure(ConfinementRefusal(note: "outside --root (not read)")) }
+        return .success(real)
+    }
+
+    public struct ConfinementRefusal: Error, Equatable { public var note: String }
+
     /// The folder a path is in ("." for a bare name).
     public static func reportFolder(_ path: [UInt8]) -> [UInt8] {
         guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return Array(".".utf8) }

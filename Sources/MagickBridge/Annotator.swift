@@ -112,8 +112,11 @@ public enum Annotator {
     /// Decodes the image with the same checks as ImageLoader (header size before any pixel,
     /// explicit coder), picks one frame, makes it upright sRGB without alpha, and hands the
     /// one-image wand to `body`. The wand never leaves this call.
-    static func withUprightFrame<T>(_ bytes: [UInt8], format: ImageFormat, frame: Int, limits: LoadLimits,
+    /// This runs in the coordinator, which has no memory limit of its own: a PNG's text chunks
+    /// are dropped first (a zTXt chunk inflating to gigabytes would be inflated whole).
+    static func withUprightFrame<T>(_ file: [UInt8], format: ImageFormat, frame: Int, limits: LoadLimits,
                                     _ body: (OpaquePointer) throws(RecordError) -> T) throws(RecordError) -> T {
+        let bytes = format == .png ? PNGChunks.withoutText(file) : file
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         if let (w, h) = ImageHeader.declaredSize(bytes, format: format),

@@ -47,11 +47,14 @@ public enum CodePicture {
     /// Decodes a logo (any raster format the scanner reads, sniffed by magic bytes; the first
     /// frame; EXIF orientation applied) and scales it to fit `side` × `side` pixels, keeping its
     /// aspect ratio and its transparency.
-    public static func logo(_ bytes: [UInt8], side: Int, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LogoPixels {
+    /// A PNG's text chunks are dropped first (see `PNGChunks.withoutText`: generate has no
+    /// worker process and no memory limit of its own).
+    public static func logo(_ file: [UInt8], side: Int, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LogoPixels {
         guard side >= 1 else { throw RecordError(.internalError, "logo side \(side) px") }
-        guard let format = ImageFormat.sniff(bytes.prefix(32)) else {
+        guard let format = ImageFormat.sniff(file.prefix(32)) else {
             throw RecordError(.notImage, "the logo is not a raster image CodeSweep reads (PNG, JPEG, GIF, WebP, HEIC/AVIF, TIFF, BMP)")
         }
+        let bytes = format == .png ? PNGChunks.withoutText(file) : file
         if let (w, h) = ImageHeader.declaredSize(bytes, format: format),
            w * h > limits.maxPixels || max(w, h) > limits.maxSide || w == 0 || h == 0 {
             throw RecordError(.tooLarge, "the logo's \(format.rawValue) header declares \(w)x\(h) pixels")

@@ -17,7 +17,7 @@ public struct JSONDocumentSink: RecordSink {
     public static let schemaVersion = 1
 
     enum Destination {
-        case file(target: String, temp: OutputFile)
+        case file(SafeFile.Pending)
         case memory(OutputFile)
     }
 
@@ -31,7 +31,7 @@ public struct JSONDocumentSink: RecordSink {
     public var outputFailure: OutputError? {
         if let failure { return failure }
         switch destination {
-        case .file(_, let temp): return temp.failure
+        case .file(let pending): return pending.out.failure
         case .memory(let out): return out.failure
         }
     }
@@ -40,20 +40,8 @@ public struct JSONDocumentSink: RecordSink {
     public init(path: String?, toolName: String, toolVersion: String, forcedCharset: String? = nil) throws(OutputError) {
         self.forcedCharset = forcedCharset
         if let path {
-            // A file left by a killed run whose pid is now ours: take the next name.
-            var attempt = 0
-            var temp: OutputFile?
-            while temp == nil {
-                let name = Self.temporaryPath(for: path, attempt: attempt)
-                do {
-                    temp = try OutputFile.createNew(name)
-                } catch {
-                    attempt += 1
-                    if ArgumentBytes.withCPath(name, { access($0, F_OK) }) != 0 || attempt >= 20 { throw error } // not a name clash
-                }
-            }
-            temp!.label = "'\(ArgumentBytes.display(path))' (through its temporary file '\(ArgumentBytes.display(temp!.path!))', removed; the target was left as it was)"
-            destination = .file(target: path, temp: temp!)
+            // Through `SafeFile`: a link at the target is refused, the document is renamed into place whole.
+            destination = .file(try SafeFile.begin(path))
         } else {
             destination = .memory(.standardOutput)
         }
@@ -67,17 +55,9 @@ public struct JSONDocumentSink: RecordSink {
         emit(text + ",\"files\":[")
     }
 
-    /// ".NAME.codesweep-PID.tmp" beside the target, so the rename stays in one file system.
-    static func temporaryPath(for target: String, attempt: Int = 0) -> String {
-        let slash = target.lastIndex(of: "/")
-        let dir = slash.map { String(target[...$0]) } ?? ""
-        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        return "\(dir).\(name).codesweep-\(getpid())\(attempt == 0 ? "" : "-\(attempt)").tmp"
-    }
-
     mutating func emit(_ text: String) {
         switch destination {
-        case .file(_, let temp): temp.write(text)
+        case .file(let pending): pending.out.write(text)
         case .memory: buffer += text
         }
     }
@@ -95,31 +75,10 @@ public struct JSONDocumentSink: RecordSink {
             out.write(buffer)
             buffer = ""
             failure = out.sync()
-        case .file(let target, let temp):
-            let tempPath = temp.path!
+        case .file(let pending):
             // Only a complete, synced document replaces the target: on any failure the
             // temporary file goes and an earlier report stays as it was.
-            if let problem = temp.close() {
-                failure = problem
-                _ = ArgumentBytes.withCPath(tempPath) { unlink($0) }
-                return
-            }
-            let renamed = ArgumentBytes.withCPath(tempPath) { t in ArgumentBytes.withCPath(target) { rename(t, $0) } }
-            if renamed != 0 {
-                failure = OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': cannot rename \(ArgumentBytes.display(tempPath)) over it: \(String(cString: strerror(errno)))")
-                _ = ArgumentBytes.withCPath(tempPath) { unlink($0) }
-                return
-            }
-            // Make the rename itself durable.
-            let slash = target.lastIndex(of: "/")
-            let dir = slash.map { String(target[...$0]) } ?? "."
-            let fd = ArgumentBytes.withCPath(dir) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            if fd >= 0 {
-                if fsync(fd) != 0 && errno != EINVAL {
-                    failure = OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': fsync of its folder failed: \(String(cString: strerror(errno)))")
-                }
-                close(fd)
-            }
+            do { try pending.commit() } catch { failure = error }
         }
     }
 }

@@ -45,11 +45,16 @@ public final class OutputFile: @unchecked Sendable {
         return fd == 1 ? "standard output" : fd == 2 ? "standard error" : "descriptor \(fd)"
     }
 
-    /// Opens (creating or truncating, or appending) a file for writing.
+    /// Opens (creating or truncating, or appending) a file for writing: a streamed report
+    /// (`scan -o` jsonl, csv, text), whose records reach the disk as they are written. A symbolic
+    /// link at the path is refused (O_NOFOLLOW), not followed. Whole files go through `SafeFile`.
     public static func open(_ path: String, append: Bool = false) throws(OutputError) -> OutputFile {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
         let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, flags, 0o644) }
-        guard fd >= 0 else { throw OutputError(message: "cannot open \(ArgumentBytes.display(path)) for writing: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            if errno == ELOOP { throw OutputError(message: "cannot open \(ArgumentBytes.display(path)) for writing: it is a symbolic link (links are not followed: remove it, or write elsewhere)") }
+            throw OutputError(message: "cannot open \(ArgumentBytes.display(path)) for writing: \(String(cString: strerror(errno)))")
+        }
         return OutputFile(fd: fd, owns: true, path: path, appending: append)
     }
 

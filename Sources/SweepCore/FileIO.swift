@@ -50,6 +50,38 @@ public enum FileIO {
         }
     }
 
+    /// Why an input named on the command line (a rules file, a batch list, a logo) was not read.
+    public struct InputRefusal: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads a whole input file named on the command line, at most `limit` bytes: a regular
+    /// file larger than that is refused from its size before anything is read, and a pipe
+    /// (`<(...)`, `/dev/stdin`) is read only to `limit` + 1 bytes. `what` names the input in
+    /// messages ("the rules file"). This is the coordinator's guard: reads done outside the
+    /// worker processes have no memory limit but this one.
+    public static func readInput(_ path: String, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
+        let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw InputRefusal(description: "cannot read \(what) \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        return try readInput(fd: fd, limit: limit, what: "\(what) \(ArgumentBytes.display(path))")
+    }
+
+    /// The same for an open descriptor (standard input: `--file -`).
+    public static func readInput(fd: Int32, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
+        var st = stat()
+        if fstat(fd, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw InputRefusal(description: "cannot read \(what): it is a folder") }
+            if (st.st_mode & S_IFMT) == S_IFREG && Int(st.st_size) > limit {
+                throw InputRefusal(description: "\(what) is \(st.st_size) bytes; the limit is \(limit) bytes (not read)")
+            }
+        }
+        do { return try readAll(fd, limit: limit) } catch {
+            if error.code == EFBIG { throw InputRefusal(description: "\(what) is larger than the limit of \(limit) bytes (not read)") }
+            throw InputRefusal(description: "cannot read \(what): \(error)")
+        }
+    }
+
     /// Writes every byte. A write(2) that makes no progress three times is `EIO` (it would spin).
     public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(Failure) {
         let code = bytes.withContiguousStorageIfAvailable { writeLoop(fd, UnsafeRawBufferPointer($0)) }

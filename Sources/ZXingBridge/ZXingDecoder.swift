@@ -73,7 +73,14 @@ public enum ZXingDecoder {
         var out: [RawSymbol] = []
         for i in 0..<Int(count) {
             guard let r = results?[i], let s = symbology(r.format), symbologies.contains(s) else { continue }
-            let bytes = r.length > 0 && r.bytes != nil ? Array(UnsafeBufferPointer(start: r.bytes, count: Int(r.length))) : []
+            var bytes = r.length > 0 && r.bytes != nil ? Array(UnsafeBufferPointer(start: r.bytes, count: Int(r.length))) : []
+            // zxing-cpp 1.4's Aztec decoder reads past the end of the data bits on some codes
+            // (bytes from beyond its buffer, different from run to run): the bytes are taken
+            // from the data bits here instead, where they decode without FLG(n) (FNC1, ECI).
+            if s == .aztec, r.raw_bits > 0, let raw = r.raw,
+               let checked = AztecBits.decode(Array(UnsafeBufferPointer(start: raw, count: (Int(r.raw_bits) + 7) / 8)), bitCount: Int(r.raw_bits)) {
+                bytes = checked
+            }
             let xs = [r.x.0, r.x.1, r.x.2, r.x.3], ys = [r.y.0, r.y.1, r.y.2, r.y.3]
             // zxing: top-left, top-right, bottom-right, bottom-left → ZBar's 2D order.
             let points = [0, 3, 2, 1].map { Point(x: xs[$0], y: ys[$0]) }

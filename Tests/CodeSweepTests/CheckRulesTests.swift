@@ -171,7 +171,10 @@ struct CheckRulesTests {
         #expect(u.query.map(\.name) == ["utm_source", "debug", "q"])
         #expect(u.query.map(\.value) == ["x y", nil, "1 2"])
         #expect(throws: URLParts.ParseError.noScheme) { try URLParts.parse("www.example.com/x") }
-        #expect(throws: URLParts.ParseError.noHost) { try URLParts.parse("https:///x") }
+        // As a browser reads it (WHATWG): the slashes before a special URL's host are optional.
+        #expect(try URLParts.parse("https:///x").host == "x")
+        #expect(throws: URLParts.ParseError.noHost) { try URLParts.parse("https://") }
+        #expect(throws: URLParts.ParseError.noHost) { try URLParts.parse("https://user@/x") }
         #expect(throws: URLParts.ParseError.self) { try URLParts.parse("https://example.com/a b") }
         #expect(try URLParts.parse("mailto:a@example.com").host == "")
     }

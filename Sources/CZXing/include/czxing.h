@@ -29,6 +29,8 @@ typedef struct czx_result {
     double x[4], y[4];        // corners: top-left, top-right, bottom-right, bottom-left of the code
     int orientation;          // degrees, as zxing-cpp reports it
     char symbology_id[8];     // AIM identifier, e.g. "]d2"
+    unsigned char *raw;       // Aztec only: the error-corrected data bits, MSB first (malloc'd; freed by czx_free), else NULL
+    int raw_bits;             // how many bits of `raw` are data
 } czx_result;
 
 // Test hooks (CODESWEEP_TEST_SECOND_DECODER): what czx_read does instead of reading.
