@@ -48,6 +48,11 @@ public enum ImageLoader {
                             minMegapixels: Double? = nil, reduceToFit: Bool = false) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
+        // A PNG's big compressed text chunks (a zTXt that inflates to gigabytes) never reach
+        // the decoder, with or without a worker's memory limit; small ones (XMP, EXIF) stay.
+        let original = bytes.count
+        let bytes = format == .png ? PNGChunks.withoutLargeCompressedText(bytes) : bytes
+        let droppedText = original - bytes.count
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
         defer { DestroyMagickWand(wand) }
         _ = MagickSetFormat(wand, format.magickCoder)
@@ -110,6 +115,9 @@ public enum ImageLoader {
         let composed = format == .gif && framesRead > 1
         if composed { decoded += framesRead * max(canvasWidth, storedWidth) * max(canvasHeight, storedHeight) }
         var notes: [String] = []
+        if droppedText > 0 {
+            notes.append("compressed text chunks of \(droppedText) bytes (over \(PNGChunks.maxCompressedText >> 10) KiB each) were not read")
+        }
         if decoded > limits.maxTotalPixels && format == .jpeg && reduceToFit {
             // A JPEG too large for the budget is still read: libjpeg decodes it DCT-scaled.
             var d = decodeScale * 2

@@ -109,6 +109,29 @@ struct TrustBombTests {
     }
 }
 
+extension TrustBombTests {
+    @Test("10: a zTXt bomb costs scan --isolation none (no worker limit) no more than a plain PNG; small text chunks stay")
+    func zTXtBombInProcess() throws {
+        let dir = try TempDir("trust-bomb-none")
+        let bomb = try Self.bomb(dir)
+        let m = try TrustLimitsTests.measured(["scan", "--isolation", "none", "-o", dir.file("none.jsonl"), bomb], cwd: dir.path)
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(m.kib > 0 && m.kib < 300 << 10, "peak RSS \(m.kib) KiB")
+        let record = try String(contentsOfFile: dir.file("none.jsonl"), encoding: .utf8)
+        #expect(record.contains("https://www.example.com/bomb"), "the code is still read")
+        #expect(record.contains("compressed text chunks of"), "the record says what was not read: \(record)")
+        // A small compressed chunk (a photo's XMP, say) is kept, and nothing to drop is the same array.
+        let plain = try Array(Data(contentsOf: URL(fileURLWithPath: dir.file("plain.png"))))
+        #expect(PNGChunks.withoutLargeCompressedText(plain) == plain)
+        var small = Array(plain[0..<33])
+        let body = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + Array(repeating: UInt8(0x78), count: 100)
+        small += [0, 0, 0, UInt8(body.count)] + Array("iTXt".utf8) + body + [0, 0, 0, 0]
+        small += plain[33...]
+        #expect(PNGChunks.withoutLargeCompressedText(small) == small, "a 0.1 KB iTXt chunk stays")
+        #expect(PNGChunks.withoutLargeCompressedText(small, maxBytes: 50) == plain, "over the limit it goes, and only it")
+    }
+}
+
 @Suite("Trust: a long thin strip", .serialized)
 struct TrustStripTests {
     /// An uncompressed 8-bit grey TIFF (one strip), written by hand.
