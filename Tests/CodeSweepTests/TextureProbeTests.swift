@@ -104,56 +104,53 @@ struct TextureProbeTests {
         return img
     }
 
+    /// A 900x700 picture of a version 3 QR code of `payload`, `module` px a module, its
+    /// top-left corner at (x, y).
+    static func drawnQR(_ payload: String, x: Double, y: Double, module: Double) throws -> LumaImage {
+        let m = try QREncoder.encode(Array(payload.utf8), ec: .M, minVersion: 3)
+        let side = module * Double(m.size)
+        let corners = [Point(x: x, y: y), Point(x: x + side, y: y), Point(x: x + side, y: y + side), Point(x: x, y: y + side)]
+        return QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+    }
+
+    /// How many views the one pass `pass` hands its decoder (ZBar's or, for a `.zxing` pass,
+    /// the second decoder), every decode reading nothing.
+    static func decoderCalls(_ img: LumaImage, _ pass: ScanPass) -> Int {
+        var options = ReaderOptions(effort: .normal)
+        options.plan = ScanPlan(effort: .normal, passes: [pass])
+        final class Calls: @unchecked Sendable { var count = 0 }
+        let calls = Calls()
+        var executor = PlanExecutor(options: options) { _, _ in calls.count += 1; return [] }
+        executor.secondDecode = { _, _ in calls.count += 1; return [] }
+        _ = executor.scan(img)
+        return calls.count
+    }
+
     /// The 1 MP turns for slanted linear codes run where a linear code may be: no QR code was
     /// located, or bars show; not on a photo of a QR code alone (each turn is a 1 MP scan).
     @Test("linear evidence: no located QR code, or a bar field; a QR code alone is none")
     func linearEvidenceGatesTheTurns() throws {
-        let m = try QREncoder.encode(Array("https://codesweep.example/turns".utf8), ec: .M, minVersion: 3)
-        let n = Double(m.size)
-        let corners = [Point(x: 120, y: 100), Point(x: 120 + 8 * n, y: 100), Point(x: 120 + 8 * n, y: 100 + 8 * n), Point(x: 120, y: 100 + 8 * n)]
-        let qr = QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+        let qr = try Self.drawnQR("https://codesweep.example/turns", x: 120, y: 100, module: 8)
         let qrAndBars = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20, into: qr)
         let barsAlone = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20)
         let plain = LumaImage(width: 900, height: 700, fill: 200)
-        func turned(_ img: LumaImage) -> Int {
-            var options = ReaderOptions(effort: .normal)
-            options.plan = ScanPlan(effort: .normal, passes: [
-                ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.linearEvidence(megapixels: 1)], symbols: .linear)])
-            final class Calls: @unchecked Sendable { var count = 0 }
-            let calls = Calls()
-            let executor = PlanExecutor(options: options) { _, _ in calls.count += 1; return [] }
-            _ = executor.scan(img)
-            return calls.count
-        }
-        #expect(turned(qr) == 0, "a QR code alone is no evidence of a linear code")
-        #expect(turned(qrAndBars) == 1, "bars beside the QR code are")
-        #expect(turned(barsAlone) == 1)
-        #expect(turned(plain) == 1, "nothing located: the turns run as before")
+        let turn = ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.linearEvidence(megapixels: 1)], symbols: .linear)
+        #expect(Self.decoderCalls(qr, turn) == 0, "a QR code alone is no evidence of a linear code")
+        #expect(Self.decoderCalls(qrAndBars, turn) == 1, "bars beside the QR code are")
+        #expect(Self.decoderCalls(barsAlone, turn) == 1)
+        #expect(Self.decoderCalls(plain, turn) == 1, "nothing located: the turns run as before")
     }
 
     /// The second decoder's places (code-like, no code read in them) leave out a located QR
     /// code's place, read or not: zxing-cpp looks there for Data Matrix, PDF417 and Aztec only.
     @Test("a located QR code explains its place for the second decoder; a code-like patch without finders does not")
     func locatedQRExplainsItsPlaceForTheSecondDecoder() throws {
-        let m = try QREncoder.encode(Array("https://codesweep.example/places".utf8), ec: .M, minVersion: 3)
-        let n = Double(m.size)
-        let corners = [Point(x: 200, y: 150), Point(x: 200 + 6 * n, y: 150), Point(x: 200 + 6 * n, y: 150 + 6 * n), Point(x: 200, y: 150 + 6 * n)]
-        let qr = QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+        let qr = try Self.drawnQR("https://codesweep.example/places", x: 200, y: 150, module: 6)
         let patch = Self.patch(width: 900, height: 700, x: 300, y: 200, module: 4, modules: 40)
-        func secondDecodes(_ img: LumaImage) -> Int {
-            var options = ReaderOptions(effort: .normal)
-            options.plan = ScanPlan(effort: .normal, passes: [
-                ScanPass("places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
-                         symbols: .twoDimensional, decoder: .zxing)])
-            final class Calls: @unchecked Sendable { var count = 0 }
-            let calls = Calls()
-            var executor = PlanExecutor(options: options) { _, _ in [] }
-            executor.secondDecode = { _, _ in calls.count += 1; return [] }
-            _ = executor.scan(img)
-            return calls.count
-        }
-        #expect(secondDecodes(qr) == 0, "the QR code's place is explained by the located code, unread as it is here")
-        #expect(secondDecodes(patch) >= 1, "a code-like place with no finders is the second decoder's")
+        let places = ScanPass("places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
+                              symbols: .twoDimensional, decoder: .zxing)
+        #expect(Self.decoderCalls(qr, places) == 0, "the QR code's place is explained by the located code, unread as it is here")
+        #expect(Self.decoderCalls(patch, places) >= 1, "a code-like place with no finders is the second decoder's")
     }
 
     /// Finder-like rings (7 modules: dark ring, light ring, dark centre) of 1-3 px modules at
