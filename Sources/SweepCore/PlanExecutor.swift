@@ -285,7 +285,7 @@ public struct PlanExecutor {
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
         case .linearEvidence(let mp):
-            if locate(&state).isEmpty { return true }
+            if state.fullMegapixels <= mp && locate(&state).isEmpty { return true }
             if let seen = state.barField[mp] { return seen }
             let start = ContinuousClock.now
             let seen = TextureProbe.hasBarField(materialize([.fit(megapixels: mp)], &state)[0].image, in: .whole)

@@ -126,10 +126,11 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// At least this many of the located codes have been read: they are codes, not a texture
     /// of finder-like squares that happen to line up.
     case locatedReadAtLeast(Int)
-    /// Evidence that a busy frame may hold a linear code: the QR locator found no QR code in
-    /// it, or the bar-field test (`TextureProbe.hasBarField`: parallel edges over touching
-    /// 16x16 blocks) sees bars in the frame at `megapixels`. A busy photo of a QR code
-    /// (damaged, curved, glared) has neither.
+    /// Evidence that a busy frame may hold a linear code: the bar-field test
+    /// (`TextureProbe.hasBarField`: parallel edges over touching 16x16 blocks) sees bars in the
+    /// frame at `megapixels`, or the frame is that small and the QR locator found no QR code in
+    /// it (a small stacked DataBar shows no bar field; a retry there is cheap). A busy photo of
+    /// a QR code, of text, brick or fabric shows no bars.
     case linearEvidence(megapixels: Double)
 
     public var description: String {
@@ -146,7 +147,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
         case .locatedUnread: "located-qr-unread"
         case .locatedAtLeast(let n): "located-qr>=\(n)"
         case .locatedReadAtLeast(let n): "located-qr-read>=\(n)"
-        case .linearEvidence(let mp): "no-located-qr-or-bar-field-at-\(format(mp))MP"
+        case .linearEvidence(let mp): "bar-field-at-\(format(mp))MP-or-small-without-located-qr"
         }
     }
 }

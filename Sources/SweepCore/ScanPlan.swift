@@ -105,9 +105,9 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
                 ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
                 ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
-                // Not on a busy photo of a QR code (damaged, curved, glared) that shows no bars:
-                // each turn costs a 1 MP scan (BoofCV dev: 3.2 s for no code). Where no QR code is
-                // located they run as before (a stacked DataBar shows no bar field).
+                // Only where bars show, or in a small image with no QR code located (a stacked
+                // DataBar shows no bar field): each turn costs a 1 MP scan, and a busy photo of a
+                // QR code, of text, brick or fabric shows no bars (BoofCV dev: 3.2 s for no code).
                 ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
                 ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
             ] + secondDecoderPasses)

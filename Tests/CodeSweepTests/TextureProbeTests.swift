@@ -126,9 +126,10 @@ struct TextureProbeTests {
         return calls.count
     }
 
-    /// The 1 MP turns for slanted linear codes run where a linear code may be: no QR code was
-    /// located, or bars show; not on a photo of a QR code alone (each turn is a 1 MP scan).
-    @Test("linear evidence: no located QR code, or a bar field; a QR code alone is none")
+    /// The 1 MP turns for slanted linear codes run where a linear code may be: bars show, or
+    /// a small image has no QR code located; not on a photo of a QR code alone, nor on a bigger
+    /// frame without bars (each turn is a 1 MP scan).
+    @Test("linear evidence: a bar field, or a small image without a located QR code; a QR code alone is none")
     func linearEvidenceGatesTheTurns() throws {
         let qr = try Self.drawnQR("https://codesweep.example/turns", x: 120, y: 100, module: 8)
         let qrAndBars = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20, into: qr)
@@ -138,7 +139,11 @@ struct TextureProbeTests {
         #expect(Self.decoderCalls(qr, turn) == 0, "a QR code alone is no evidence of a linear code")
         #expect(Self.decoderCalls(qrAndBars, turn) == 1, "bars beside the QR code are")
         #expect(Self.decoderCalls(barsAlone, turn) == 1)
-        #expect(Self.decoderCalls(plain, turn) == 1, "nothing located: the turns run as before")
+        #expect(Self.decoderCalls(plain, turn) == 1, "a small image, nothing located: the turns run as before")
+        let bigPlain = LumaImage(width: 1600, height: 1000, fill: 200)
+        #expect(Self.decoderCalls(bigPlain, turn) == 0, "over 1 MP without bars: no turns")
+        let bigBars = Self.bars(width: 1600, height: 1000, box: (600, 300, 500, 300), degrees: 20, into: bigPlain)
+        #expect(Self.decoderCalls(bigBars, turn) == 1)
     }
 
     /// The second decoder's places (code-like, no code read in them) leave out a located QR
