@@ -26,7 +26,7 @@ struct Scan: AsyncParsableCommand {
     @Argument(help: "Files and folders to scan (folders are walked recursively); '-' reads an image from standard input.")
     var paths: [String] = []
 
-    @Flag(help: "Print only the payloads, one per line, exactly as read (no path, no escaping), like zbarimg --raw. A payload may hold newlines, terminal escapes and bidi controls: pipe it, do not print it on a terminal.")
+    @Flag(help: "Print only the payloads, one per line, exactly as read (no path, no escaping), like zbarimg --raw; each file that fails is named on stderr (codesweep: error: PATH: KIND: MESSAGE). A payload may hold newlines, terminal escapes and bidi controls: pipe it, do not print it on a terminal.")
     var raw = false
 
     @Flag(help: "Exit 4 when no code was found in any file and none failed (zbarimg exits 4 when it detects no barcode).")
@@ -276,6 +276,11 @@ struct Scan: AsyncParsableCommand {
                 }
             }
             summary.add(record)
+            // --raw has no place for a failure in its output: each one goes to stderr, as
+            // zbarimg's ERROR lines do (-q too), so a pipeline learns which file failed.
+            if raw, let error = record.error {
+                Stderr.say("codesweep: error: \(TerminalText.escape(record.path)): \(error.kind.rawValue): \(TerminalText.escape(error.message))")
+            }
             Interrupt.holdIfAsked(written: summary.filesScanned)
             if let error = record.error, failedNames.count < 3 {
                 failedNames.append("\(TerminalText.escape(record.path)) (\(error.kind.rawValue))")

@@ -24,6 +24,21 @@ struct ScanFlagsTests {
         #expect(bad.status != 0 && bad.stderr.contains("--raw prints payloads only"))
     }
 
+    @Test("--raw names each failed file on stderr (with -q too), as zbarimg's ERROR lines do; payloads stay on stdout")
+    func rawReportsFailures() throws {
+        let dir = try TempDir()
+        try Make.qr("found", to: dir.file("code.png"), scale: 4, margin: 4)
+        try Data().write(to: URL(fileURLWithPath: dir.file("empty.png")))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir.file("broken.png")))
+        let r = try run(codesweepBinary, ["scan", "-q", "--raw", "--jobs", "1", dir.file("code.png"), dir.file("empty.png"), dir.file("broken.png")], check: false)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout == "found\n", "payloads only on stdout")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("codesweep: error: ") }
+        #expect(lines.count == 2, "\(r.stderr)")
+        #expect(lines.contains { $0.contains("empty.png: empty: ") }, "\(r.stderr)")
+        #expect(lines.contains { $0.contains("broken.png: ") }, "\(r.stderr)")
+    }
+
     @Test("--fail-if-none exits 4 when no file holds a code, 0 when one does, 1 when a file failed")
     func failIfNone() throws {
         let dir = try TempDir()
