@@ -36,10 +36,6 @@ public struct URLParts: Sendable, Equatable {
         }
     }
 
-    /// The schemes the WHATWG URL Standard calls special: their URLs always have a host, and
-    /// the slashes before it are optional (`https:evil.example` and `https:/evil.example` open
-    /// `evil.example`).
-    public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp", "file"]
     static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
 
     /// Parses as the WHATWG URL Standard's basic URL parser does (no base URL), except that what
@@ -65,7 +61,7 @@ public struct URLParts: Sendable, Equatable {
         if let q = rest.firstIndex(of: "?") { queryText = rest[rest.index(after: q)...]; rest = rest[..<q] }
         var host = "", port: Int? = nil, path = String(rest)
         var parsedHost: URLHost? = nil, writtenHost = ""
-        let special = specialSchemes.contains(scheme) && scheme != "file"
+        let special = URLHost.specialSchemes.contains(scheme)
         if special || rest.hasPrefix("//") {
             // Special: the "special authority ignore slashes" state skips every slash.
             let afterSlashes = special ? rest.drop(while: { $0 == "/" }) : rest.dropFirst(2)

@@ -82,11 +82,17 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
         return .success(URLHost(ascii: ascii, unicode: unicodeLabels.joined(separator: "."), kind: .domain))
     }
 
+    /// The schemes the WHATWG URL Standard calls special that always have a host (all but
+    /// file): the slashes before the host are optional (`https:evil.example` and
+    /// `https:/evil.example` open `evil.example`), and any number may stand there.
+    public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
+
     /// The host of a `scheme://[user@]host[:port]/...` URL (leading and trailing white space
     /// ignored; for http, https, ws, wss and ftp the slashes may be missing or many, as in a
     /// browser and in `check`'s URLParts), or nil when the text is not such a URL or its host is
     /// not valid.
     public static func ofURL(_ text: String) -> (scheme: String, host: URLHost)? {
+        // (The one list of such schemes, `specialSchemes`, serves check's URLParts too.)
         var t = Substring(text)
         while let f = t.first, f.isWhitespace { t.removeFirst() }
         while let l = t.last, l.isWhitespace { t.removeLast() }
@@ -97,7 +103,7 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
         var rest = t[t.index(after: colon)...]
         // As the WHATWG parser reads a special scheme: any number of slashes (or backslashes)
         // before the host, none needed (`https:evil.example`); other schemes need "//".
-        if ["http", "https", "ws", "wss", "ftp"].contains(scheme.lowercased()) {
+        if specialSchemes.contains(scheme.lowercased()) {
             rest = rest.drop { $0 == "/" || $0 == "\\" }
         } else {
             guard rest.hasPrefix("//") else { return nil }

@@ -68,6 +68,10 @@ public struct Walker: Sendable {
     /// Bytes of a path shown as text: invalid UTF-8 sequences become U+FFFD.
     public static func display(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The record's error kind for a path that could not be stat'ed or listed: gone (deleted or
+    /// renamed since it was named or listed) is `not_found`, anything else `unreadable`.
+    static func kind(_ err: Int32) -> ErrorKind { err == ENOENT || err == ENOTDIR ? .notFound : .unreadable }
+
     struct DirID: Hashable, Sendable { var dev: UInt64; var ino: UInt64 }
 
     /// One open folder on the walk's stack: its sorted entry names and the next one to visit.
@@ -101,8 +105,7 @@ public struct Walker: Sendable {
             // Explicit roots are followed even when they are links (like ripgrep).
             guard walker.cStat(root, &st, follow: true) == 0 else {
                 let err = errno
-                let kind: ErrorKind = (err == ENOENT || err == ENOTDIR) ? .notFound : .unreadable
-                return .failure(path: Walker.display(root), pathBytes: root, RecordError(kind, "cannot access: \(describe(err))"))
+                return .failure(path: Walker.display(root), pathBytes: root, RecordError(Walker.kind(err), "cannot access: \(describe(err))"))
             }
             let mode = st.st_mode & S_IFMT
             if mode == S_IFREG { return .file(walker.entry(root, st, explicit: true)) }
@@ -135,7 +138,7 @@ public struct Walker: Sendable {
                 // Listed, then gone (deleted or renamed since the folder was read): not_found.
                 let err = errno
                 return .failure(path: Walker.display(path), pathBytes: path,
-                                RecordError(err == ENOENT || err == ENOTDIR ? .notFound : .unreadable, "cannot access: \(describe(err))"))
+                                RecordError(Walker.kind(err), "cannot access: \(describe(err))"))
             }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 guard walker.options.followSymlinks else { return nil }
@@ -147,7 +150,7 @@ public struct Walker: Sendable {
                 guard let names = walker.listDirectory(path) else {
                     let err = errno
                     return .failure(path: Walker.display(path), pathBytes: path,
-                                    RecordError(err == ENOENT || err == ENOTDIR ? .notFound : .unreadable, "cannot read folder: \(describe(err))"))
+                                    RecordError(Walker.kind(err), "cannot read folder: \(describe(err))"))
                 }
                 stack.append(Frame(path: path, relative: relPath, names: names, next: 0))
                 return nil

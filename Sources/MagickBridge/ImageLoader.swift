@@ -116,7 +116,7 @@ public enum ImageLoader {
         if composed { decoded += framesRead * max(canvasWidth, storedWidth) * max(canvasHeight, storedHeight) }
         var notes: [String] = []
         if droppedText > 0 {
-            notes.append("compressed text chunks of \(droppedText) bytes (over \(PNGChunks.maxCompressedText >> 10) KiB each) were not read")
+            notes.append("compressed text chunks of \(droppedText) bytes (past the first \(PNGChunks.maxCompressedText >> 10) KiB of compressed text) were not read")
         }
         if decoded > limits.maxTotalPixels && format == .jpeg && reduceToFit {
             // A JPEG too large for the budget is still read: libjpeg decodes it DCT-scaled.

@@ -16,10 +16,12 @@ import SweepCore
 ///   (and the folder fsynced). On any failure (a full disk, an I/O error) the temporary file is
 ///   removed and the previous file at the target is left exactly as it was.
 public enum SafeFile {
-    /// Refuses a target that is a symbolic link or exists and is not a regular file.
-    public static func checkTarget(_ path: String) throws(OutputError) {
+    /// Refuses a target that is a symbolic link or exists and is not a regular file (or a
+    /// character device); returns whether it is a character device (written to as it is).
+    @discardableResult
+    public static func checkTarget(_ path: String) throws(OutputError) -> Bool {
         var st = stat()
-        guard ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 else { return } // not there yet: fine
+        guard ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 else { return false } // not there yet: fine
         let shown = ArgumentBytes.display(path)
         if (st.st_mode & S_IFMT) == S_IFLNK {
             throw OutputError(message: "'\(shown)' is a symbolic link; not written (links are not followed: remove it, or write elsewhere)")
@@ -27,11 +29,7 @@ public enum SafeFile {
         if (st.st_mode & S_IFMT) != S_IFREG && (st.st_mode & S_IFMT) != S_IFCHR {
             throw OutputError(message: "'\(shown)' exists and is not a regular file; not written")
         }
-    }
-
-    static func isCharacterDevice(_ path: String) -> Bool {
-        var st = stat()
-        return ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+        return (st.st_mode & S_IFMT) == S_IFCHR
     }
 
     /// A file being written: `out` is the temporary file; `commit()` puts it in place.
@@ -79,8 +77,7 @@ public enum SafeFile {
 
     /// Starts writing `path`: checks the target, creates the temporary file beside it.
     public static func begin(_ path: String) throws(OutputError) -> Pending {
-        try checkTarget(path)
-        if isCharacterDevice(path) { // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
+        if try checkTarget(path) { // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
             return Pending(target: path, out: try OutputFile.open(path), direct: true)
         }
         var attempt = 0

@@ -26,12 +26,9 @@ extension LumaImage {
         let cx = toSource.apply(Point(x: Double(total) / 2 + 1, y: Double(total) / 2))
         let stretch = ((cx.x - c.x) * (cx.x - c.x) + (cx.y - c.y) * (cx.y - c.y)).squareRoot()
         let ss = max(1, min(4, Int(stretch.rounded(.down))))
-        let h = toSource.h
-        let (h0, h1, h2, h3, h4, h5, h6, h7, h8) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8])
-        let maxX = Double(width - 1), maxY = Double(height - 1)
-        let width = self.width, lastX = width - 1, lastY = height - 1
+        let m = Projective(toSource)
         let step = 1 / Double(ss), norm = 1 / Double(ss * ss)
-        pixels.withUnsafeBufferPointer { src in
+        withGreys { px in
             out.withUnsafeMutableBufferPointer { dst in
                 for v in 0..<total {
                     for u in 0..<total {
@@ -39,18 +36,7 @@ extension LumaImage {
                         for sy in 0..<ss {
                             let y = Double(v) + (Double(sy) + 0.5) * step
                             for sx in 0..<ss {
-                                let x = Double(u) + (Double(sx) + 0.5) * step
-                                let iw = 1 / (h6 * x + h7 * y + h8)
-                                let px = min(maxX, max(0, (h0 * x + h1 * y + h2) * iw - 0.5))
-                                let py = min(maxY, max(0, (h3 * x + h4 * y + h5) * iw - 0.5))
-                                let x0 = Int(px), y0 = Int(py)
-                                let x1 = min(x0 + 1, lastX), y1 = min(y0 + 1, lastY)
-                                let fx = px - Double(x0), fy = py - Double(y0)
-                                let r0 = y0 * width, r1 = y1 * width
-                                let q00 = Double(src[r0 + x0]), q10 = Double(src[r0 + x1])
-                                let q01 = Double(src[r1 + x0]), q11 = Double(src[r1 + x1])
-                                let top = q00 + (q10 - q00) * fx, bottom = q01 + (q11 - q01) * fx
-                                acc += top + (bottom - top) * fy
+                                acc += px.grey(m.apply(Double(u) + (Double(sx) + 0.5) * step, y))
                             }
                         }
                         // Bilinear means of bytes stay within 0...255: round half up.

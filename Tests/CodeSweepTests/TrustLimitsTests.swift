@@ -129,6 +129,13 @@ extension TrustBombTests {
         small += plain[33...]
         #expect(PNGChunks.withoutLargeCompressedText(small) == small, "a 0.1 KB iTXt chunk stays")
         #expect(PNGChunks.withoutLargeCompressedText(small, maxBytes: 50) == plain, "over the limit it goes, and only it")
+        // Many chunks under the limit each count together: a bomb split into pieces goes too,
+        // from the first piece past the limit on.
+        var pieces = Array(plain[0..<33])
+        for _ in 0..<3 { pieces += [0, 0, 0, UInt8(body.count)] + Array("zTXt".utf8) + body + [0, 0, 0, 0] }
+        pieces += plain[33...]
+        let twoKept = PNGChunks.withoutLargeCompressedText(pieces, maxBytes: 2 * body.count)
+        #expect(twoKept.count == pieces.count - (12 + body.count), "the third piece is dropped, the first two stay")
     }
 }
 
