@@ -39,18 +39,15 @@ extension PlanExecutor {
     /// Where the located codes not read yet are, for the crop steps that need it (the locator
     /// runs for them if it has not).
     func unreadFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
-        switch step {
-        case .smallRegions, .fineRegions: break
-        default: return []
-        }
+        guard case .smallRegions = step else { return [] }
         _ = locate(&state)
         return state.unreadFractions
     }
 
     /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
     /// unread located code in them, the small code-like that no code read so far lies in (for
-    /// the second decoder), or the fine ones (a big fine place only where a located code is
-    /// unread, where a bar field holds no code read so far, or on a sheet of codes).
+    /// the second decoder), or the fine ones (a big fine place only where a bar field holds no
+    /// code read so far, or on a sheet of codes).
     static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],
                        explained: [Point] = []) -> [FractionalBox] {
         switch step {
@@ -62,13 +59,12 @@ extension PlanExecutor {
             }.map { look.regions[$0] }
         case .unexplainedRegions(let maxArea): look.regions.filter { box in box.area <= maxArea && !explained.contains { box.contains($0) } }
         case .fineRegions(let maxArea):
-            // A big fine place costs a full-resolution scan of much of the frame: only where a
-            // located code is still unread in it, where it holds bars and no code read so far
-            // (a fine bar code), or where it is a sheet of codes (four or more read in it: its
-            // unlocated neighbours may need full resolution).
+            // A big fine place costs a full-resolution scan of much of the frame: only where it
+            // holds bars and no code read so far (a fine bar code), or where it is a sheet of
+            // codes (four or more read in it: its unlocated neighbours may need full resolution).
+            // (Not for an unread located code: a field of finder-like squares is full of them.)
             zip(look.fine, look.fineBars).filter { box, bars in
-                box.area <= maxArea || unread.contains { box.contains($0) } || bars && !explained.contains { box.contains($0) }
-                    || read.filter { box.contains($0) }.count >= 4
+                box.area <= maxArea || bars && !explained.contains { box.contains($0) } || read.filter { box.contains($0) }.count >= 4
             }.map(\.0)
         default: []
         }

@@ -84,7 +84,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
         case .rotate(let d): "rotate(\(format(d))°)"
         case .tiles(let g, let o): "tiles(\(g)x\(g), overlap \(Int(o * 100))%)"
         case .regions: "code-like-regions"
-        case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or unread-located or unexplained-bars or sheet)"
+        case .fineRegions(let a): "fine-texture-regions(<=\(format(a * 100))% or unexplained-bars or sheet)"
         case .smallRegions(let a): "code-like-regions(<=\(format(a * 100))% with bars or located-qr)"
         case .unexplainedRegions(let a): "code-like-regions(<=\(format(a * 100))%, no code read in them)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
