@@ -50,6 +50,7 @@ extension QRLocator {
         let dst = [A.center, B.center, C.center]
         // The versions' and frames' searches for the alignment pattern overlap: each pixel is tested once.
         var alignmentTests = AlignmentTests(L, module: mm)
+        let foreshortened = foreshortenedCorner(L, a: a, b: b, c: c, module: mm)
         for version in [estimated, estimated - 1, estimated + 1] where version >= 1 && version <= 40 {
             let n = QRStructure.size(version: version)
             let nd = Double(n)
@@ -57,6 +58,9 @@ extension QRLocator {
             guard let affine = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
                                           to: dst + [Point(x: B.center.x + C.center.x - A.center.x, y: B.center.y + C.center.y - A.center.y)]) else { continue }
             var frames: [(Homography, Point?)] = [(affine, nil)]
+            if let far = foreshortened, let h = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)], to: dst + [Point(x: far.x * s, y: far.y * s)]) {
+                frames.append((h, nil))
+            }
             if let corner = outerCorner(L, a: a, b: b, c: c, dimension: nd, predicted: toL(affine.apply(Point(x: nd, y: nd))), module: mm),
                let h = Homography(from: src + [Point(x: nd, y: nd)], to: dst + [Point(x: corner.x * s, y: corner.y * s)]) {
                 frames.append((h, nil))
@@ -229,6 +233,62 @@ extension QRLocator {
         let corner = Point(x: p1.x + d1.x * t, y: p1.y + d1.y * t)
         guard distance(corner, predicted) < max(3, 0.5 * n) * m else { return nil }
         return corner
+    }
+
+    /// Where the three finders put the fourth finder-centre point (module n-3.5, n-3.5) when
+    /// each side of the code is foreshortened as its finders' widths say: along a line, a
+    /// homography's scale falls as 1/w² (w its projective divisor), so the ratio of the two
+    /// finders' widths along the side between them gives the ratio of their w; with both sides'
+    /// ratios the fourth point follows (in homogeneous coordinates the three centres span the
+    /// plane). Under a strong slant (a code photographed close up and from low down) the
+    /// parallelogram's fourth point is modules off and the far corner's finder-side lines too
+    /// short to extend so far; this one holds there. Level pixels in and out; nil when a width
+    /// cannot be measured or the slant is beyond a plane seen from the front.
+    static func foreshortenedCorner(_ L: Level, a: Point, b: Point, c: Point, module m: Double) -> Point? {
+        let ab = vec(a, b), ac = vec(a, c)
+        let lab = len(ab), lac = len(ac)
+        guard lab > 0, lac > 0 else { return nil }
+        let u = Point(x: ab.x / lab, y: ab.y / lab), v = Point(x: ac.x / lac, y: ac.y / lac)
+        guard let au = finderWidth(L, center: a, along: u, module: m), let bu = finderWidth(L, center: b, along: u, module: m),
+              let av = finderWidth(L, center: a, along: v, module: m), let cv = finderWidth(L, center: c, along: v, module: m)
+        else { return nil }
+        let wB = (au / bu).squareRoot(), wC = (av / cv).squareRoot()
+        let wD = wB + wC - 1
+        guard wD > 0.25 else { return nil }
+        return Point(x: (wB * b.x + wC * c.x - a.x) / wD, y: (wB * b.y + wC * c.y - a.y) / wD)
+    }
+
+    /// A finder's width (level pixels) along the unit direction `d` through its centre: from
+    /// the outer side of its dark ring on one side to the other's (7 modules as drawn), walked
+    /// out from the dark core through the light ring and the dark ring. nil when the centre is
+    /// not dark or the rings are not within a finder's reach of it.
+    static func finderWidth(_ L: Level, center: Point, along d: Point, module m: Double) -> Double? {
+        guard L.isDark(center) else { return nil }
+        func reach(_ sign: Double) -> Double? {
+            // The runs along the ray (a quarter pixel a sample), specks under 0.4 module
+            // merged into the run before them: binarised noise inside a ring is no ring.
+            var runs: [(dark: Bool, length: Double)] = []
+            var t = 0.0
+            while t < 7 * m {
+                let dark = L.isDark(Point(x: center.x + sign * d.x * t, y: center.y + sign * d.y * t))
+                if let last = runs.last, last.dark == dark { runs[runs.count - 1].length += 0.25 } else { runs.append((dark, 0.25)) }
+                t += 0.25
+            }
+            var merged: [(dark: Bool, length: Double)] = []
+            for r in runs {
+                if let last = merged.last, last.dark == r.dark || r.length < 0.4 * m {
+                    merged[merged.count - 1].length += r.length
+                } else {
+                    merged.append(r)
+                }
+            }
+            // The dark core, the light ring, the dark ring: their outer side.
+            guard merged.count >= 4, merged[0].dark else { return nil }
+            return merged[0].length + merged[1].length + merged[2].length
+        }
+        guard let plus = reach(1), let minus = reach(-1) else { return nil }
+        let w = plus + minus
+        return w > 3.5 * m && w < 14 * m ? w : nil
     }
 
     /// Alignment patterns (a one-module dark dot in a light ring in a dark ring) within a

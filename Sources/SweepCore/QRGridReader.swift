@@ -43,26 +43,22 @@ public enum QRGridReader {
             frames.insert((m, rescaled(c.toImage, from: c.dimension, to: m)), at: 0)
         }
         var k = 0
-        while k < frames.count && k < 6 {
-            let (n, frame) = frames[k]
-            k += 1
-            guard n >= 21, n <= 177 else { continue }
-            let sampler = Sampler(image: image, frame: frame, dimension: n)
-            guard sampler.moduleSize >= 1.2 else { continue }
-            let grids = sampler.grids()
-            for grid in grids {
+        // One sampler's grids in both readings: the code read, and whether format information
+        // was seen. A version named by the version information is queued as the next frame.
+        func attempt(_ sampler: Sampler, n: Int, frame: Homography, label: String) -> (read: Read?, formatSeen: Bool) {
+            var seen = false
+            for grid in sampler.grids() {
                 for mirrored in [false, true] {
-                    let g = mirrored ? grid.transposed : grid
-                    switch QRSymbolDecoder.decode(g) {
+                    switch QRSymbolDecoder.decode(mirrored ? grid.transposed : grid) {
                     case .success(let decoded):
                         // The symbol is known now: its modules as sampled fit the frame's corners
                         // to a fraction of a pixel (the finders alone leave the far corner loose).
                         var polished = sampler
                         if polish { polished.polishCorners(grid) }
-                        return .read(Read(decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
-                                          orientation: sampler.orientation(mirrored: mirrored)))
+                        return (Read(decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
+                                     orientation: sampler.orientation(mirrored: mirrored)), true)
                     case .failure(.version(let v)):
-                        formatSeen = true
+                        seen = true
                         // The version information names another size: the same finders, that size.
                         let m = QRStructure.size(version: v)
                         if !frames.contains(where: { $0.0 == m }) {
@@ -71,11 +67,29 @@ public enum QRGridReader {
                     case .failure(.format):
                         break
                     case .failure(let f):
-                        formatSeen = true
-                        why.append("v\((n - 17) / 4)\(mirrored ? "m" : ""):\(f)")
+                        seen = true
+                        why.append("v\((n - 17) / 4)\(mirrored ? "m" : "")\(label):\(f)")
                     }
                 }
             }
+            return (nil, seen)
+        }
+        while k < frames.count && k < 6 {
+            let (n, frame) = frames[k]
+            k += 1
+            guard n >= 21, n <= 177 else { continue }
+            let fitted = Sampler(image: image, frame: frame, dimension: n)
+            guard fitted.moduleSize >= 1.2 else { continue }
+            var (read, seen) = attempt(fitted, n: n, frame: frame, label: "")
+            formatSeen = formatSeen || seen
+            // Format information but no data: the frame as located, its corners not fitted. The
+            // fit can pull a good frame off where the known modules leave a corner free (version
+            // 1 has no alignment pattern, and a close-up's modules are larger than the fit's
+            // first step, so the correlation is flat there).
+            if read == nil, seen, fitted.frame != frame {
+                (read, _) = attempt(Sampler(image: image, frame: frame, dimension: n, keepCorners: true), n: n, frame: frame, label: "-as-located")
+            }
+            if let read { return .read(read) }
         }
         return formatSeen ? .unread(why.joined(separator: ",")) : .notACode
     }
@@ -126,14 +140,17 @@ public enum QRGridReader {
         /// The lattice's centres as module points (kept with `lattice`: `offset` needs them per sample).
         private(set) var latticeCentres: [Double] = []
 
-        init(image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true) {
+        /// `refine`: fit the frame's corners to the known modules and follow the alignment
+        /// patterns; `keepCorners` then leaves the corners as given (alignment patterns still
+        /// followed), for a frame the fit may have pulled off.
+        init(image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true, keepCorners: Bool = false) {
             self.image = image; self.frame = frame; self.n = n
             let a = frame.apply(Point(x: 3.5, y: 3.5)), b = frame.apply(Point(x: Double(n) - 3.5, y: 3.5))
             let c = frame.apply(Point(x: 3.5, y: Double(n) - 3.5))
             moduleSize = (QRLocator.distance(a, b) + QRLocator.distance(a, c)) / (2 * Double(n - 7))
             let version = (n - 17) / 4
             guard refine else { return }
-            refineFrame(version: version)
+            if !keepCorners { refineFrame(version: version) }
             if version >= 2 { findAlignment(version: version) }
         }
 

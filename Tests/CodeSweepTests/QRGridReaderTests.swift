@@ -128,6 +128,38 @@ struct QRGridReaderTests {
         #expect(br.decoded.content.bytes == Array("https://codesweep.example/bent/label".utf8) && br.decoded.version == 15)
     }
 
+    @Test("a close-up under a strong slant (the near side 1.6 times the far one, blurred, a caption under it): the locator frames the fourth corner from the finders' widths, and the grid decoder reads it")
+    func closeUpUnderStrongSlant() throws {
+        for (version, payload) in [(1, "V1 CLOSE UP"), (2, "codesweep close v2")] {
+            let m = try QREncoder.encode(Array(payload.utf8), ec: .M, minVersion: version)
+            try #require(m.version == version)
+            // Photographed from low down and close: the top (far) side 20 px a module, the
+            // bottom (near) side 32 px, the far side centred over the near one; blurred.
+            let n = Double(m.size), far = 20 * n, near = 32 * n, height = 26 * n
+            let corners = [Point(x: 60 + (near - far) / 2, y: 60), Point(x: 60 + (near + far) / 2, y: 60),
+                           Point(x: 60 + near, y: 60 + height), Point(x: 60, y: 60 + height)]
+            let toImage = Self.frame(m, corners: corners)
+            var img = Self.draw(m, canvas: (Int(near) + 120, Int(height) + 200), toImage: toImage, blur: 2)
+            // A line of print under the code, past its quiet zone (a label's caption, as on the
+            // BoofCV close-ups): the finders' outer sides no longer give the fourth corner.
+            var px = img.pixels
+            for y in Int(60 + height + 50)..<Int(60 + height + 80) { for x in 80..<Int(near) + 40 { px[y * img.width + x] = 40 } }
+            img = LumaImage(width: img.width, height: img.height, pixels: px)
+            let c = try #require(QRLocator.locate(img).first, "v\(version): not located")
+            let located = c.toImage.apply(Point(x: Double(c.dimension), y: Double(c.dimension)))
+            // The corner no finder marks where the symbol has it, within a module (the
+            // parallelogram through the finder centres puts it some seven modules off).
+            #expect(c.dimension == m.size && QRLocator.distance(located, corners[2]) < 20, "v\(version): fourth corner at \(located), drawn at \(corners[2])")
+            guard case .read(let r) = QRGridReader.read(img, candidate: c) else {
+                Issue.record("v\(version): the grid decoder did not read the located candidate")
+                continue
+            }
+            #expect(r.decoded.content.bytes == Array(payload.utf8) && r.decoded.version == version)
+            // Within a module (20-32 px here).
+            expectCorners(r.corners, near: corners, tolerance: 20, "v\(version) close-up")
+        }
+    }
+
     @Test("a mirrored code is read as its mirror image and says so")
     func mirrored() throws {
         let m = try QREncoder.encode(Array("mirror-image".utf8), ec: .Q, minVersion: 3)
