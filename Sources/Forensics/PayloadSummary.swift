@@ -2,8 +2,9 @@ import CodeSweep
 import Reporting
 import SweepCore
 
-/// `codesweep summarize`: what a report found, payload by payload. Works on the report's JSON
-/// (the text each code was written with), so it needs nothing but the report.
+/// `codesweep summarize`: what one or more reports found, payload by payload. Works on the
+/// reports as `ReportInput` reads them (the text each code was written with), so it needs
+/// nothing but the reports.
 public struct PayloadSummary {
     public struct Payload {
         public var symbology: String
@@ -46,10 +47,6 @@ public struct PayloadSummary {
     var hostIndex: [String: Int] = [:]
 
     public init() {}
-
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
 
     /// Adds every record of a report read back (`ReportInput`: JSON Lines or a `--format json`
     /// document), with the text the report wrote for each code.
