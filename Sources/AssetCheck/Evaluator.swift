@@ -10,7 +10,7 @@ public struct CodeResult: Sendable, Equatable {
     public var scan: Scannability?
     public init(index: Int, code: DetectedCode, scan: Scannability?) {
         self.index = index; self.code = code; self.scan = scan
-        text = PayloadText.decode(code.bytes).text
+        text = PayloadText.decode(code.bytes, eci: code.qr?.eci).text
     }
 }
 
@@ -211,9 +211,17 @@ public struct Evaluator {
                 v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
                                    fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
             }
-            if let (deny, lookalike) = u.denyHosts.lazy.compactMap({ d in Wildcard.denyReason(d, host, lookalikes: true).map { (d, $0) } }).first {
+            let denied = u.denyHosts.lazy.compactMap({ d in Wildcard.denyReason(d, host, lookalikes: true).map { (d, $0) } }).first
+            if let (deny, lookalike) = denied {
                 v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(shown)\(written), which is denied ('\(deny)' in url.deny_hosts)\(lookalike)",
                                    fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
+            }
+            // A homograph is flagged whatever the lists say (once: a host deny_hosts already
+            // refused is not flagged again), unless an allow-list entry without wildcards names
+            // this very host (a real name in another script that is yours).
+            if denied == nil, let look = host.lookalike, !u.allowHosts.contains(where: { !Self.hasWildcard($0) && Wildcard.hostMatches($0, host) }) {
+                v.append(Violation(rule: "url.lookalike_host", message: "\(describe(c)) points to \(shown)\(written), a look-alike host: \(look)",
+                                   fix: "re-generate the code with the real host written in plain letters; if this host is really yours, list it in url.allow_hosts", code: c.index))
             }
         }
         if let regex, (try? regex.wholeMatch(in: text)) == nil {

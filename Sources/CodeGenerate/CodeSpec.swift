@@ -42,7 +42,8 @@ public struct CodeSpec: Sendable, Equatable {
     public var jpegQuality = 95
     /// Encode the payload text in this charset (iconv name); nil keeps the bytes as given.
     public var charset: String? = nil
-    /// With a charset: put an ECI designator before the data (when the charset has an ECI number).
+    /// Put an ECI designator before the data: with a charset, its number (when it has one);
+    /// without, ECI 26 (UTF-8) for a payload that is UTF-8 text and not all ASCII.
     public var eci = true
 
     public static let defaultModulePx = 8
@@ -129,10 +130,18 @@ public enum PayloadEncoding {
         }
     }
 
-    /// The payload's bytes and ECI: without a charset the bytes as given (no ECI); with one, the
-    /// text (which must be UTF-8) converted, with its ECI unless `eci` is false.
+    /// The ECI number of UTF-8.
+    public static let utf8ECI: UInt32 = 26
+
+    /// The payload's bytes and ECI: without a charset the bytes as given, with ECI 26 (UTF-8)
+    /// when they are UTF-8 text that is not all ASCII (a reader without it guesses: zbarimg reads
+    /// UTF-8 "café" as Shift-JIS "caf矇"); with a charset, the text (which must be UTF-8)
+    /// converted, with its ECI. `eci` false leaves the designator out either way.
     public static func encode(_ bytes: [UInt8], charset: String?, eci: Bool) throws(GenerateError) -> (bytes: [UInt8], eci: UInt32?) {
-        guard let charset else { return (bytes, nil) }
+        guard let charset else {
+            let utf8Text = !bytes.allSatisfy { $0 < 0x80 } && String(validating: bytes, as: UTF8.self) != nil
+            return (bytes, eci && utf8Text ? utf8ECI : nil)
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw GenerateError.usage("--charset \(charset) converts text, and this payload is not UTF-8 text (without --charset its bytes are encoded as they are)")
         }
@@ -141,5 +150,15 @@ public enum PayloadEncoding {
             throw GenerateError.refused("the payload has characters \(charset) cannot represent")
         }
         return (out, eci ? eciNumber(charset) : nil)
+    }
+
+    /// What a person should know about the payload's charset designator, or nil: non-ASCII
+    /// bytes written without an ECI leave readers to guess.
+    public static func note(_ bytes: [UInt8], charset: String?, eci: UInt32?) -> String? {
+        guard charset == nil, eci == nil, !bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if String(validating: bytes, as: UTF8.self) != nil {
+            return "no ECI (--no-eci): readers must guess the charset of this UTF-8 text, and some guess wrong (zbarimg reads UTF-8 'café' as Shift-JIS 'caf矇')"
+        }
+        return "the payload is not UTF-8 text: its bytes are encoded as they are, with no ECI, and readers show them in a charset they guess (for text, give it in UTF-8, with --charset NAME for a legacy charset)"
     }
 }

@@ -39,6 +39,7 @@ public enum CodeGenerator {
         if let charset = spec.charset, spec.eci, eci == nil {
             warnings.append("\(charset) has no ECI number: the code carries no charset designator, readers must guess")
         }
+        if let note = PayloadEncoding.note(bytes, charset: spec.charset, eci: eci) { warnings.append(note) }
         var matrix: QRMatrix
         do { matrix = try QREncoder.encode(bytes, ec: spec.effectiveEC, minVersion: spec.minVersion, eci: eci) } catch {
             throw .refused(error.description)

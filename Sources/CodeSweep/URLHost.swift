@@ -114,6 +114,15 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
         return (scheme.lowercased(), host)
     }
 
+    /// The host of a URL whose scheme always has one (`specialSchemes`: http, https, ws, wss,
+    /// ftp), or nil: what `summarize` and `report` list as URL hosts. Another scheme's
+    /// authority is that scheme's business (`vmess://` and `ss://` hold base64, not a host), so
+    /// no host is made up from it.
+    public static func ofHostURL(_ text: String) -> URLHost? {
+        guard let (scheme, host) = ofURL(text), specialSchemes.contains(scheme) else { return nil }
+        return host
+    }
+
     /// The host part of an authority: after the last '@', before a port.
     public static func authorityHost(_ authority: Substring) -> Substring? {
         var a = authority

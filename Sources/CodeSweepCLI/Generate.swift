@@ -24,7 +24,7 @@ struct Generate: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The payload (bytes as given; see --charset). Or use --file.")
+    @Argument(help: "The payload (bytes as given; UTF-8 text that is not all ASCII gets an ECI saying so; see --charset). Or use --file.")
     var payload: String?
 
     @Option(name: .customLong("file"), help: "Read the payload's bytes from FILE ('-': standard input).")
@@ -45,7 +45,7 @@ struct Generate: AsyncParsableCommand {
     @Option(help: "Encode the payload text in this charset (gb18030, shift_jis, iso-8859-1, ... any iconv name), with an ECI designator.")
     var charset: String?
 
-    @Flag(help: "With --charset: leave out the ECI designator.")
+    @Flag(help: "Leave out the ECI designator (--charset's, or the UTF-8 one non-ASCII text gets).")
     var noEci = false
 
     @Option(help: "Error correction: L, M, Q or H (default M; H with --logo).")
@@ -90,6 +90,9 @@ struct Generate: AsyncParsableCommand {
     @Option(help: "Rules file (.codesweep.yml) applied to every code made.")
     var rules: String?
 
+    @Option(help: "With --rules: the day campaign expiry is checked against, YYYY-MM-DD (default: today, UTC); try a code as a later or earlier day's check will see it.")
+    var today: String?
+
     @Option(name: [.short, .long], help: "Codes made in parallel (default: number of cores).")
     var jobs: Int?
 
@@ -127,9 +130,13 @@ struct Generate: AsyncParsableCommand {
             guard let g = Grade(minimum: minGrade) else { throw GenerateError.usage("--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'") }
             grade = g
         }
+        if let today {
+            guard rules != nil else { throw GenerateError.usage("--today sets the date --rules checks campaign expiry against; it needs --rules") }
+            guard Evaluator.isDate(today) else { throw GenerateError.usage("--today takes a date like 2025-06-30 (a real day, YYYY-MM-DD), not '\(today)'") }
+        }
         var verifier: Verifier? = nil
         if !noVerify {
-            var v = Verifier(minGrade: grade, context: PathContext(currentDirectory: cwd), today: Check.todayUTC())
+            var v = Verifier(minGrade: grade, context: PathContext(currentDirectory: cwd), today: today ?? Check.todayUTC())
             if let rules {
                 do {
                     let loaded = try RulesFile.load(path: rules, cwd: cwd) { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") }
@@ -139,8 +146,8 @@ struct Generate: AsyncParsableCommand {
                 } catch { throw GenerateError.usage("\(error)") }
             }
             verifier = v
-        } else if rules != nil || minGrade != nil {
-            throw GenerateError.usage("--rules and --min-grade verify; they do not go with --no-verify")
+        } else if rules != nil || minGrade != nil || today != nil {
+            throw GenerateError.usage("--rules, --min-grade and --today verify; they do not go with --no-verify")
         }
         let base = try baseSpec()
         let jobList: [GenerateJob]
@@ -301,6 +308,7 @@ struct Generate: AsyncParsableCommand {
     static func describe(_ o: GenerateOutcome) -> String {
         guard let c = o.code else { return o.job.label }
         var s = "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(NumberText.fixed(c.contrast.value, decimals: 2))"
+        if let e = c.eci { s += ", ECI \(e)\(Charset.eciCharsetName(Int(e)).map { " (\($0))" } ?? "")" }
         if let l = c.logo { s += ", logo covers \(l.coveredCodewords) of \(l.totalCodewords) codewords, \(l.damagedCodewords) damaged (at most \(l.worstBlock) in a block, \(l.allowedPerBlock) allowed)" }
         if let v = o.verification, let g = v.scannability { s += ", reads back, grade \(g.grade)" } else if o.verification == nil { s += ", not verified" }
         return s

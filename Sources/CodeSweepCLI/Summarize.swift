@@ -6,29 +6,54 @@ import SweepCore
 
 struct Summarize: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Summarize a jsonl report: unique payloads with counts and first/last file, by symbology and by URL host.",
+        abstract: "Summarize reports (jsonl or json, one or several: shards): unique payloads with counts and first/last file, by symbology and by URL host.",
         discussion: """
-        Text output escapes control and formatting characters in payloads and paths (a payload \
-        is attacker-controlled and must not reach a terminal raw). --json writes one JSON object.
+        Reads reports as `report` does (JSON Lines or a --format json document) and counts them \
+        together, in the order given. Text output escapes control and formatting characters in \
+        payloads and paths (a payload is attacker-controlled and must not reach a terminal raw) \
+        and cuts payloads longer than 200 characters, saying how long they are; --json writes \
+        one JSON object with every payload whole. URL hosts are those of http, https, ws, wss \
+        and ftp URLs, in Unicode with their punycode, look-alikes marked.
         """
     )
 
-    @Argument(help: "A report written by `codesweep scan` (jsonl); '-' reads standard input.")
-    var report: String
+    @Argument(help: "Reports written by `codesweep scan` (jsonl or json), e.g. shards; '-' reads standard input (once).")
+    var reports: [String] = []
 
     @Flag(help: "Write the summary as one JSON object.")
     var json = false
 
     func run() throws {
-        let data: [UInt8]
-        do { data = try ReportMerge.readReport(report) } catch {
-            Stderr.say("codesweep summarize: \(error)")
-            throw ExitCode(2)
+        func fail(_ message: String) -> ExitCode {
+            Stderr.say("codesweep summarize: \(message)")
+            return ExitCode(2)
         }
-        let summary: PayloadSummary
-        do { summary = try PayloadSummary.load(data, name: report) } catch {
-            Stderr.say("codesweep summarize: \(error)")
-            throw ExitCode(2)
+        if reports.isEmpty { throw fail("give one report or more (jsonl or json; '-' for standard input)") }
+        if reports.filter({ $0 == "-" }).count > 1 { throw fail("standard input ('-') can be named once") }
+        var summary = PayloadSummary()
+        summary.sources = reports
+        // Which report each path came from first: a path in two reports is counted twice, and said.
+        var seen: [[UInt8]: Int] = [:]
+        var repeated: [(path: String, first: Int, again: Int)] = []
+        for (index, name) in reports.enumerated() {
+            let read: ReportInput.Read
+            do {
+                read = try ReportInput.records(try ReportMerge.readReport(name), source: name == "-" ? "(standard input)" : name)
+            } catch {
+                throw fail("\(error)")
+            }
+            for note in read.skipped { Stderr.say("codesweep summarize: \(note)") }
+            for r in read.records {
+                if let first = seen[r.pathBytes] {
+                    if first != index { repeated.append((r.path, first, index)) }
+                } else {
+                    seen[r.pathBytes] = index
+                }
+            }
+            summary.add(read)
+        }
+        if let one = repeated.first {
+            Stderr.say("codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(reports[one.first]) and \(reports[one.again])); `codesweep merge` refuses such shards")
         }
         OutputFile.standardOutput.write(json ? summary.json.serialized(pretty: true) + "\n" : summary.text)
     }

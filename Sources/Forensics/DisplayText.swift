@@ -57,11 +57,10 @@ public enum DisplayText {
         return code.symbology.rawValue + ": " + body
     }
 
-    /// The host of an http(s) URL payload as a browser takes it (`URLHost`, the tool's one host
-    /// parser), or nil.
+    /// The host of a URL payload as a browser takes it (`URLHost.ofHostURL`: the schemes that
+    /// always have a host, through the tool's one host parser), or nil.
     public static func urlHost(_ text: String) -> String? {
-        guard let (scheme, host) = URLHost.ofURL(text), scheme == "http" || scheme == "https" else { return nil }
-        return host.ascii
+        URLHost.ofHostURL(text)?.ascii
     }
 
     /// Whether a payload may become a link: exactly an http or https URL (scheme at the very

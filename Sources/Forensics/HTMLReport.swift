@@ -82,6 +82,11 @@ public struct HTMLReport {
     .payload{font-family:ui-monospace,monospace}
     .esc{color:#d70015;background:#ff3b3022;border-radius:2px;font-family:ui-monospace,monospace}
     .error{color:#d70015;margin:4px 0 0}
+    .warn{color:#d70015;font-weight:600}
+    dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:0 8px;margin:4px 0 0;font-size:12px;color:var(--muted)}
+    dl.prov dt{font-weight:600}
+    dl.prov dd{margin:0;word-break:break-all}
+    dd.hash{font-family:ui-monospace,monospace}
     [hidden]{display:none!important}
     """
 
@@ -135,6 +140,7 @@ public struct HTMLReport {
     public func render(_ records: [FileRecord], thumbnails: [Thumbnail?], frameThumbnails: [[Int: Thumbnail]] = []) -> String {
         var symCounts: [Symbology: Int] = [:]
         var hostCounts: [String: Int] = [:]
+        var hostNames: [String: URLHost] = [:]
         var codes = 0, failed = 0, withCodes = 0
         for r in records {
             if r.error != nil { failed += 1 }
@@ -142,7 +148,10 @@ public struct HTMLReport {
             codes += r.codes.count
             for c in r.codes {
                 symCounts[c.symbology, default: 0] += 1
-                if let t = PayloadText.decode(c.bytes).text, let host = DisplayText.urlHost(t) { hostCounts[host, default: 0] += 1 }
+                if let t = PayloadText.decode(c.bytes, eci: c.qr?.eci).text, let host = URLHost.ofHostURL(t) {
+                    hostCounts[host.ascii, default: 0] += 1
+                    hostNames[host.ascii] = host
+                }
             }
         }
         var o = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -158,8 +167,12 @@ public struct HTMLReport {
             o += "<option value=\"\(s.rawValue)\">\(s.rawValue) (\(n))</option>"
         }
         o += "</select></label>\n<label>URL host <select id=\"f-host\"><option value=\"\">all</option>"
+        // The value is the host as compared (punycode: links to #host=... stay ASCII); the label
+        // shows it in Unicode, a look-alike marked. An option holds text only, so no spans.
         for (h, n) in hostCounts.sorted(by: { $0.key < $1.key }) {
-            o += "<option value=\"\(Self.attr(h))\">\(Self.text(h)) (\(n))</option>"
+            let host = hostNames[h]
+            let label = (host.map(Self.hostLabel) ?? h) + (host?.lookalike != nil ? " LOOK-ALIKE" : "")
+            o += "<option value=\"\(Self.attr(h))\" title=\"\(Self.attr(h))\">\(Self.attr(label)) (\(n))</option>"
         }
         o += "</select></label>\n<span id=\"shown\" class=\"note\"></span>\n</div>\n</header>\n<main>\n"
         for (i, r) in records.enumerated() {
@@ -187,6 +200,7 @@ public struct HTMLReport {
         if let fr = r.frames, fr > 1 { meta.append("\(fr) frames") }
         meta.append("\(r.codes.count) code\(r.codes.count == 1 ? "" : "s")")
         o += "<p class=\"meta\">\(meta.joined(separator: " · "))</p>\n"
+        o += provenance(r)
         if let e = r.error {
             o += "<p class=\"error\">\(Self.text(e.kind.rawValue)): \(Self.text(e.message))</p>\n"
         }
@@ -216,9 +230,9 @@ public struct HTMLReport {
     }
 
     func codeItem(_ c: DetectedCode) -> String {
-        let decoded = PayloadText.decode(c.bytes)
-        let host = decoded.text.flatMap(DisplayText.urlHost)
-        var o = "<li class=\"code\" data-sym=\"\(c.symbology.rawValue)\" data-host=\"\(Self.attr(host ?? ""))\">"
+        let decoded = PayloadText.decode(c.bytes, eci: c.qr?.eci)
+        let host = decoded.text.flatMap(URLHost.ofHostURL)
+        var o = "<li class=\"code\" data-sym=\"\(c.symbology.rawValue)\" data-host=\"\(Self.attr(host?.ascii ?? ""))\">"
         o += "<span class=\"sym\">\(c.symbology.rawValue)</span>"
         if c.isGS1 == true { o += "<span class=\"sym\" title=\"GS1 element strings\">GS1</span>" }
         if let text = decoded.text {
@@ -233,6 +247,7 @@ public struct HTMLReport {
             o += "<span class=\"payload\">\(hex)\(c.bytes.count > 48 ? " …" : "")</span> <span class=\"note\">(binary, \(c.bytes.count) bytes)</span>"
         }
         if c.frame > 0 { o += " <span class=\"note\">frame \(c.frame)</span>" }
+        if let host { o += Self.hostNote(host) }
         o += "</li>\n"
         return o
     }

@@ -2,8 +2,9 @@ import CodeSweep
 import Reporting
 import SweepCore
 
-/// `codesweep summarize`: what a report found, payload by payload. Works on the report's JSON
-/// (the text each code was written with), so it needs nothing but the report.
+/// `codesweep summarize`: what one or more reports found, payload by payload. Works on the
+/// reports as `ReportInput` reads them (the text each code was written with), so it needs
+/// nothing but the reports.
 public struct PayloadSummary {
     public struct Payload {
         public var symbology: String
@@ -21,7 +22,12 @@ public struct PayloadSummary {
     }
 
     public struct Host {
+        /// As compared: punycode labels (`URLHost.ascii`).
         public var host: String
+        /// The same with its labels decoded (`例え.jp`); equal to `host` for ASCII names.
+        public var unicode: String
+        /// Why the host can pass for another (`HostLookalike`), or nil.
+        public var lookalike: String?
         public var codes = 0
         public var payloads = 0
         public var files = 0
@@ -42,67 +48,23 @@ public struct PayloadSummary {
 
     public init() {}
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    /// Adds every record of a report read back (`ReportInput`: JSON Lines or a `--format json`
+    /// document), with the text the report wrote for each code.
+    public mutating func add(_ read: ReportInput.Read) {
+        for (i, record) in read.records.enumerated() { add(record, texts: i < read.texts.count ? read.texts[i] : []) }
     }
 
-    /// Reads a jsonl report.
-    public static func load(_ data: [UInt8], name: String) throws(Failure) -> PayloadSummary {
-        var s = PayloadSummary()
-        var number = 0
-        for raw in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            number += 1
-            if raw.isEmpty { continue }
-            guard let record = try? JSONReading.decode(Record.self, from: raw) else {
-                throw Failure(description: "\(name):\(number): not a codesweep jsonl record")
-            }
-            s.add(record)
-        }
-        return s
-    }
-
-    /// What a summary needs of a record as written in a report: its path, whether it failed,
-    /// and each code's symbology, bytes and text (the text as the scan wrote it, --charset and all).
-    public struct Record: Decodable {
-        public var path: String
-        public var status: String?
-        public var codes: [Code]
-        public struct Code: Decodable {
-            public var symbology: String
-            public var bytes: [UInt8]
-            public var text: String?
-            enum CodingKeys: String, CodingKey { case symbology, bytes = "bytes_b64", text }
-            public init(from decoder: any Decoder) throws {
-                let c = try decoder.container(keyedBy: CodingKeys.self)
-                symbology = try c.decode(String.self, forKey: .symbology)
-                guard let b = Base64.decode(try c.decode(String.self, forKey: .bytes)) else {
-                    throw DecodingError.dataCorruptedError(forKey: .bytes, in: c, debugDescription: "not base64")
-                }
-                bytes = b
-                text = try c.decodeIfPresent(String.self, forKey: .text)
-            }
-        }
-        enum CodingKeys: String, CodingKey { case path, status, codes }
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            status = try c.decodeIfPresent(String.self, forKey: .status)
-            codes = try c.decodeIfPresent([Code].self, forKey: .codes) ?? []
-        }
-    }
-
-    /// Adds one record (as written in a report).
-    public mutating func add(_ record: Record) {
+    /// Adds one record; `texts[i]` is the text the report wrote for code i (nil: binary).
+    public mutating func add(_ record: FileRecord, texts: [String?]) {
         let fileIndex = records
         records += 1
         let path = record.path
-        if record.status == "error" { filesFailed += 1 }
-        let codes = record.codes
-        if !codes.isEmpty { filesWithCodes += 1 }
-        for c in codes {
-            let sym = c.symbology, bytes = c.bytes
+        if record.error != nil { filesFailed += 1 }
+        if !record.codes.isEmpty { filesWithCodes += 1 }
+        for (k, c) in record.codes.enumerated() {
+            let sym = c.symbology.rawValue, bytes = c.bytes
             self.codes += 1
-            let text = c.text
+            let text = k < texts.count ? texts[k] : nil
             var newPayload = false
             let i: Int
             if let existing = payloadIndex[sym]?[bytes] {
@@ -115,11 +77,12 @@ public struct PayloadSummary {
             }
             payloads[i].count += 1
             if payloads[i].lastFileIndex != fileIndex { payloads[i].files += 1; payloads[i].lastFileIndex = fileIndex; payloads[i].last = path }
-            if let text, let host = PayloadSummary.urlHost(text) {
+            if let text, let parsed = URLHost.ofHostURL(text) {
+                let host = parsed.ascii
                 let h: Int
                 if let existing = hostIndex[host] { h = existing } else {
                     h = hosts.count
-                    hosts.append(Host(host: host, first: path, last: path))
+                    hosts.append(Host(host: host, unicode: parsed.unicode, lookalike: parsed.lookalike?.description, first: path, last: path))
                     hostIndex[host] = h
                 }
                 hosts[h].codes += 1
@@ -148,23 +111,36 @@ public struct PayloadSummary {
         hosts.sorted { $0.codes != $1.codes ? $0.codes > $1.codes : $0.host < $1.host }
     }
 
-    /// The host of a URL payload (`scheme://[user@]host[:port]/...`) as a browser takes it
-    /// (`URLHost`: percent-decoded, UTS-46 mapped, punycode, lower case, no trailing dot, IPv4
-    /// forms as a dotted quad); nil when the text is not such a URL.
+    /// The host of a URL payload as a browser takes it (`URLHost.ofHostURL`: http, https, ws,
+    /// wss and ftp URLs; percent-decoded, UTS-46 mapped, punycode, lower case, no trailing dot,
+    /// IPv4 forms as a dotted quad); nil for other text (`vmess://BASE64` has no host).
     public static func urlHost(_ text: String) -> String? {
-        URLHost.ofURL(text)?.host.ascii
+        URLHost.ofHostURL(text)?.ascii
     }
 
-    /// A payload for people: its text in quotes (escaped), or its bytes as hex when binary.
+    /// Characters of a payload's text shown in the text summary; longer ones are cut, with a
+    /// marker saying how long they are (the JSON summary holds them whole).
+    public static let displayLimit = 200
+
+    /// A payload for people: its text in quotes (escaped; cut after `displayLimit` characters,
+    /// with a marker), or its bytes as hex when binary.
     public static func display(_ p: Payload) -> String {
-        if let t = p.text { return "\"" + TerminalText.escape(t).replacingQuotes() + "\"" }
+        if let t = p.text {
+            let n = t.count
+            guard n > displayLimit else { return "\"" + TerminalText.escape(t).replacingQuotes() + "\"" }
+            return "\"" + TerminalText.escape(String(t.prefix(displayLimit))).replacingQuotes() + "\"..."
+                + " [cut: \(n) characters (\(p.bytes.count) bytes), the first \(displayLimit) shown; --json has it whole]"
+        }
         let hex = p.bytes.prefix(32).map { b -> String in let h = String(b, radix: 16); return h.count == 1 ? "0" + h : h }.joined()
         return "binary \(p.bytes.count) bytes: \(hex)\(p.bytes.count > 32 ? "..." : "")"
     }
 
+    /// The reports read, in the order given (names as given).
+    public var sources: [String] = []
+
     public var text: String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var s = "\(plural(records, "file")), \(filesWithCodes) with codes, \(filesFailed) failed; \(plural(codes, "code")), \(payloads.count) unique payloads\n"
+        var s = "\(plural(records, "file"))\(sources.count > 1 ? " in \(sources.count) reports" : ""), \(filesWithCodes) with codes, \(filesFailed) failed; \(plural(codes, "code")), \(payloads.count) unique payloads\n"
         for (sym, list) in bySymbology {
             let n = list.reduce(0) { $0 + $1.count }
             s += "\n\(sym): \(plural(n, "code")), \(list.count) unique\n"
@@ -177,7 +153,10 @@ public struct PayloadSummary {
         if !hosts.isEmpty {
             s += "\nURL hosts: \(hosts.count)\n"
             for h in hostsByCount {
-                s += "  \(TerminalText.escape(h.host)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(TerminalText.escape(h.first))\n"
+                // A look-alike is named by its punycode first (what a browser shows for it), with the warning.
+                let name = h.unicode == h.host ? h.host : h.lookalike == nil ? "\(h.unicode) (\(h.host))" : "\(h.host) (\(h.unicode))"
+                s += "  \(TerminalText.escape(name)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(TerminalText.escape(h.first))\n"
+                if let l = h.lookalike { s += "      LOOK-ALIKE HOST: \(TerminalText.escape(l))\n" }
             }
         }
         return s
@@ -211,6 +190,8 @@ public struct PayloadSummary {
             ("by_host", .array(hostsByCount.map { h in
                 .object([
                     ("host", .string(h.host)),
+                    ("unicode", .string(h.unicode)),
+                    ("lookalike", h.lookalike.map(JSONValue.string) ?? .null),
                     ("codes", .int(h.codes)),
                     ("unique_payloads", .int(h.payloads)),
                     ("files", .int(h.files)),
@@ -218,6 +199,7 @@ public struct PayloadSummary {
                     ("last", .string(h.last)),
                 ])
             })),
+            ("reports", .array(sources.map(JSONValue.string))),
         ])
     }
 }

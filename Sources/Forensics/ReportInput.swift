@@ -6,27 +6,42 @@ import Glibc
 import Darwin
 #endif
 
-/// A scan report read back by `codesweep report`: its records, from JSON Lines or a
-/// `--format json` document, and where each record's image is now.
+/// A scan report read back by `codesweep report` and `codesweep summarize`: its records, from
+/// JSON Lines or a `--format json` document, and where each record's image is now.
 public enum ReportInput {
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public var description: String
+    }
+
+    /// A report read back.
+    public struct Read: Sendable {
+        public var records: [FileRecord] = []
+        /// Per record, per code: the `text` the report wrote (the scan's reading, `--charset`
+        /// and all; nil for binary or when the report has none).
+        public var texts: [[String?]] = []
+        /// The entries passed over, for stderr.
+        public var skipped: [String] = []
+
+        mutating func add(_ entry: Entry) {
+            guard let r = entry.record else { return }
+            records.append(r)
+            texts.append(entry.texts.count == r.codes.count ? entry.texts : Array(repeating: nil, count: r.codes.count))
+        }
     }
 
     /// The file records of a report. A `--format json` document (`{"schema_version":…,
     /// "files":[record, …], …}`) gives its `files`; otherwise the text is JSON Lines, one record a
     /// line, and lines without a `path` (summaries) are passed over. `skipped` names the lines
     /// that are JSON objects with a path but not records.
-    public static func records(_ bytes: [UInt8], source: String) throws(Failure) -> (records: [FileRecord], skipped: [String]) {
+    public static func records(_ bytes: [UInt8], source: String) throws(Failure) -> Read {
+        var read = Read()
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
            let whole = try? JSONReading.decode(Document.self, from: bytes) {
-            var records: [FileRecord] = [], skipped: [String] = []
             for (i, entry) in whole.files.enumerated() {
-                if let r = entry.record { records.append(r) } else { skipped.append("\(source): files[\(i)]: not a file record; skipped") }
+                if entry.record != nil { read.add(entry) } else { read.skipped.append("\(source): files[\(i)]: not a file record; skipped") }
             }
-            return (records, skipped)
+            return read
         }
-        var records: [FileRecord] = [], skipped: [String] = []
         for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).enumerated() {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
             let entry: Entry
@@ -34,13 +49,13 @@ public enum ReportInput {
                 throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
             }
             guard entry.hasPath else { continue }
-            guard let record = entry.record else {
-                skipped.append("\(source):\(n + 1): not a file record; skipped")
+            guard entry.record != nil else {
+                read.skipped.append("\(source):\(n + 1): not a file record; skipped")
                 continue
             }
-            records.append(record)
+            read.add(entry)
         }
-        return (records, skipped)
+        return read
     }
 
     /// A `--format json` document: its `files`.
@@ -51,10 +66,17 @@ public enum ReportInput {
     struct Entry: Decodable {
         var hasPath: Bool
         var record: FileRecord?
+        var texts: [String?] = []
         enum Key: String, CodingKey { case path }
+        /// The `text` of each code as written.
+        struct Written: Decodable {
+            struct Code: Decodable { var text: String? }
+            var codes: [Code]?
+        }
         init(from decoder: any Decoder) throws {
             hasPath = (try? decoder.container(keyedBy: Key.self).contains(.path)) ?? false
             record = try? FileRecord(from: decoder)
+            if record != nil { texts = ((try? Written(from: decoder))?.codes ?? []).map(\.text) }
         }
     }
 

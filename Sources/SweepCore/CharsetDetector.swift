@@ -11,6 +11,19 @@
 /// and the decoded text earns a bonus for each of the most frequent characters of the language.
 /// The candidate with the highest total wins; when no candidate reaches a minimum weight per
 /// non-ASCII byte the payload is called binary.
+///
+/// Two corrections, both following what zxing-cpp and ZBar show for the same bytes:
+/// - **Text with a few foreign letters.** When the bytes are mostly printable ASCII (at least
+///   four ASCII bytes to each high byte, and no ASCII control other than tab, CR, LF), they are
+///   text already, and a charset in which the few high bytes are valid and assigned is believed
+///   with a much lower weight (`minimumScorePerByteInASCIIText`). A URL whose host has one
+///   Cyrillic letter written in Shift_JIS (`84 80`, as segno writes it) is text with a
+///   look-alike letter, not binary.
+/// - **One character over and over is not language.** A multi-byte candidate whose non-ASCII
+///   characters are eight or more and more than half of them one and the same character is
+///   dropped: `Hist` and a run of `0xF3` pairs is one rare hanzi repeated (GB18030 篌, Big5 麑),
+///   a fill pattern. ISO-8859-1, the charset ISO/IEC 18004 gives byte mode without an ECI and
+///   zxing-cpp's choice for such bytes, then reads it ("Históóó…").
 public enum CharsetDetector {
     public struct Candidate: Sendable, Equatable {
         public var charset: Charset
@@ -20,6 +33,8 @@ public enum CharsetDetector {
 
     /// Minimum plausibility, per non-ASCII byte, for a legacy charset to be believed.
     static let minimumScorePerByte = 0.45
+    /// The same for bytes that are mostly printable ASCII text (see above).
+    static let minimumScorePerByteInASCIIText = 0.05
 
     /// Valid and plausible candidates, best first (empty: the bytes are binary).
     public static func candidates(_ bytes: [UInt8]) -> [Candidate] {
@@ -29,15 +44,17 @@ public enum CharsetDetector {
             (.gb18030, scoreGB18030), (.shiftJIS, scoreShiftJIS), (.big5, scoreBig5),
             (.eucKR, scoreEUCKR), (.latin1, scoreLatin1),
         ]
+        let minimum = isMostlyASCIIText(bytes, highBytes: highBytes) ? minimumScorePerByteInASCIIText : minimumScorePerByte
         var out: [Candidate] = []
         for (charset, scorer) in scorers {
             guard var score = scorer(bytes) else { continue }
             guard let text = CharsetConverter.decode(bytes, iconvName: charset.iconvName),
                   PayloadText.looksLikeText(text.unicodeScalars) else { continue }
+            if charset != .latin1 && isOneCharacterRepeated(text) { continue }
             if let common = frequent[charset] {
                 for u in text.unicodeScalars where common.contains(u) { score += 1.5 }
             }
-            if score / Double(highBytes) < minimumScorePerByte { continue }
+            if score <= 0 || score / Double(highBytes) < minimum { continue }
             out.append(Candidate(charset: charset, score: score, text: text))
         }
         // Stable: on a tie the order above (GB18030, Shift-JIS, Big5, EUC-KR, Latin-1) wins.
@@ -48,6 +65,22 @@ public enum CharsetDetector {
 
     /// The best candidate, or nil for binary.
     public static func detect(_ bytes: [UInt8]) -> Candidate? { candidates(bytes).first }
+
+    /// At least four ASCII bytes to each high byte, and the ASCII part free of control bytes
+    /// other than tab, CR and LF: text already, whatever its few high bytes are.
+    static func isMostlyASCIIText(_ bytes: [UInt8], highBytes: Int) -> Bool {
+        let ascii = bytes.count - highBytes
+        guard ascii >= 4 * highBytes else { return false }
+        return bytes.allSatisfy { $0 >= 0x80 || ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// Eight or more non-ASCII characters, more than half of them one character.
+    static func isOneCharacterRepeated(_ text: String) -> Bool {
+        var counts: [Unicode.Scalar: Int] = [:], total = 0
+        for u in text.unicodeScalars where !u.isASCII { counts[u, default: 0] += 1; total += 1 }
+        guard total >= 8, let most = counts.values.max() else { return false }
+        return most * 2 > total
+    }
 
     // MARK: Structure and area weights (bytes only)
 
