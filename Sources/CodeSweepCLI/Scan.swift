@@ -223,7 +223,10 @@ struct Scan: AsyncParsableCommand {
         }
         let items = annotated.map { AnyIterator($0.lazy.filter(select).makeIterator()) } ?? AnyIterator(walked.lazy.filter(select).makeIterator())
         let progressShown = !quiet && OutputFile.standardError.isTerminal
-        let progress = Progress(count: progressShown ? WalkCount(walked, keep: keep) : nil, enabled: progressShown)
+        // The total counts only the files that will get a record (not a folder's documents):
+        // the files the sweep scans, by the scan's own rule, from their first bytes.
+        let progress = Progress(count: progressShown ? WalkCount(walked, keep: { keep($0) && FileScanner.willRecord($0) }) : nil,
+                                enabled: progressShown)
         var sink: any RecordSink
         switch raw ? nil : format {
         case nil: sink = RawSink(out: out, forcedCharset: charset)

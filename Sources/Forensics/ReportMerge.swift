@@ -100,7 +100,7 @@ public enum ReportMerge {
                 guard seen.insert(key).inserted else { continue }
                 if let l = byPath[key] {
                     ordered.append(l)
-                } else if wouldBeRecorded(item) {
+                } else if FileScanner.willRecord(item) {
                     missing.append(show(Walker.display(key)))
                     missingPaths.append(Walker.display(key))
                 }
@@ -150,22 +150,6 @@ public enum ReportMerge {
                 + (to.isEmpty || to == "." ? "" : " (--root \(show(to)))")
         }
         return nil
-    }
-
-    /// Whether `codesweep scan` writes a record for this walked item: always, except for a file
-    /// found by walking that is neither an image by its first bytes nor by its name.
-    static func wouldBeRecorded(_ item: WalkItem) -> Bool {
-        guard case .file(let f) = item, !f.explicit else { return true }
-        if ImageFormat.knownExtensions.contains(FileScanner.fileExtension(f.pathBytes)) { return true }
-        let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        }
-        guard fd >= 0 else { return true } // scan would report it unreadable
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 32)
-        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, 32) }
-        guard n >= 0 else { return true }
-        return ImageFormat.sniff(head.prefix(n)) != nil
     }
 
     /// A path for a message: control characters escaped.
