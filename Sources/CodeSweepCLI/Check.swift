@@ -15,13 +15,18 @@ struct Check: AsyncParsableCommand {
         the file's, single values replace them). Prints a summary for people; --junit, --json and \
         GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
 
+        Files only on the command line (no folder) make a spot check: expectations entries for \
+        other files are not required, and a require_code glob need only match an image of the \
+        full check.
+
         Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
-        or no image checked at all (paths or --include matching nothing).
+        no image checked at all (paths or --include matching nothing), or a require_code glob \
+        matching no checked image.
         Reference: docs/check.md.
         """
     )
 
-    @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder).")
+    @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder); files only: a spot check.")
     var paths: [String] = []
 
     @Option(help: "Rules file (default: .codesweep.yml in the current folder, when there is one).")
@@ -131,7 +136,9 @@ struct Check: AsyncParsableCommand {
                                  today: today ?? Self.todayUTC(), jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         let report: CheckReport
         do {
-            report = try await runner.run(paths: roots, rulesSource: source)
+            // Files only on the command line (a pre-commit hook's changed files): a spot check.
+            let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
+            report = try await runner.run(paths: roots, rulesSource: source, fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
         } catch {
             Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
@@ -186,6 +193,14 @@ struct Check: AsyncParsableCommand {
 
     func write(_ text: String, to path: String) throws {
         try SafeFile.write(text, to: path)
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var st = stat()
+        let ok = (ArgumentBytes.bytes(path) + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &st) }
+        }
+        return ok == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     static func todayUTC() -> String { Timestamp.now(.date) }

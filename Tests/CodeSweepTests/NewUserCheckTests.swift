@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import AssetCheck
+import SweepCore
+
+/// `check` as a new user met it (issue 28 items 4 and 11): spot checks of single files, globs
+/// in require_code that match nothing, and the smaller rough edges.
+@Suite("New user: check (spot checks, require_code, outputs)")
+struct NewUserCheckTests {
+    static let good = "https://www.example.com/a?utm_source=poster"
+    static let other = "https://www.example.com/b?utm_source=poster"
+
+    /// A repository as a pre-commit hook sees it: rules with an expectations file naming two
+    /// posters, and a hook that passes only the changed one.
+    func repository() throws -> TempDir {
+        let dir = try TempDir("check-spot")
+        try dir.mkdir("posters")
+        try Make.qr(Self.good, to: dir.file("posters/a.png"), scale: 6, margin: 4)
+        try Make.qr(Self.other, to: dir.file("posters/b.png"), scale: 6, margin: 4)
+        try Data("require_code: [\"posters/*\"]\nexpectations: expected.yml\n".utf8).write(to: URL(fileURLWithPath: dir.file(".codesweep.yml")))
+        try Data("posters/a.png: \"\(Self.good)\"\nposters/b.png: \"\(Self.other)\"\n".utf8).write(to: URL(fileURLWithPath: dir.file("expected.yml")))
+        return dir
+    }
+
+    @Test("check FILE with an expectations file naming other files checks that file alone, and still fails it when it is wrong")
+    func spotCheckOneFile() throws {
+        let dir = try repository()
+        let spot = try run(codesweepBinary, ["check", "-j", "1", "posters/a.png"], currentDirectory: dir.path, check: false)
+        #expect(spot.status == 0, "\(spot.stdout)\(spot.stderr)")
+        #expect(!spot.stdout.contains("no such image was checked"), "\(spot.stdout)")
+        #expect(spot.stdout.contains("1 image"), "only the file given is checked: \(spot.stdout)")
+
+        // The same spot check of a file whose code is not the expected one fails.
+        try Make.qr("https://www.example.com/wrong?utm_source=poster", to: dir.file("posters/a.png"), scale: 6, margin: 4)
+        let wrong = try run(codesweepBinary, ["check", "-j", "1", "posters/a.png"], currentDirectory: dir.path, check: false)
+        #expect(wrong.status == 1 && wrong.stdout.contains("expected the code to read"), "\(wrong.stdout)")
+
+        // A full check still wants every entry: b.png gone is a failure there.
+        try Make.qr(Self.good, to: dir.file("posters/a.png"), scale: 6, margin: 4)
+        try FileManager.default.removeItem(atPath: dir.file("posters/b.png"))
+        let full = try run(codesweepBinary, ["check", "-j", "1"], currentDirectory: dir.path, check: false)
+        #expect(full.status == 1 && full.stdout.contains("no such image was checked"), "\(full.stdout)")
+        let folder = try run(codesweepBinary, ["check", "-j", "1", "posters"], currentDirectory: dir.path, check: false)
+        #expect(folder.status == 1 && folder.stdout.contains("no such image was checked"), "a folder argument is a full check: \(folder.stdout)")
+    }
+
+    @Test("a require_code glob matching no checked image is an error with a fix; in a spot check it must match an image of the full check")
+    func requireCodeMatchingNothing() throws {
+        let dir = try repository()
+        // Full check: a glob for a folder that is not there.
+        let full = try run(codesweepBinary, ["check", "-j", "1", "--require-code", "banners/*"], currentDirectory: dir.path, check: false)
+        #expect(full.status == 2, "\(full.stdout)\(full.stderr)")
+        #expect(full.stderr.contains("require_code 'banners/*': no image checked matches it"), "\(full.stderr)")
+        #expect(full.stderr.contains("Fix: correct the glob"), "\(full.stderr)")
+        // Spot check of a file the glob does not match: the glob matches images of the full
+        // check (posters/b.png), so the spot check passes.
+        try dir.mkdir("other")
+        try Make.qr(Self.good, to: dir.file("other/c.png"), scale: 6, margin: 4)
+        let spot = try run(codesweepBinary, ["check", "-j", "1", "other/c.png"], currentDirectory: dir.path, check: false)
+        #expect(spot.status == 0, "\(spot.stdout)\(spot.stderr)")
+        // A typo stays loud in a spot check too.
+        let typo = try run(codesweepBinary, ["check", "-j", "1", "--require-code", "postres/*", "other/c.png"], currentDirectory: dir.path, check: false)
+        #expect(typo.status == 2, "\(typo.stdout)\(typo.stderr)")
+        #expect(typo.stderr.contains("require_code 'postres/*': no image given matches it, nor any image in the full check's paths ('.')"), "\(typo.stderr)")
+        // Matching only a document is matching no image.
+        try Data("text".utf8).write(to: URL(fileURLWithPath: dir.file("other/notes.txt")))
+        let doc = try run(codesweepBinary, ["check", "-j", "1", "--require-code", "*.txt", "posters/a.png"], currentDirectory: dir.path, check: false)
+        #expect(doc.status == 2 && doc.stderr.contains("require_code '*.txt'"), "\(doc.stderr)")
+    }
+}
