@@ -181,10 +181,11 @@ struct Scan: AsyncParsableCommand {
         let pictures: AnnotationPlan?
         var annotated: [WalkItem]? = nil
         do {
-            // Pictures are planned from the whole walk (no picture may overwrite an input), so
-            // --annotate walks first and keeps what it walked.
-            annotated = annotate == nil ? nil : Array(walked.lazy.filter(inShard))
-            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: annotated ?? []) }
+            // Pictures are planned from the whole walk (no picture may overwrite an input, and
+            // names must not depend on the shard), so --annotate walks first and keeps what it walked.
+            let whole = annotate == nil ? [] : Array(walked)
+            annotated = annotate == nil ? nil : whole.filter(inShard)
+            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: roots, items: whole) }
             if let resume {
                 // Locked for the whole run: a second sweep on the same file is refused.
                 let (log, file) = try ResumeLog.open(resume)
