@@ -46,7 +46,7 @@ public struct CheckRunner: Sendable {
             var s = "no image was checked: no image file found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
             if !include.isEmpty {
                 s += " matching include \(include.map { "'\($0)'" }.joined(separator: ", "))"
-                s += "; include patterns are case-sensitive ('*.PNG' does not match a.png)"
+                s += "; include patterns are case-sensitive ('*.PNG' does not match a.png; iinclude, --iinclude ignore case)"
             }
             return s + ". A gate that checks nothing cannot pass: check the paths (command line or `paths:`) and the include/exclude patterns."
         }
@@ -105,6 +105,8 @@ public struct CheckRunner: Sendable {
         var walk = WalkOptions()
         walk.include = rules.include
         walk.exclude = rules.exclude
+        walk.includeIgnoringCase = rules.includeIgnoringCase
+        walk.excludeIgnoringCase = rules.excludeIgnoringCase
         walk.followSymlinks = followSymlinks
         walk.hidden = hidden
         return walk

@@ -65,7 +65,7 @@ public enum RulesFile {
         var rules = CheckRules()
         guard let root else { return rules }
         guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
-        let known = ["paths", "include", "exclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
+        let known = ["paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
                      "url", "expectations", "expect", "version"]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -76,6 +76,8 @@ public enum RulesFile {
             case "paths": rules.paths = try strings(value, at)
             case "include": rules.include = try strings(value, at)
             case "exclude": rules.exclude = try strings(value, at)
+            case "iinclude": rules.includeIgnoringCase = try strings(value, at)
+            case "iexclude": rules.excludeIgnoringCase = try strings(value, at)
             case "require_code": rules.requireCode = try strings(value, at)
             case "min_codes": rules.minCodes = try int(value, at)
             case "max_codes": rules.maxCodes = try int(value, at)

@@ -80,6 +80,12 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Skip files and folders matching this glob; repeatable.")
     var exclude: [String] = []
 
+    @Option(help: "As --include, ignoring ASCII case; repeatable.")
+    var iinclude: [String] = []
+
+    @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
+    var iexclude: [String] = []
+
     @Option(help: "Write a JUnit XML report to FILE.")
     var junit: String?
 
@@ -183,6 +189,8 @@ struct Check: AsyncParsableCommand {
         if let minGrade { r.minGrade = Grade(minimum: minGrade) }
         r.include += include
         r.exclude += exclude
+        r.includeIgnoringCase += iinclude
+        r.excludeIgnoringCase += iexclude
         if let expectations {
             let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations

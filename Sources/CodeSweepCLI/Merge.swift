@@ -41,6 +41,12 @@ struct Merge: ParsableCommand {
     @Option(help: "As given to scan (repeatable), for --root.")
     var exclude: [String] = []
 
+    @Option(help: "As given to scan (repeatable), for --root.")
+    var iinclude: [String] = []
+
+    @Option(help: "As given to scan (repeatable), for --root.")
+    var iexclude: [String] = []
+
     @Flag(help: "As given to scan, for --root.")
     var hidden = false
 
@@ -58,6 +64,8 @@ struct Merge: ParsableCommand {
             var walk = WalkOptions()
             walk.include = include
             walk.exclude = exclude
+            walk.includeIgnoringCase = iinclude
+            walk.excludeIgnoringCase = iexclude
             walk.hidden = hidden
             walk.followSymlinks = followSymlinks
             let walker = Walker(options: walk)

@@ -56,11 +56,17 @@ struct Scan: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Images decoded in parallel (default: number of cores).")
     var jobs: Int?
 
-    @Option(help: "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable.")
+    @Option(help: "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable. '{jpg,heic}' alternatives; a trailing '/' names folders: the files below them.")
     var include: [String] = []
 
-    @Option(help: "Skip files and folders matching this glob; repeatable.")
+    @Option(help: "Skip files and folders matching this glob; repeatable. A trailing '/' (Photos/) names folders only.")
     var exclude: [String] = []
+
+    @Option(help: "As --include, ignoring ASCII case ('*.jpg' also matches A.JPG; ripgrep's --iglob); repeatable.")
+    var iinclude: [String] = []
+
+    @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
+    var iexclude: [String] = []
 
     @Flag(help: "Also walk hidden files and folders (names starting with '.').")
     var hidden = false
@@ -151,6 +157,8 @@ struct Scan: AsyncParsableCommand {
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
+        walk.includeIgnoringCase = iinclude
+        walk.excludeIgnoringCase = iexclude
         walk.hidden = hidden
         walk.followSymlinks = followSymlinks
 
@@ -301,7 +309,8 @@ struct Scan: AsyncParsableCommand {
         if summary.filesScanned == 0 && resume == nil && !quiet && !summary.interrupted && writeFailure == nil {
             Stderr.say("codesweep: no images found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
                        + (filesFrom != nil ? " or the --files-from list" : "")
-                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive)")
+                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive; --iinclude ignores case)")
+                       + (iinclude.isEmpty ? "" : " matching --iinclude \(iinclude.map { "'\($0)'" }.joined(separator: ", "))")
                        + (shard != nil ? " in shard \(shard!)" : ""))
         }
         if let writeFailure {
