@@ -86,7 +86,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
     var iexclude: [String] = []
 
-    @Option(help: "Write a JUnit XML report to FILE.")
+    @Option(help: "Write a JUnit XML report to FILE ('-' for stdout instead of the summary).")
     var junit: String?
 
     @Option(help: "Write a JSON report to FILE ('-' for stdout instead of the summary).")
@@ -115,6 +115,7 @@ struct Check: AsyncParsableCommand {
         if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
         if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
+        if junit == "-" && json == "-" { return "--junit - and --json - both write to stdout; give one of them a file" }
         return nil
     }
 
@@ -151,7 +152,7 @@ struct Check: AsyncParsableCommand {
         }
 
         do {
-            if let junit { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
+            if let junit, junit != "-" { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
             if let json, json != "-" { try write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
         } catch {
             Stderr.say("codesweep check: \(error)")
@@ -162,6 +163,8 @@ struct Check: AsyncParsableCommand {
         }
         if json == "-" {
             OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")
+        } else if junit == "-" {
+            OutputFile.standardOutput.write(CheckOutput.junit(report, timestamp: Self.timestamp()))
         } else {
             OutputFile.standardOutput.write(CheckOutput.text(report, verbose: verbose))
         }

@@ -67,4 +67,15 @@ struct NewUserCheckTests {
         let doc = try run(codesweepBinary, ["check", "-j", "1", "--require-code", "*.txt", "posters/a.png"], currentDirectory: dir.path, check: false)
         #expect(doc.status == 2 && doc.stderr.contains("require_code '*.txt'"), "\(doc.stderr)")
     }
+    @Test("check --junit - writes the JUnit XML to stdout (no file named '-'); --junit - with --json - is refused")
+    func junitToStdout() throws {
+        let dir = try repository()
+        let r = try run(codesweepBinary, ["check", "-j", "1", "--junit", "-", "posters/a.png"], currentDirectory: dir.path, check: false)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("<?xml") && r.stdout.contains("<testcase name=\"posters/a.png\""), "\(r.stdout)")
+        #expect(!r.stdout.contains("codesweep check PASSED"), "the XML replaces the summary, as --json - does")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("-")))
+        let both = try run(codesweepBinary, ["check", "--junit", "-", "--json", "-", "posters/a.png"], currentDirectory: dir.path, check: false)
+        #expect(both.status == 2 && both.stderr.contains("--junit - and --json - both write to stdout"), "\(both.stderr)")
+    }
 }
