@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 import Yams
 
@@ -90,10 +91,11 @@ public enum RulesFile {
             case "expectations":
                 guard let path = value.string else { throw Error("\(at): the path of an expectations file (YAML: image path → payload)") }
                 let loaded: (text: String, directory: String)
-                do { loaded = try expectationsLoader(path) } catch { throw Error("\(at): cannot read \(path): \(error)") }
+                // The loader's error names the file and says why it cannot be read.
+                do { loaded = try expectationsLoader(path) } catch { throw Error("\(at): \(error)") }
                 rules.expectations += try parseExpectations(loaded.text, source: path, directory: loaded.directory)
             default:
-                throw Error("\(at): unknown key (known: \(known.joined(separator: ", ")))")
+                throw unknownKey(at, key, known: known)
             }
         }
         return rules
@@ -152,14 +154,21 @@ public enum RulesFile {
                             guard let n = name.string, let d = date.string else { throw Error("\(here).expires: campaign → YYYY-MM-DD") }
                             u.campaignExpiry[n] = d
                         }
-                    default: throw Error("\(here).\(ck.string ?? ""): unknown key (known: param, expires)")
+                    default: throw unknownKey("\(here).\(ck.string ?? "")", ck.string ?? "", known: ["param", "expires"])
                     }
                 }
             default:
-                throw Error("\(here): unknown key (known: applies_to, required, schemes, allow_hosts, deny_hosts, pattern, required_query, forbidden_query, campaigns)")
+                throw unknownKey(here, key, known: ["applies_to", "required", "schemes", "allow_hosts", "deny_hosts", "pattern",
+                                                    "required_query", "forbidden_query", "campaigns"])
             }
         }
         return u
+    }
+
+    /// An unknown key, with the known key it is most likely a typo of.
+    static func unknownKey(_ at: String, _ key: String, known: [String]) -> Error {
+        let hint = DidYouMean.closest(to: key, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        return Error("\(at): unknown key\(hint) (known: \(known.joined(separator: ", ")))")
     }
 
     static func strings(_ node: Node, _ at: String) throws -> [String] {

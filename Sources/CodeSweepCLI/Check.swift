@@ -129,7 +129,11 @@ struct Check: AsyncParsableCommand {
         var setup: CheckSetup
         do {
             setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-                                   exists: { fm.fileExists(atPath: $0) }, read: { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") })
+                                   exists: { fm.fileExists(atPath: $0) }, read: { path in
+                                       // The message names which file and says why (errno's words).
+                                       let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
+                                       return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
+                                   })
             try applyFlags(&setup.rules, cwd: cwd)
         } catch {
             Stderr.say("codesweep check: \(error)")

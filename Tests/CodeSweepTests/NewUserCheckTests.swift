@@ -78,4 +78,25 @@ struct NewUserCheckTests {
         let both = try run(codesweepBinary, ["check", "--junit", "-", "--json", "-", "posters/a.png"], currentDirectory: dir.path, check: false)
         #expect(both.status == 2 && both.stderr.contains("--junit - and --json - both write to stdout"), "\(both.stderr)")
     }
+
+    @Test("an unknown rules key gets a did-you-mean; a rules file that cannot be read says why")
+    func rulesFileMessages() throws {
+        let dir = try TempDir("check-rules-words")
+        try Data("requre_code: [\"*.png\"]\n".utf8).write(to: URL(fileURLWithPath: dir.file("typo.yml")))
+        let typo = try run(codesweepBinary, ["check", "--rules", "typo.yml", "."], currentDirectory: dir.path, check: false)
+        #expect(typo.status == 2 && typo.stderr.contains("typo.yml: requre_code: unknown key; did you mean 'require_code'?"), "\(typo.stderr)")
+        try Data("url:\n  alow_hosts: [example.com]\n".utf8).write(to: URL(fileURLWithPath: dir.file("typo2.yml")))
+        let nested = try run(codesweepBinary, ["check", "--rules", "typo2.yml", "."], currentDirectory: dir.path, check: false)
+        #expect(nested.stderr.contains("url.alow_hosts: unknown key; did you mean 'allow_hosts'?"), "\(nested.stderr)")
+        try Data("colour: red\n".utf8).write(to: URL(fileURLWithPath: dir.file("far.yml")))
+        let far = try run(codesweepBinary, ["check", "--rules", "far.yml", "."], currentDirectory: dir.path, check: false)
+        #expect(far.stderr.contains("colour: unknown key (known:") && !far.stderr.contains("did you mean"), "\(far.stderr)")
+
+        let missing = try run(codesweepBinary, ["check", "--rules", "missing.yml", "."], currentDirectory: dir.path, check: false)
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the rules file missing.yml: No such file or directory"), "\(missing.stderr)")
+        try Data("expectations: gone.yml\n".utf8).write(to: URL(fileURLWithPath: dir.file("exp.yml")))
+        let gone = try run(codesweepBinary, ["check", "--rules", "exp.yml", "."], currentDirectory: dir.path, check: false)
+        #expect(gone.status == 2 && gone.stderr.contains("exp.yml: expectations: cannot read the expectations file /")
+                && gone.stderr.contains("/gone.yml: No such file or directory"), "\(gone.stderr)")
+    }
 }
