@@ -67,6 +67,7 @@ struct NewUserCheckTests {
         let doc = try run(codesweepBinary, ["check", "-j", "1", "--require-code", "*.txt", "posters/a.png"], currentDirectory: dir.path, check: false)
         #expect(doc.status == 2 && doc.stderr.contains("require_code '*.txt'"), "\(doc.stderr)")
     }
+
     @Test("check --junit - writes the JUnit XML to stdout (no file named '-'); --junit - with --json - is refused")
     func junitToStdout() throws {
         let dir = try repository()
@@ -98,5 +99,15 @@ struct NewUserCheckTests {
         let gone = try run(codesweepBinary, ["check", "--rules", "exp.yml", "."], currentDirectory: dir.path, check: false)
         #expect(gone.status == 2 && gone.stderr.contains("exp.yml: expectations: cannot read the expectations file /")
                 && gone.stderr.contains("/gone.yml: No such file or directory"), "\(gone.stderr)")
+    }
+
+    @Test("Samples/check/too-small.png: the margin fix is 4 modules of the 4 px the code must grow to (16 px), not of today's module")
+    func tooSmallMarginFix() throws {
+        let r = try run(codesweepBinary, ["check", "-j", "1", "--rules", "Samples/check/.codesweep.yml", "Samples/check/too-small.png"],
+                        currentDirectory: PackageRoot.path, check: false)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("at least 4 px per module"), "\(r.stdout)")
+        #expect(r.stdout.contains("leave a blank margin of at least 16 px (4 modules of 4 px) around the code"), "\(r.stdout)")
+        #expect(!r.stdout.contains("at least 4 px (4 modules)"))
     }
 }
