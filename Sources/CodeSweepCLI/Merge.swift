@@ -100,6 +100,6 @@ struct Merge: ParsableCommand {
             Stderr.say("codesweep merge: \(failure.message)")
             throw ExitCode(2)
         }
-        Stderr.say("codesweep merge: \(merged.count) records from \(reports.count) reports")
+        Stderr.say("codesweep merge: \(ProgressLine.count(merged.count, "record")) from \(ProgressLine.count(reports.count, "report"))")
     }
 }
