@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Forensics
+import MagickBridge
 import SweepCore
 
 /// `--annotate` as a new user met it (issue 28 items 5 and 11): two inputs with the same name
@@ -50,5 +51,50 @@ struct NewUserPictureTests {
             #expect(s.status == 0, "\(s.stderr)")
         }
         #expect(S.files(below: dir.url.appendingPathComponent("out3")) == expected)
+    }
+
+    /// Two codes side by side with long payloads: the labels would overlap above them. Each
+    /// label is placed clear of the others, of the codes and of every first-corner dot, and the
+    /// dot's white rim above the first corner is not covered (real font metrics, real pixels).
+    @Test("labels do not overlap each other, the codes or the first-corner dots")
+    func labelsKeepClear() throws {
+        let dir = try TempDir("picture-labels")
+        let long1 = "https://www.example.com/a-rather-long-campaign-path/left"
+        let long2 = "https://www.example.com/a-rather-long-campaign-path/right"
+        try Make.qr(long1, to: dir.file("q1.png"), scale: 4, margin: 0)
+        try Make.qr(long2, to: dir.file("q2.png"), scale: 4, margin: 0)
+        try Make.convert(["-size", "640x420", "xc:white", dir.file("q1.png"), "-geometry", "+60+150", "-composite",
+                          dir.file("q2.png"), "-geometry", "+270+150", "-composite", dir.file("pair.png")])
+        let scan = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", dir.file("pair.png")], check: false)
+        let codes = try #require(try S.records(scan).first?["codes"]?.arrayValue)
+        #expect(codes.count == 2, "\(scan.stdout)")
+        let marks = codes.map { c in
+            AnnotationMark(corners: (c["corners"]?.arrayValue ?? []).map { p in
+                Point(x: p.arrayValue?[0].doubleValue ?? 0, y: p.arrayValue?[1].doubleValue ?? 0)
+            }, label: "QR Code " + String((c["text"]?.stringValue ?? "").prefix(32)))
+        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("pair.png"))))
+        let picture = try Annotator.annotate(bytes, format: .png, marks: marks, as: .png)
+        #expect(picture.labelsDrawn && picture.labels.count == 2)
+        let (a, b) = (picture.labels[0], picture.labels[1])
+        #expect(!a.intersects(b), "labels overlap: \(a) \(b)")
+        let r = picture.firstCornerRadius
+        for m in marks {
+            let first = m.corners[0]
+            let dot = LabelBox(x: first.x - r, y: first.y - r, width: 2 * r, height: 2 * r)
+            let xs = m.corners.map(\.x), ys = m.corners.map(\.y)
+            let code = LabelBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            for l in picture.labels {
+                #expect(!l.intersects(dot), "a label covers a first-corner dot: \(l) \(dot)")
+                #expect(!l.intersects(code), "a label covers a code: \(l) \(code)")
+            }
+        }
+        // In the pixels: the white rim just above each first corner is white, not a label's band.
+        try Data(picture.bytes).write(to: URL(fileURLWithPath: dir.file("out.png")))
+        let img = try S.readRGB(URL(fileURLWithPath: dir.file("out.png")))
+        for m in marks {
+            let p = img.at(Int(m.corners[0].x.rounded()), Int((m.corners[0].y - r * 0.85).rounded()))
+            #expect(p.0 > 200 && p.1 > 200 && p.2 > 200, "the rim above the first corner is \(p)")
+        }
     }
 }
