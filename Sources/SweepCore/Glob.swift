@@ -14,8 +14,9 @@
 ///
 /// `caseInsensitive` folds ASCII letters in the pattern and the subject (`--iinclude`).
 ///
-/// Which text a pattern is matched against is the caller's rule (the walker and `check`: a
-/// pattern without `/` matches the name, one with `/` the path below the root).
+/// Which text a pattern is matched against is the caller's rule (the walker's `WalkPattern` and
+/// `check`'s `PathContext`: a pattern without `/` matches the name, one with `/` the path below
+/// the root; for the walker a trailing `/` names folders only).
 public struct Glob: Sendable, Equatable {
     enum Token: Equatable, Sendable {
         case byte(UInt8)
@@ -158,12 +159,5 @@ public struct Glob: Sendable, Equatable {
         let n = b < 0xC2 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF5 ? 4 : 1
         guard n > 1, i + n <= s.count, String(validating: s[i..<(i + n)], as: UTF8.self) != nil else { return 1 }
         return n
-    }
-
-    /// The walker's and `check`'s rule: a pattern with a `/` matches the path below the root,
-    /// one without matches the file or folder name alone.
-    public static func matches(_ pattern: String, name: [UInt8], relative: [UInt8]) -> Bool {
-        let p = ArgumentBytes.bytes(pattern)
-        return Glob(p).matches(p.contains(UInt8(ascii: "/")) ? relative : name)
     }
 }
