@@ -309,9 +309,10 @@ struct Scan: AsyncParsableCommand {
         if summary.filesScanned == 0 && resume == nil && !quiet && !summary.interrupted && writeFailure == nil {
             Stderr.say("codesweep: no images found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
                        + (filesFrom != nil ? " or the --files-from list" : "")
-                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive; --iinclude ignores case)")
+                       + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive)")
                        + (iinclude.isEmpty ? "" : " matching --iinclude \(iinclude.map { "'\($0)'" }.joined(separator: ", "))")
-                       + (shard != nil ? " in shard \(shard!)" : ""))
+                       + (shard != nil ? " in shard \(shard!)" : "")
+                       + (include.isEmpty ? "" : "; --iinclude matches without regard to case"))
         }
         if let writeFailure {
             Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))

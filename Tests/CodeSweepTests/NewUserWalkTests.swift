@@ -88,6 +88,11 @@ struct NewUserWalkTests {
         #expect(try scanned(["--include", "Photos/"]) == ["lib/Photos/IMG_1.JPG", "lib/Photos/IMG_3.HEIC", "lib/Photos/img2.jpg", "lib/Photos/sub/d.png"],
                 "a folder pattern includes the files below the folder")
 
+        // An --include that matches nothing says that --iinclude ignores case.
+        let none = try run(codesweepBinary, ["scan", "--include", "*.PNG", "lib"], currentDirectory: dir.path, check: false)
+        #expect(none.stderr.contains("matching --include '*.PNG' (globs are case-sensitive); --iinclude matches without regard to case"), "\(none.stderr)")
+        #expect(try scanned(["--iinclude", "*.PNG"]) == ["lib/Photos/sub/d.png", "lib/other/Photos.png", "lib/other/a.png"])
+
         // merge walks as scan walked: with the same --iinclude the report is complete.
         let s = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", "--iinclude", "*.jpg", "-o", "r.jsonl", "lib"], currentDirectory: dir.path, check: false)
         #expect(s.status == 0, "\(s.stderr)")
