@@ -8,6 +8,9 @@ public struct CheckRules: Sendable, Equatable {
     /// Walk filters, as for `codesweep scan` (a glob with '/' matches the path below the argument).
     public var include: [String] = []
     public var exclude: [String] = []
+    /// The same, ignoring ASCII case (`iinclude`, `iexclude`; `--iinclude`, `--iexclude`).
+    public var includeIgnoringCase: [String] = []
+    public var excludeIgnoringCase: [String] = []
 
     /// Images matching any of these globs must carry at least one code (and at least `minCodes`).
     public var requireCode: [String] = []

@@ -46,36 +46,76 @@ public struct CheckRunner: Sendable {
             var s = "no image was checked: no image file found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
             if !include.isEmpty {
                 s += " matching include \(include.map { "'\($0)'" }.joined(separator: ", "))"
-                s += "; include patterns are case-sensitive ('*.PNG' does not match a.png)"
+                s += "; include patterns are case-sensitive ('*.PNG' does not match a.png; iinclude, --iinclude ignore case)"
             }
             return s + ". A gate that checks nothing cannot pass: check the paths (command line or `paths:`) and the include/exclude patterns."
         }
     }
 
-    public func run(paths: [String], rulesSource: String) async throws -> CheckReport {
+    /// A `require_code` glob that matches no image the check could see: a rule that checks
+    /// nothing (a typo, a folder renamed) is an error (exit 2), not a silent pass.
+    public struct RequireCodeMatchesNothing: Error, CustomStringConvertible, Equatable {
+        public var globs: [String]
+        /// Set in a spot check: the roots of the full check the globs were also looked for in.
+        public var fullCheckRoots: [String]?
+        public var description: String {
+            let quoted = globs.map { "'\($0)'" }.joined(separator: ", ")
+            let where_ = fullCheckRoots.map { roots in
+                "no image given matches it, nor any image in the full check's paths (\(roots.map { "'\($0)'" }.joined(separator: ", ")))"
+            } ?? "no image checked matches it"
+            return "require_code \(quoted): \(where_). A rule that checks nothing cannot pass. Fix: correct the glob (without '/' it matches the file name, "
+                + "with '/' the path relative to the rules file's folder, e.g. 'assets/posters/*'; globs are case-sensitive), "
+                + "or remove it from require_code"
+        }
+    }
+
+    /// Checks the images below `paths`. `fullCheckRoots` set makes it a **spot check** (the
+    /// command line named files only, as a pre-commit hook does): expectations entries for
+    /// other files are not required, and a `require_code` glob matching none of the given
+    /// files must still match an image in the full check's roots (walked, not scanned). In a
+    /// full check every exact expectations entry must be checked and every `require_code` glob
+    /// must match a checked image.
+    public func run(paths: [String], rulesSource: String, fullCheckRoots: [String]? = nil) async throws -> CheckReport {
         let evaluator = try Evaluator(rules: rules, context: context, today: today)
         let clock = ContinuousClock.now
         let (records, scans) = await scan(paths: paths)
         guard !records.isEmpty else { throw NothingChecked(paths: paths, include: rules.include) }
+        var unmatched = rules.requireCode.filter { glob in !records.contains { context.matches(glob, path: $0.path) } }
+        if let fullCheckRoots, !unmatched.isEmpty {
+            let seen = Walker(options: walkOptions).items(fullCheckRoots.map(ArgumentBytes.bytes)).lazy.filter(FileScanner.willRecord)
+            var left = Set(unmatched)
+            for item in seen where !left.isEmpty {
+                guard case .file(let f) = item else { continue }
+                left = left.filter { !context.matches($0, path: f.path) }
+            }
+            unmatched = unmatched.filter(left.contains)
+        }
+        if !unmatched.isEmpty { throw RequireCodeMatchesNothing(globs: unmatched, fullCheckRoots: fullCheckRoots) }
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
             var result = evaluator.evaluate(r, scans: scans[i])
             result.seconds = (r.timings ?? []).reduce(0) { $0 + $1.1 } / 1000
             results.append(result)
         }
-        results += evaluator.unmatchedExpectations(checked: records.map(\.path))
+        if fullCheckRoots == nil { results += evaluator.unmatchedExpectations(checked: records.map(\.path)) }
         return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds)
+    }
+
+    var walkOptions: WalkOptions {
+        var walk = WalkOptions()
+        walk.include = rules.include
+        walk.exclude = rules.exclude
+        walk.includeIgnoringCase = rules.includeIgnoringCase
+        walk.excludeIgnoringCase = rules.excludeIgnoringCase
+        walk.followSymlinks = followSymlinks
+        walk.hidden = hidden
+        return walk
     }
 
     /// Walks and sweeps `paths` with the engine, grading every code found: the records in walk
     /// order, each with its codes' scannability (nil where a code could not be graded).
     public func scan(paths: [String]) async -> ([FileRecord], [[Scannability?]]) {
-        var walk = WalkOptions()
-        walk.include = rules.include
-        walk.exclude = rules.exclude
-        walk.followSymlinks = followSymlinks
-        walk.hidden = hidden
-        let items = Walker(options: walk).walk(paths)
+        let items = Walker(options: walkOptions).walk(paths)
         var settings = ScanSettings()
         settings.reader = ReaderOptions(symbologies: .standard, effort: .normal)
         settings.timings = true

@@ -251,7 +251,8 @@ public struct Evaluator {
         let details = weak.map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
         var fixes: [String] = []
         let names = Set(weak.map(\.parameter))
-        if names.contains("module size") || names.contains("shrink margin") || names.contains("reads as is") || !s.readsAsIs {
+        let resized = names.contains("module size") || names.contains("shrink margin") || names.contains("reads as is") || !s.readsAsIs
+        if resized {
             if let m = s.modulePx, let n = s.modulesPerSide {
                 fixes.append("make the code larger: at least 4 px per module, i.e. \(4 * n) px across for this \(n)×\(n) code (now \(fmt(m)) px per module)")
             } else if let m = s.modulePx {
@@ -261,7 +262,10 @@ public struct Evaluator {
             }
         }
         if names.contains("quiet zone") {
-            fixes.append("leave a blank margin of at least \(s.modulePx.map { "\(Int((4 * $0).rounded(.up))) px (4 modules)" } ?? "4 modules") around the code")
+            // The margin is 4 modules of the size the code will have: after "make the code
+            // larger" (4 px modules at least), 4 modules are 16 px, not 4 x today's module.
+            let module = s.modulePx.map { resized ? max($0, 4) : $0 }
+            fixes.append("leave a blank margin of at least \(module.map { "\(Int((4 * $0).rounded(.up))) px (4 modules of \(fmt($0)) px)" } ?? "4 modules") around the code")
         }
         if names.contains("contrast") || names.contains("contrast margin") {
             fixes.append("print the code darker on a lighter background (black on white is best)")

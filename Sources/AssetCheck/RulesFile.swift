@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 import Yams
 
@@ -65,7 +66,7 @@ public enum RulesFile {
         var rules = CheckRules()
         guard let root else { return rules }
         guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
-        let known = ["paths", "include", "exclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
+        let known = ["paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
                      "url", "expectations", "expect", "version"]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -76,6 +77,8 @@ public enum RulesFile {
             case "paths": rules.paths = try strings(value, at)
             case "include": rules.include = try strings(value, at)
             case "exclude": rules.exclude = try strings(value, at)
+            case "iinclude": rules.includeIgnoringCase = try strings(value, at)
+            case "iexclude": rules.excludeIgnoringCase = try strings(value, at)
             case "require_code": rules.requireCode = try strings(value, at)
             case "min_codes": rules.minCodes = try int(value, at)
             case "max_codes": rules.maxCodes = try int(value, at)
@@ -88,10 +91,11 @@ public enum RulesFile {
             case "expectations":
                 guard let path = value.string else { throw Error("\(at): the path of an expectations file (YAML: image path → payload)") }
                 let loaded: (text: String, directory: String)
-                do { loaded = try expectationsLoader(path) } catch { throw Error("\(at): cannot read \(path): \(error)") }
+                // The loader's error names the file and says why it cannot be read.
+                do { loaded = try expectationsLoader(path) } catch { throw Error("\(at): \(error)") }
                 rules.expectations += try parseExpectations(loaded.text, source: path, directory: loaded.directory)
             default:
-                throw Error("\(at): unknown key (known: \(known.joined(separator: ", ")))")
+                throw unknownKey(at, key, known: known)
             }
         }
         return rules
@@ -150,14 +154,21 @@ public enum RulesFile {
                             guard let n = name.string, let d = date.string else { throw Error("\(here).expires: campaign → YYYY-MM-DD") }
                             u.campaignExpiry[n] = d
                         }
-                    default: throw Error("\(here).\(ck.string ?? ""): unknown key (known: param, expires)")
+                    default: throw unknownKey("\(here).\(ck.string ?? "")", ck.string ?? "", known: ["param", "expires"])
                     }
                 }
             default:
-                throw Error("\(here): unknown key (known: applies_to, required, schemes, allow_hosts, deny_hosts, pattern, required_query, forbidden_query, campaigns)")
+                throw unknownKey(here, key, known: ["applies_to", "required", "schemes", "allow_hosts", "deny_hosts", "pattern",
+                                                    "required_query", "forbidden_query", "campaigns"])
             }
         }
         return u
+    }
+
+    /// An unknown key, with the known key it is most likely a typo of.
+    static func unknownKey(_ at: String, _ key: String, known: [String]) -> Error {
+        let hint = DidYouMean.closest(to: key, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        return Error("\(at): unknown key\(hint) (known: \(known.joined(separator: ", ")))")
     }
 
     static func strings(_ node: Node, _ at: String) throws -> [String] {

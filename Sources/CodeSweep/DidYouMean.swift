@@ -17,6 +17,14 @@ public enum DidYouMean {
         return prev[b.count]
     }
 
+    /// The word of `candidates` nearest to `word` when it is within two edits of it (and the
+    /// candidate is longer than the edits), or nil: `requre_code` → `require_code`.
+    public static func closest(to word: String, among candidates: [String]) -> String? {
+        let lower = word.lowercased()
+        let ranked = candidates.map { ($0, distance(lower, $0)) }.filter { $0.1 <= min(2, $0.0.count / 2) }
+        return ranked.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+
     /// The subcommand a first argument was meant to be, or nil. Only a word that looks like a
     /// command — letters and '-' only, no '/' or '.', not an option — that is not an existing
     /// file or folder (`exists`), and within two edits of a command (a swapped pair of letters
@@ -24,8 +32,6 @@ public enum DidYouMean {
     public static func subcommand(for word: String, commands: [String], exists: (String) -> Bool) -> String? {
         guard word.count >= 3, !word.hasPrefix("-"), !commands.contains(word),
               word.allSatisfy({ ($0.isASCII && $0.isLetter) || $0 == "-" }), !exists(word) else { return nil }
-        let lower = word.lowercased()
-        let ranked = commands.map { ($0, distance(lower, $0)) }.filter { $0.1 <= min(2, $0.0.count / 2) }
-        return ranked.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+        return closest(to: word, among: commands)
     }
 }

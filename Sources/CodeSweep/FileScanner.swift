@@ -67,10 +67,8 @@ public enum FileScanner {
             record.error = error
             return record
         }
-        let ext = fileExtension(entry.pathBytes)
-        let looksLikeImage = ImageFormat.knownExtensions.contains(ext)
         let sniffed = ImageFormat.sniff(bytes.prefix(32))
-        if sniffed == nil && !entry.explicit && !looksLikeImage { return nil }
+        if !isRecorded(entry, sniffed: sniffed) { return nil }
         if !settings.hashes.isEmpty {
             record.hashes = Dictionary(uniqueKeysWithValues: settings.hashes.map { ($0.rawValue, $0.hex(bytes)) })
             lap("hash")
@@ -135,6 +133,31 @@ public enum FileScanner {
             record.error = error
         }
         return record
+    }
+
+    /// The one rule for which files get a record: every file named on the command line (or
+    /// listed with --files-from), and a file found by walking when it is an image by its first
+    /// bytes or by its name (an image extension: a broken photo is reported, not skipped).
+    static func isRecorded(_ entry: FileEntry, sniffed: ImageFormat?) -> Bool {
+        sniffed != nil || entry.explicit || ImageFormat.knownExtensions.contains(fileExtension(entry.pathBytes))
+    }
+
+    /// Whether `scan` writes a record for this walked item, decided as `scan` decides it but
+    /// from the file's first 32 bytes only: a failure is always recorded, a file by
+    /// `isRecorded` (one that cannot be opened is recorded as unreadable). Used where the
+    /// records a sweep will write must be known without scanning: the progress line's total
+    /// and `merge`'s expected files.
+    public static func willRecord(_ item: WalkItem) -> Bool {
+        guard case .file(let f) = item else { return true }
+        if f.explicit || ImageFormat.knownExtensions.contains(fileExtension(f.pathBytes)) { return true }
+        let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 32)
+        guard let n = try? FileIO.readFully(fd, into: &head) else { return true }
+        return isRecorded(f, sniffed: ImageFormat.sniff(head.prefix(n)))
     }
 
     public static func fileExtension(_ path: [UInt8]) -> String {

@@ -15,13 +15,18 @@ struct Check: AsyncParsableCommand {
         the file's, single values replace them). Prints a summary for people; --junit, --json and \
         GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
 
+        Files only on the command line (no folder) make a spot check: expectations entries for \
+        other files are not required, and a require_code glob need only match an image of the \
+        full check.
+
         Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
-        or no image checked at all (paths or --include matching nothing).
+        no image checked at all (paths or --include matching nothing), or a require_code glob \
+        matching no checked image.
         Reference: docs/check.md.
         """
     )
 
-    @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder).")
+    @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder); files only: a spot check.")
     var paths: [String] = []
 
     @Option(help: "Rules file (default: .codesweep.yml in the current folder, when there is one).")
@@ -75,7 +80,13 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Skip files and folders matching this glob; repeatable.")
     var exclude: [String] = []
 
-    @Option(help: "Write a JUnit XML report to FILE.")
+    @Option(help: "As --include, ignoring ASCII case; repeatable.")
+    var iinclude: [String] = []
+
+    @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
+    var iexclude: [String] = []
+
+    @Option(help: "Write a JUnit XML report to FILE ('-' for stdout instead of the summary).")
     var junit: String?
 
     @Option(help: "Write a JSON report to FILE ('-' for stdout instead of the summary).")
@@ -104,6 +115,7 @@ struct Check: AsyncParsableCommand {
         if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
         if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
+        if junit == "-" && json == "-" { return "--junit - and --json - both write to stdout; give one of them a file" }
         return nil
     }
 
@@ -117,7 +129,11 @@ struct Check: AsyncParsableCommand {
         var setup: CheckSetup
         do {
             setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-                                   exists: { fm.fileExists(atPath: $0) }, read: { try FileIO.readInput($0, limit: RulesFile.sizeLimit, what: "file") })
+                                   exists: { fm.fileExists(atPath: $0) }, read: { path in
+                                       // The message names which file and says why (errno's words).
+                                       let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
+                                       return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
+                                   })
             try applyFlags(&setup.rules, cwd: cwd)
         } catch {
             Stderr.say("codesweep check: \(error)")
@@ -131,14 +147,16 @@ struct Check: AsyncParsableCommand {
                                  today: today ?? Self.todayUTC(), jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
         let report: CheckReport
         do {
-            report = try await runner.run(paths: roots, rulesSource: source)
+            // Files only on the command line (a pre-commit hook's changed files): a spot check.
+            let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
+            report = try await runner.run(paths: roots, rulesSource: source, fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
         } catch {
             Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
 
         do {
-            if let junit { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
+            if let junit, junit != "-" { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
             if let json, json != "-" { try write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
         } catch {
             Stderr.say("codesweep check: \(error)")
@@ -149,6 +167,8 @@ struct Check: AsyncParsableCommand {
         }
         if json == "-" {
             OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")
+        } else if junit == "-" {
+            OutputFile.standardOutput.write(CheckOutput.junit(report, timestamp: Self.timestamp()))
         } else {
             OutputFile.standardOutput.write(CheckOutput.text(report, verbose: verbose))
         }
@@ -176,6 +196,8 @@ struct Check: AsyncParsableCommand {
         if let minGrade { r.minGrade = Grade(minimum: minGrade) }
         r.include += include
         r.exclude += exclude
+        r.includeIgnoringCase += iinclude
+        r.excludeIgnoringCase += iexclude
         if let expectations {
             let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
@@ -186,6 +208,14 @@ struct Check: AsyncParsableCommand {
 
     func write(_ text: String, to path: String) throws {
         try SafeFile.write(text, to: path)
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var st = stat()
+        let ok = (ArgumentBytes.bytes(path) + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &st) }
+        }
+        return ok == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     static func todayUTC() -> String { Timestamp.now(.date) }

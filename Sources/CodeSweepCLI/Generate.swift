@@ -188,12 +188,12 @@ struct Generate: AsyncParsableCommand {
                     logoBytes = logos[full]
                 }
                 origins.append("\(e.origin) ('\(e.name)')")
-                made.append(GenerateJob(label: e.name, outputPath: output + "/" + fileName, payload: Array(e.payload.utf8), spec: spec, logo: logoBytes))
+                made.append(GenerateJob(label: e.name, outputPath: Self.inFolder(output, fileName), payload: Array(e.payload.utf8), spec: spec, logo: logoBytes))
             }
             jobList = made
             inputs.append((batch, "the batch list"))
             outDir = output
-            manifestPath = manifest ?? output + "/" + Manifest.defaultName
+            manifestPath = manifest ?? Self.inFolder(output, Manifest.defaultName)
         } else {
             if manifest != nil { throw GenerateError.usage("--manifest goes with --batch") }
             let bytes: [UInt8]
@@ -315,6 +315,11 @@ struct Generate: AsyncParsableCommand {
     }
 
     /// A file name from the payload: its letters and digits (at most 40), else "code".
+    /// `codes/` + `expected.yml` is `codes/expected.yml`, not `codes//expected.yml`.
+    static func inFolder(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     static func defaultName(_ bytes: [UInt8]) -> String {
         var s = ""
         for b in bytes {

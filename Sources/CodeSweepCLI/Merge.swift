@@ -41,6 +41,12 @@ struct Merge: ParsableCommand {
     @Option(help: "As given to scan (repeatable), for --root.")
     var exclude: [String] = []
 
+    @Option(help: "As given to scan (repeatable), for --root.")
+    var iinclude: [String] = []
+
+    @Option(help: "As given to scan (repeatable), for --root.")
+    var iexclude: [String] = []
+
     @Flag(help: "As given to scan, for --root.")
     var hidden = false
 
@@ -58,6 +64,8 @@ struct Merge: ParsableCommand {
             var walk = WalkOptions()
             walk.include = include
             walk.exclude = exclude
+            walk.includeIgnoringCase = iinclude
+            walk.excludeIgnoringCase = iexclude
             walk.hidden = hidden
             walk.followSymlinks = followSymlinks
             let walker = Walker(options: walk)
@@ -92,6 +100,6 @@ struct Merge: ParsableCommand {
             Stderr.say("codesweep merge: \(failure.message)")
             throw ExitCode(2)
         }
-        Stderr.say("codesweep merge: \(merged.count) records from \(reports.count) reports")
+        Stderr.say("codesweep merge: \(ProgressLine.count(merged.count, "record")) from \(ProgressLine.count(reports.count, "report"))")
     }
 }

@@ -56,11 +56,17 @@ struct Scan: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Images decoded in parallel (default: number of cores).")
     var jobs: Int?
 
-    @Option(help: "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable.")
+    @Option(help: "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable. '{jpg,heic}' alternatives; a trailing '/' names folders: the files below them.")
     var include: [String] = []
 
-    @Option(help: "Skip files and folders matching this glob; repeatable.")
+    @Option(help: "Skip files and folders matching this glob; repeatable. A trailing '/' (Photos/) names folders only.")
     var exclude: [String] = []
+
+    @Option(help: "As --include, ignoring ASCII case ('*.jpg' also matches A.JPG; ripgrep's --iglob); repeatable.")
+    var iinclude: [String] = []
+
+    @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
+    var iexclude: [String] = []
 
     @Flag(help: "Also walk hidden files and folders (names starting with '.').")
     var hidden = false
@@ -151,6 +157,8 @@ struct Scan: AsyncParsableCommand {
         var walk = WalkOptions()
         walk.include = include
         walk.exclude = exclude
+        walk.includeIgnoringCase = iinclude
+        walk.excludeIgnoringCase = iexclude
         walk.hidden = hidden
         walk.followSymlinks = followSymlinks
 
@@ -181,10 +189,11 @@ struct Scan: AsyncParsableCommand {
         let pictures: AnnotationPlan?
         var annotated: [WalkItem]? = nil
         do {
-            // Pictures are planned from the whole walk (no picture may overwrite an input), so
-            // --annotate walks first and keeps what it walked.
-            annotated = annotate == nil ? nil : Array(walked.lazy.filter(inShard))
-            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: paths, items: annotated ?? []) }
+            // Pictures are planned from the whole walk (no picture may overwrite an input, and
+            // names must not depend on the shard), so --annotate walks first and keeps what it walked.
+            let whole = annotate == nil ? [] : Array(walked)
+            annotated = annotate == nil ? nil : whole.filter(inShard)
+            pictures = try annotate.map { try AnnotationPlan(outputDir: $0, roots: roots, items: whole) }
             if let resume {
                 // Locked for the whole run: a second sweep on the same file is refused.
                 let (log, file) = try ResumeLog.open(resume)
@@ -223,7 +232,10 @@ struct Scan: AsyncParsableCommand {
         }
         let items = annotated.map { AnyIterator($0.lazy.filter(select).makeIterator()) } ?? AnyIterator(walked.lazy.filter(select).makeIterator())
         let progressShown = !quiet && OutputFile.standardError.isTerminal
-        let progress = Progress(count: progressShown ? WalkCount(walked, keep: keep) : nil, enabled: progressShown)
+        // The total counts only the files that will get a record (not a folder's documents):
+        // the files the sweep scans, by the scan's own rule, from their first bytes.
+        let progress = Progress(count: progressShown ? WalkCount(walked, keep: { keep($0) && FileScanner.willRecord($0) }) : nil,
+                                enabled: progressShown)
         var sink: any RecordSink
         switch raw ? nil : format {
         case nil: sink = RawSink(out: out, forcedCharset: charset)
@@ -298,7 +310,9 @@ struct Scan: AsyncParsableCommand {
             Stderr.say("codesweep: no images found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
                        + (filesFrom != nil ? " or the --files-from list" : "")
                        + (include.isEmpty ? "" : " matching --include \(include.map { "'\($0)'" }.joined(separator: ", ")) (globs are case-sensitive)")
-                       + (shard != nil ? " in shard \(shard!)" : ""))
+                       + (iinclude.isEmpty ? "" : " matching --iinclude \(iinclude.map { "'\($0)'" }.joined(separator: ", "))")
+                       + (shard != nil ? " in shard \(shard!)" : "")
+                       + (include.isEmpty ? "" : "; --iinclude matches without regard to case"))
         }
         if let writeFailure {
             Stderr.say("codesweep: \(writeFailure.message)" + (stoppedEarly ? "; the sweep was stopped" : ""))

@@ -70,12 +70,14 @@ struct StdinImage {
         _ = (path + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     }
 
-    /// The record as the user named the file: `-`.
+    /// The record as the user named the file: `-`, without `mtime` (the temporary file's time is
+    /// only when it was read, not a time of the image; the schema makes `mtime` optional).
     func relabel(_ record: FileRecord) -> FileRecord {
         guard record.pathBytes == path else { return record }
         var r = record
         r.path = "-"
         r.pathBytes = Array("-".utf8)
+        r.mtime = nil
         return r
     }
 }

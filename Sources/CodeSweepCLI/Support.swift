@@ -109,7 +109,8 @@ final class Counter { var value = 0 }
 
 /// The number of files a sweep will scan, counted by a second walk on a thread of its own for
 /// the progress line's total and ETA: the sweep streams its walk and knows the total only at
-/// the end. Nil until the count is done.
+/// the end. `keep` decides what counts (the scan passes `FileScanner.willRecord`, which reads a
+/// file's first bytes, so the documents in a folder are not counted). Nil until the count is done.
 final class WalkCount: @unchecked Sendable {
     private let lock = NSLock()
     private var counted: Int?

@@ -10,6 +10,9 @@ public struct WalkOptions: Sendable {
     public var include: [String] = []
     /// Globs that exclude files and prune folders.
     public var exclude: [String] = []
+    /// As `include` and `exclude`, matched without regard to ASCII case (`--iinclude`, `--iexclude`).
+    public var includeIgnoringCase: [String] = []
+    public var excludeIgnoringCase: [String] = []
     /// Descend into hidden folders and scan hidden files (names starting with ".").
     public var hidden = false
     /// Follow symbolic links found while walking (loops are detected and skipped).
@@ -54,7 +57,13 @@ public enum WalkItem: Sendable, Equatable {
 /// anything that is not a regular file or a folder (a FIFO would block forever).
 public struct Walker: Sendable {
     public let options: WalkOptions
-    public init(options: WalkOptions = WalkOptions()) { self.options = options }
+    let includes: [WalkPattern]
+    let excludes: [WalkPattern]
+    public init(options: WalkOptions = WalkOptions()) {
+        self.options = options
+        includes = options.include.map { WalkPattern($0) } + options.includeIgnoringCase.map { WalkPattern($0, caseInsensitive: true) }
+        excludes = options.exclude.map { WalkPattern($0) } + options.excludeIgnoringCase.map { WalkPattern($0, caseInsensitive: true) }
+    }
 
     public func walk(_ roots: [String]) -> [WalkItem] { Array(items(roots.map(ArgumentBytes.bytes))) }
 
@@ -132,7 +141,7 @@ public struct Walker: Sendable {
             if !walker.options.hidden && name.first == UInt8(ascii: ".") { return nil }
             let path = walker.join(dir, name)
             let relPath = rel.isEmpty ? name : rel + [UInt8(ascii: "/")] + name
-            if walker.excluded(name: name, relative: relPath) { return nil }
+            if walker.excluded(name: name, relative: relPath, folderOnly: false) { return nil }
             var info = stat()
             guard walker.cStat(path, &info, follow: false) == 0 else {
                 // Listed, then gone (deleted or renamed since the folder was read): not_found.
@@ -146,6 +155,8 @@ public struct Walker: Sendable {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
+                // `--exclude Photos/`: a pattern ending in '/' names folders only (as in .gitignore).
+                if walker.excluded(name: name, relative: relPath, folderOnly: true) { return nil }
                 guard visited.insert(DirID(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))).inserted else { return nil }
                 guard let names = walker.listDirectory(path) else {
                     let err = errno
@@ -172,12 +183,27 @@ public struct Walker: Sendable {
         dir.last == UInt8(ascii: "/") ? dir + name : dir + [UInt8(ascii: "/")] + name
     }
 
-    func excluded(name: [UInt8], relative: [UInt8]) -> Bool {
-        options.exclude.contains { Glob.matches($0, name: name, relative: relative) }
+    /// Whether an entry is excluded: a file by the patterns that name files (no trailing '/'),
+    /// a folder by the patterns ending in '/' (the others are asked before its type is known).
+    func excluded(name: [UInt8], relative: [UInt8], folderOnly: Bool) -> Bool {
+        excludes.contains { $0.folderOnly == folderOnly && $0.matches(name: name, relative: relative) }
     }
 
+    /// Whether a file is included: a pattern naming files matches it, or a pattern ending in '/'
+    /// matches one of the folders it lies in (`--include 'Photos/'`: the files below Photos).
     func included(name: [UInt8], relative: [UInt8]) -> Bool {
-        options.include.isEmpty || options.include.contains { Glob.matches($0, name: name, relative: relative) }
+        guard !includes.isEmpty else { return true }
+        if includes.contains(where: { !$0.folderOnly && $0.matches(name: name, relative: relative) }) { return true }
+        let folderPatterns = includes.filter(\.folderOnly)
+        guard !folderPatterns.isEmpty else { return false }
+        var end = 0
+        while let slash = relative[end...].firstIndex(of: UInt8(ascii: "/")) {
+            let folder = Array(relative[..<slash])
+            let folderName = Array(folder[(folder.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...])
+            if folderPatterns.contains(where: { $0.matches(name: folderName, relative: folder) }) { return true }
+            end = slash + 1
+        }
+        return false
     }
 
     /// Entry names of a folder, sorted by bytes, without "." and "..".
@@ -214,6 +240,25 @@ public struct Walker: Sendable {
         default: "special file"
         }
     }
+}
+
+/// One --include/--exclude pattern, compiled once: the walker's rule is that a pattern with a
+/// '/' matches the path below the root, one without the name; a trailing '/' (`Photos/`) makes it
+/// name folders only, as in .gitignore, and is not part of what is matched.
+struct WalkPattern: Sendable {
+    let glob: Glob
+    let hasSlash: Bool
+    let folderOnly: Bool
+
+    init(_ pattern: String, caseInsensitive: Bool = false) {
+        var p = ArgumentBytes.bytes(pattern)
+        folderOnly = p.count > 1 && p.last == UInt8(ascii: "/")
+        while p.count > 1 && p.last == UInt8(ascii: "/") { p.removeLast() }
+        hasSlash = p.contains(UInt8(ascii: "/"))
+        glob = Glob(p, caseInsensitive: caseInsensitive)
+    }
+
+    func matches(name: [UInt8], relative: [UInt8]) -> Bool { glob.matches(hasSlash ? relative : name) }
 }
 
 func describe(_ err: Int32) -> String {

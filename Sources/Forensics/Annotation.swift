@@ -21,7 +21,11 @@ public struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
 ///
 /// Names: `<name>.annotated.png` (`.jpg` for JPEG inputs), `<name>.frame<k>.annotated.png` for
 /// codes on frame k > 0 of a multi-frame file; below DIR, the path below the argument given
-/// (with several arguments, each folder argument's files go in a folder named after it).
+/// (with several arguments, each folder argument's files go in a folder named after it). When
+/// two inputs of the walk would get the same name (two `image001.jpg` given as files or listed
+/// with --files-from), each gets its path's tag, `<name>.<tag>.annotated.jpg`: 8 hex digits of
+/// the FNV-1a hash of the path as given (`tag(for:)`), so no picture replaces another and the
+/// names are the same in every run and shard of the same inputs.
 public final class AnnotationPlan {
     struct FileID: Hashable { var dev: UInt64; var ino: UInt64 }
 
@@ -40,9 +44,10 @@ public final class AnnotationPlan {
     /// be made), naming it: the sweep stops and exits 2, as for the report itself.
     public private(set) var writeFailure: String?
 
-    /// Plans the output paths for the walked items and refuses if DIR is, or is inside, a folder
-    /// being scanned, or if any output path is an input file.
-    public init(outputDir: String, roots: [String], items: [WalkItem]) throws(AnnotationRefusal) {
+    /// Plans the output paths for the walked items (the whole walk, every shard of it: names do
+    /// not depend on the shard) and refuses if DIR is, or is inside, a folder being scanned, or
+    /// if any output path is an input file. `roots` are the arguments and --files-from entries.
+    public init(outputDir: String, roots: [[UInt8]], items: [WalkItem]) throws(AnnotationRefusal) {
         guard !outputDir.isEmpty else { throw AnnotationRefusal(description: "--annotate needs a folder") }
         self.outputDir = ArgumentBytes.bytes(outputDir)
         var ids = Set<FileID>()
@@ -50,13 +55,12 @@ public final class AnnotationPlan {
         inputs = ids
 
         let outReal = Self.resolve(self.outputDir)
-        for root in roots {
-            let r = ArgumentBytes.bytes(root)
+        for r in roots {
             var st = stat()
             guard Self.cStat(r, &st, follow: true) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
             let rootReal = Self.resolve(r)
             if outReal == rootReal || outReal.starts(with: rootReal + (rootReal.last == 47 ? [] : [47])) {
-                throw AnnotationRefusal(description: "--annotate folder '\(ArgumentBytes.display(outputDir))' is inside the folder being scanned ('\(ArgumentBytes.display(root))'): pictures would be written among the inputs; choose a folder outside it")
+                throw AnnotationRefusal(description: "--annotate folder '\(ArgumentBytes.display(outputDir))' is inside the folder being scanned ('\(String(decoding: r, as: UTF8.self))'): pictures would be written among the inputs; choose a folder outside it")
             }
         }
         var st = stat()
@@ -65,7 +69,7 @@ public final class AnnotationPlan {
         }
 
         // Each item's path below its argument. Items come in the order of their roots.
-        let rootBytes = roots.map(ArgumentBytes.bytes)
+        let rootBytes = roots
         var prefixes: [[UInt8]] = []
         var used: [[UInt8]: Int] = [:]
         for (i, r) in rootBytes.enumerated() {
@@ -90,7 +94,10 @@ public final class AnnotationPlan {
             }
             let base = self.outputDir + (self.outputDir.last == 47 ? [] : [47]) + rel
             if bases[f.pathBytes]?.contains(base) != true { bases[f.pathBytes, default: []].append(base) }
-            // The frame-0 picture must not be an input (a hard link or the same path).
+        }
+        bases = Self.tagCollisions(bases)
+        // The frame-0 picture must not be an input (a hard link or the same path).
+        for base in bases.values.joined() {
             for ext in ["png", "jpg"] {
                 let target = base + Array(".annotated.\(ext)".utf8)
                 if Self.cStat(target, &st, follow: true) == 0, inputs.contains(FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))) {
@@ -98,6 +105,31 @@ public final class AnnotationPlan {
                 }
             }
         }
+    }
+
+    /// A path's tag in picture names: FNV-1a (64-bit) of its bytes as given, as 16 hex digits;
+    /// names use the first 8 (`tag(for:)`).
+    public static func fullTag(for path: [UInt8]) -> String {
+        let hex = String(Shard.fnv1a64(path), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public static func tag(for path: [UInt8]) -> String { String(fullTag(for: path).prefix(8)) }
+
+    /// Names shared by several inputs get each input's tag before the suffix (`a.jpg` →
+    /// `a.jpg.1b2c3d4e`); two of them with the same 8 digits take all 16.
+    static func tagCollisions(_ bases: [[UInt8]: [[UInt8]]]) -> [[UInt8]: [[UInt8]]] {
+        var owners: [[UInt8]: [[UInt8]]] = [:]
+        for (input, list) in bases { for b in list { owners[b, default: []].append(input) } }
+        var out = bases
+        for (input, list) in bases {
+            out[input] = list.map { base in
+                guard let sharing = owners[base], sharing.count > 1 else { return base }
+                let clash = sharing.contains { $0 != input && tag(for: $0) == tag(for: input) }
+                return base + Array(".\(clash ? fullTag(for: input) : tag(for: input))".utf8)
+            }
+        }
+        return out
     }
 
     /// The path of `path` below `root` ("a/b.png" below "a" is "b.png"; a file root gives its name).

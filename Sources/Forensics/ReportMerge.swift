@@ -95,14 +95,18 @@ public enum ReportMerge {
             ordered = []
             var seen = Set<[UInt8]>()
             var missing: [String] = [], missingPaths: [String] = []
+            // The files a single scan would have recorded: a document it skips is not expected.
+            var expected = 0
             for item in expecting.items {
                 let key = item.pathBytes
                 guard seen.insert(key).inserted else { continue }
                 if let l = byPath[key] {
                     ordered.append(l)
-                } else if wouldBeRecorded(item) {
+                    expected += 1
+                } else if FileScanner.willRecord(item) {
                     missing.append(show(Walker.display(key)))
                     missingPaths.append(Walker.display(key))
+                    expected += 1
                 }
             }
             for m in missing.prefix(20) { problems.append("missing: \(m) (no shard reported it)") }
@@ -111,7 +115,7 @@ public enum ReportMerge {
             for l in extra.prefix(20) { problems.append("not expected: \(show(l.path)) (\(l.source):\(l.lineNumber)) is not in the expected list") }
             if extra.count > 20 { problems.append("not expected: \(extra.count - 20) more files") }
             if !missing.isEmpty || !extra.isEmpty {
-                problems.append("expected \(seen.count) paths, the reports hold \(byPath.count) distinct files (\(missing.count) missing, \(extra.count) not expected)")
+                problems.append("expected \(expected) files, the reports hold \(byPath.count) distinct files (\(missing.count) missing, \(extra.count) not expected)")
             }
             if let hint = rootHint(missing: missingPaths, extra: extra.map(\.path)) { problems.append(hint) }
         } else {
@@ -124,48 +128,38 @@ public enum ReportMerge {
 
     /// When the files missing and the files not expected are the same files under another
     /// prefix (`--root ./case` for shards scanned as `case`), the hint that says so: records keep
-    /// the path as the scan was given it, so --root must be written the same way.
+    /// the path as the scan was given it, so --root must be written the same way. The reports'
+    /// files are looked up by name, so the hint does not depend on the order the reports (or
+    /// the shards' lines) come in.
     public static func rootHint(missing: [String], extra: [String]) -> String? {
-        guard let m = missing.first, !extra.isEmpty else { return nil }
+        guard !missing.isEmpty, !extra.isEmpty else { return nil }
         let extraSet = Set(extra)
-        let mParts = m.split(separator: "/", omittingEmptySubsequences: false)
-        for e in extra.prefix(50) {
-            let eParts = e.split(separator: "/", omittingEmptySubsequences: false)
-            var k = 0
-            while k < min(mParts.count, eParts.count), mParts[mParts.count - 1 - k] == eParts[eParts.count - 1 - k] { k += 1 }
-            guard k > 0 else { continue }
-            let from = mParts.dropLast(k).joined(separator: "/"), to = eParts.dropLast(k).joined(separator: "/")
-            guard from != to else { continue }
-            func moved(_ p: String) -> String? {
-                guard from.isEmpty || p.hasPrefix(from + "/") else { return nil }
-                let rest = from.isEmpty ? p : String(p.dropFirst(from.count + 1))
-                return to.isEmpty ? rest : to + "/" + rest
+        var byName: [Substring: [String]] = [:]
+        for e in extra { byName[e.split(separator: "/", omittingEmptySubsequences: false).last ?? "", default: []].append(e) }
+        var tried = Set<[String]>()
+        for m in missing.prefix(20) {
+            let mParts = m.split(separator: "/", omittingEmptySubsequences: false)
+            for e in (byName[mParts.last ?? ""] ?? []).prefix(50) {
+                let eParts = e.split(separator: "/", omittingEmptySubsequences: false)
+                var k = 0
+                while k < min(mParts.count, eParts.count), mParts[mParts.count - 1 - k] == eParts[eParts.count - 1 - k] { k += 1 }
+                let from = mParts.dropLast(k).joined(separator: "/"), to = eParts.dropLast(k).joined(separator: "/")
+                guard from != to, tried.insert([from, to]).inserted else { continue }
+                func moved(_ p: String) -> String? {
+                    guard from.isEmpty || p.hasPrefix(from + "/") else { return nil }
+                    let rest = from.isEmpty ? p : String(p.dropFirst(from.count + 1))
+                    return to.isEmpty ? rest : to + "/" + rest
+                }
+                let matched = missing.filter { moved($0).map(extraSet.contains) ?? false }.count
+                guard matched * 2 >= missing.count else { continue }
+                let example = missing.first { moved($0).map(extraSet.contains) ?? false } ?? m
+                return "hint: the missing files are in the reports under other names: '\(show(example))' is '\(show(moved(example) ?? e))' there"
+                    + (matched > 1 ? " (and \(matched - 1) more like it)" : "")
+                    + ". Records keep each path as scan was given it, so give --root (and --include/--exclude) exactly as the shards were scanned"
+                    + (to.isEmpty || to == "." ? "" : " (--root \(show(to)))")
             }
-            let matched = missing.filter { moved($0).map(extraSet.contains) ?? false }.count
-            guard matched * 2 >= missing.count else { continue }
-            let example = missing.first { moved($0).map(extraSet.contains) ?? false } ?? m
-            return "hint: the missing files are in the reports under other names: '\(show(example))' is '\(show(moved(example) ?? e))' there"
-                + (matched > 1 ? " (and \(matched - 1) more like it)" : "")
-                + ". Records keep each path as scan was given it, so give --root (and --include/--exclude) exactly as the shards were scanned"
-                + (to.isEmpty || to == "." ? "" : " (--root \(show(to)))")
         }
         return nil
-    }
-
-    /// Whether `codesweep scan` writes a record for this walked item: always, except for a file
-    /// found by walking that is neither an image by its first bytes nor by its name.
-    static func wouldBeRecorded(_ item: WalkItem) -> Bool {
-        guard case .file(let f) = item, !f.explicit else { return true }
-        if ImageFormat.knownExtensions.contains(FileScanner.fileExtension(f.pathBytes)) { return true }
-        let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        }
-        guard fd >= 0 else { return true } // scan would report it unreadable
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 32)
-        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, 32) }
-        guard n >= 0 else { return true }
-        return ImageFormat.sniff(head.prefix(n)) != nil
     }
 
     /// A path for a message: control characters escaped.

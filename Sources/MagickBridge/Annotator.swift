@@ -27,6 +27,10 @@ public struct EncodedPicture: Sendable {
     public var height: Int
     /// False when labels were asked for but could not be drawn (no usable font): outlines only.
     public var labelsDrawn: Bool
+    /// Where each label was drawn (`LabelLayout`), in the order of the marks that have one.
+    public var labels: [LabelBox] = []
+    /// The first-corner dot's outer radius, in pixels.
+    public var firstCornerRadius: Double = 0
 }
 
 /// Pictures of what was found: annotated upright copies and thumbnails.
@@ -74,18 +78,24 @@ public enum Annotator {
                 throw RecordError(.internalError, "cannot draw outlines: \(ImageLoader.exception(wand)?.message ?? "no reason given")")
             }
             var labelsDrawn = true
-            let labelled = marks.filter { $0.label?.isEmpty == false }
-            if !labelled.isEmpty {
+            var boxes: [LabelBox] = []
+            if marks.contains(where: { $0.label?.isEmpty == false }) {
                 if let font {
-                    labelsDrawn = drawLabels(wand, marks: labelled, font: font, size: max(12, (side / 40).rounded()),
-                                             width: w, height: h, gap: dot + 2)
+                    // The gap clears the first corner's dot (its white rim is 2.2 dots wide).
+                    let drawn = drawLabels(wand, marks: marks, font: font, size: max(12, (side / 40).rounded()),
+                                           width: w, height: h, dotRadius: dot * 2.2, gap: dot * 2.2 + 3)
+                    labelsDrawn = drawn != nil
+                    boxes = drawn ?? []
                     MagickClearException(wand)
                 } else {
                     labelsDrawn = false
                 }
             }
             let encoded = try encode(wand, as: output)
-            return EncodedPicture(bytes: encoded, width: w, height: h, labelsDrawn: labelsDrawn)
+            var picture = EncodedPicture(bytes: encoded, width: w, height: h, labelsDrawn: labelsDrawn)
+            picture.labels = boxes
+            picture.firstCornerRadius = dot * 2.2
+            return picture
         }
     }
 
@@ -251,33 +261,37 @@ public enum Annotator {
         return MagickDrawImage(wand, dw) == MagickTrue
     }
 
-    /// Labels above each code's box (below it when there is no room), white on a dark band.
+    /// Labels white on a dark band, placed by `LabelLayout` (above each code's box, else below
+    /// or further off, never over another label, a code or a first-corner dot).
     /// MagickAnnotateImage passes the text to AnnotateImage as is: unlike DrawAnnotation, the
-    /// payload is never pasted into MVG and parsed again. Returns false if the font fails.
+    /// payload is never pasted into MVG and parsed again. Returns where the labels went, or nil
+    /// if the font fails.
     static func drawLabels(_ wand: OpaquePointer, marks: [AnnotationMark], font: String, size: Double,
-                           width: Int, height: Int, gap: Double) -> Bool {
-        guard let dw = NewDrawingWand() else { return false }
+                           width: Int, height: Int, dotRadius: Double, gap: Double) -> [LabelBox]? {
+        guard let dw = NewDrawingWand() else { return nil }
         defer { DestroyDrawingWand(dw) }
-        guard DrawSetFont(dw, font) == MagickTrue else { return false }
+        guard DrawSetFont(dw, font) == MagickTrue else { return nil }
         DrawSetFontSize(dw, size)
         withPixel("white") { DrawSetFillColor(dw, $0) }
         withPixel("#000000C0") { DrawSetTextUnderColor(dw, $0) }
         DrawSetTextAntialias(dw, MagickTrue)
         DrawSetGravity(dw, NorthWestGravity)
+        var sizes: [(width: Double, height: Double)?] = []
         for m in marks {
-            guard let label = m.label, !label.isEmpty, !m.corners.isEmpty else { continue }
-            guard let metrics = MagickQueryFontMetrics(wand, dw, label) else { return false }
+            guard let label = m.label, !label.isEmpty, !m.corners.isEmpty else { sizes.append(nil); continue }
+            guard let metrics = MagickQueryFontMetrics(wand, dw, label) else { return nil }
             // [4] text width, [5] text height.
-            let tw = metrics[4], th = metrics[5]
+            sizes.append((metrics[4], metrics[5]))
             MagickRelinquishMemory(metrics)
-            let xs = m.corners.map(\.x), ys = m.corners.map(\.y)
-            var x = xs.min()!
-            var y = ys.min()! - gap - th
-            if y < 0 { y = ys.max()! + gap }
-            if y + th > Double(height) { y = max(0, ys.min()!) }
-            x = max(0, min(x, Double(width) - tw))
-            if MagickAnnotateImage(wand, dw, x, y, 0, label) != MagickTrue { return false }
         }
-        return true
+        let places = LabelLayout.place(codes: marks.map(\.corners), sizes: sizes, pictureWidth: Double(width), pictureHeight: Double(height),
+                                       dotRadius: dotRadius, gap: gap)
+        var drawn: [LabelBox] = []
+        for (m, place) in zip(marks, places) {
+            guard let label = m.label, let place else { continue }
+            if MagickAnnotateImage(wand, dw, place.x, place.y, 0, label) != MagickTrue { return nil }
+            drawn.append(place)
+        }
+        return drawn
     }
 }

@@ -8,10 +8,15 @@
 /// - `?` one character (a whole UTF-8 sequence, or one byte that is not one);
 /// - `[abc]`, `[a-z]`, `[!a-z]` or `[^a-z]` one byte of (or not of) the set (ASCII); a `]` first in
 ///   the set is literal; `[` without a closing `]` is literal;
+/// - `{jpg,JPG,heic}` any one of the comma-separated alternatives, each a glob itself (nested
+///   braces allowed); a `{` without its closing `}` is literal, `\{` `\,` `\}` are literal;
 /// - `\c` the byte c itself.
 ///
-/// Which text a pattern is matched against is the caller's rule (the walker and `check`: a
-/// pattern without `/` matches the name, one with `/` the path below the root).
+/// `caseInsensitive` folds ASCII letters in the pattern and the subject (`--iinclude`).
+///
+/// Which text a pattern is matched against is the caller's rule (the walker's `WalkPattern` and
+/// `check`'s `PathContext`: a pattern without `/` matches the name, one with `/` the path below
+/// the root; for the walker a trailing `/` names folders only).
 public struct Glob: Sendable, Equatable {
     enum Token: Equatable, Sendable {
         case byte(UInt8)
@@ -19,6 +24,7 @@ public struct Glob: Sendable, Equatable {
         case star           // *
         case folders        // **/ : zero or more "name/"
         case set([ClosedRange<UInt8>], negated: Bool)
+        case alternatives([Glob]) // {a,b}
     }
     let tokens: [Token]
     let caseInsensitive: Bool
@@ -42,6 +48,10 @@ public struct Glob: Sendable, Equatable {
             case UInt8(ascii: "\\") where i + 1 < p.count: out.append(.byte(p[i + 1])); i += 2
             case UInt8(ascii: "["):
                 if let (set, next) = Self.parseSet(p, from: i) { out.append(set); i = next } else { out.append(.byte(c)); i += 1 }
+            case UInt8(ascii: "{"):
+                if let (parts, next) = Self.alternatives(p, from: i) {
+                    out.append(.alternatives(parts.map { Glob($0) })); i = next
+                } else { out.append(.byte(c)); i += 1 }
             default: out.append(.byte(c)); i += 1
             }
         }
@@ -54,6 +64,27 @@ public struct Glob: Sendable, Equatable {
 
     /// Whether the pattern names a set of paths rather than one (holds `*`, `?` or `[`…`]`).
     public var hasWildcard: Bool { tokens.contains { if case .byte = $0 { false } else { true } } }
+
+    /// `{` at `start`: the alternatives' patterns (split at the commas outside nested braces,
+    /// sets and escapes) and the index after the closing `}`, or nil when it is not closed.
+    static func alternatives(_ p: [UInt8], from start: Int) -> ([[UInt8]], Int)? {
+        var parts: [[UInt8]] = [], current: [UInt8] = []
+        var depth = 0, i = start + 1
+        while i < p.count {
+            let c = p[i]
+            if c == UInt8(ascii: "\\"), i + 1 < p.count { current += [c, p[i + 1]]; i += 2; continue }
+            if c == UInt8(ascii: "["), let (_, next) = parseSet(p, from: i) { current += p[i..<next]; i = next; continue }
+            if c == UInt8(ascii: "{") { depth += 1 }
+            if c == UInt8(ascii: "}") {
+                if depth == 0 { return (parts + [current], i + 1) }
+                depth -= 1
+            }
+            if c == UInt8(ascii: ","), depth == 0 { parts.append(current); current = []; i += 1; continue }
+            current.append(c)
+            i += 1
+        }
+        return nil
+    }
 
     static func lower(_ b: UInt8) -> UInt8 { (0x41...0x5A).contains(b) ? b + 0x20 : b }
 
@@ -111,6 +142,11 @@ public struct Glob: Sendable, Equatable {
                 result = ti < s.count && s[ti] == b && match(pi + 1, ti + 1, s, &memo)
             case .set(let ranges, let negated):
                 result = ti < s.count && ranges.contains { $0.contains(s[ti]) } != negated && match(pi + 1, ti + 1, s, &memo)
+            case .alternatives(let globs):
+                // The subject is folded already when the pattern is case-insensitive.
+                result = (ti...s.count).contains { end in
+                    globs.contains { $0.matches(Array(s[ti..<end])) } && match(pi + 1, end, s, &memo)
+                }
             }
         }
         memo[key] = result ? 2 : 1
@@ -123,12 +159,5 @@ public struct Glob: Sendable, Equatable {
         let n = b < 0xC2 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF5 ? 4 : 1
         guard n > 1, i + n <= s.count, String(validating: s[i..<(i + n)], as: UTF8.self) != nil else { return 1 }
         return n
-    }
-
-    /// The walker's and `check`'s rule: a pattern with a `/` matches the path below the root,
-    /// one without matches the file or folder name alone.
-    public static func matches(_ pattern: String, name: [UInt8], relative: [UInt8]) -> Bool {
-        let p = ArgumentBytes.bytes(pattern)
-        return Glob(p).matches(p.contains(UInt8(ascii: "/")) ? relative : name)
     }
 }
