@@ -142,8 +142,8 @@ extension ScannabilityProbe {
 
     /// The production probe, taking a ZBar answer from `log` where the read that found the
     /// code already decoded the same pixels with the same settings (the same call, the same
-    /// symbols: see `BarcodeReader.DecodeLog`).
-    public static func zbar(reusing log: BarcodeReader.DecodeLog?) -> ScannabilityProbe {
+    /// symbols: see `DecodeLog`).
+    public static func zbar(reusing log: DecodeLog?) -> ScannabilityProbe {
         ScannabilityProbe { image, symbology in
             let raw = symbology.engine == .zxing ? ZXingDecoder.decode(image, symbologies: [symbology]).symbols
                 : log?.zbar(image, symbologies: [symbology]) ?? ZBarDecoder.decode(image, symbologies: [symbology])

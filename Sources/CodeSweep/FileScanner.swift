@@ -93,7 +93,7 @@ public enum FileScanner {
             record.frames = loaded.frames.count
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
-            let notes = BarcodeReader.SecondDecoderNotes()
+            var failures: [String] = []
             for (i, frame) in loaded.frames.enumerated() {
                 let before = record
                 let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
@@ -104,12 +104,14 @@ public enum FileScanner {
                     }
                 }
                 BarcodeReader.trace("file \(String(entry.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
-                record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
-                                                   fullResolution: { full.frame(i) }, notes: notes, beforeSecondDecoder: note)
+                let read = BarcodeReader.read(ReadFrame(frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
+                                                        beforeSecondDecoder: note), settings.reader)
+                record.codes += read.codes
+                failures += read.decoderFailures.filter { !failures.contains($0) }
             }
-            if !notes.failures.isEmpty {
+            if !failures.isEmpty {
                 record.failedDecoder = DecodingEngine.zxing.rawValue
-                record.warnings += notes.failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
+                record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
             }
             if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
             lap("scan")

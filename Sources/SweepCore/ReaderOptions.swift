@@ -9,6 +9,10 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
     public var minLinearQuality: Int
     /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
     public var minITFLength: Int
+    /// Keep the read's plain ZBar decodes beside its codes (the engine's `ReadResult.log`), for a
+    /// caller that decodes the same pixels again: generate's grading of a code drawn with its
+    /// quiet zone decodes the frame the plan's first pass decoded.
+    public var keepsDecodeLog = false
 
     /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
     /// with when add-ons are chosen (those hosts are reported only if chosen themselves).

@@ -157,7 +157,7 @@ struct ScannabilityGateTests {
         var grades = Set<Grade>()
         var measured = 0
         for s in try Self.specimens() {
-            guard let code = BarcodeReader.read(s.image, options: ReaderOptions(symbologies: SymbologySet([.qr]))).first(where: { $0.bytes == s.payload })
+            guard let code = BarcodeReader.read(ReadFrame(s.image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first(where: { $0.bytes == s.payload })
             else { continue }
             let full = probe.measure(code, in: s.image)
             #expect(full.marginsComplete)
@@ -199,8 +199,11 @@ struct ScannabilityGateTests {
     func madeCodeReusesTheRead() throws {
         let code = try CodeGenerator.make(Array("https://www.example.com/c/0?utm_source=flyer&utm_campaign=winter-0".utf8), spec: CodeSpec())
         let image = try #require(Verifier.luma(of: code))
-        let log = BarcodeReader.DecodeLog()
-        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal), log: log)
+        var options = ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal)
+        options.keepsDecodeLog = true
+        let read = BarcodeReader.read(ReadFrame(image), options)
+        let found = read.codes
+        let log = try #require(read.log)
         let match = try #require(found.first { $0.bytes == code.payload })
         // The premise: ZBar reports this code's corners a pixel inside its 32 px margin, so the
         // code's box plus 4 measured modules stops a pixel short of the picture's edge.
@@ -282,7 +285,7 @@ struct ScannabilityGateTests {
         let s = try #require(v.scannability)
         #expect(!v.passed && s.grade < .B && v.problems.contains { $0.hasPrefix("grade \(s.grade), below --min-grade B") }, "\(v.problems)")
         let image = try #require(Verifier.luma(of: weak))
-        let read = try #require(BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]))).first)
+        let read = try #require(BarcodeReader.read(ReadFrame(image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first)
         let full = ScannabilityProbe.zbar.measure(read, in: image)
         #expect(full.grade == s.grade)
         #expect(full.weakest(below: .B).map { "\($0.parameter) \($0.grade)" } == s.weakest(below: .B).map { "\($0.parameter) \($0.grade)" })
