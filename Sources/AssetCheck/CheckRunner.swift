@@ -129,7 +129,9 @@ public struct CheckRunner: Sendable {
         // the file, with the scan's limits, on the same bytes (no second read that could see a
         // changed file). A code without a readable measurement is ungraded, and said so.
         let scans = records.map { record in
-            record.codes.map { $0.measurement.flatMap(Scannability.init(json:)) }
+            record.codes.indices.map { k in
+                k < record.measurements.count ? record.measurements[k].flatMap(Scannability.init(json:)) : nil
+            }
         }
         return (records, scans)
     }

@@ -25,7 +25,7 @@ public struct ScanSettings: Sendable, Equatable, Codable {
 }
 
 /// Measures a code where it was found, for `check` (AssetCheck provides it; the engine only
-/// calls it). Its result travels in the record as JSON (`DetectedCode.measurement`).
+/// calls it). Its result travels beside the codes as JSON (`FileRecord.measurements`).
 public struct CodeGrader: Sendable {
     public let measure: @Sendable (DetectedCode, LumaImage) -> JSONValue
     public init(measure: @escaping @Sendable (DetectedCode, LumaImage) -> JSONValue) { self.measure = measure }
@@ -120,6 +120,7 @@ public enum FileScanner {
                     record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
                     return record
                 }
+                record.measurements = Array(repeating: nil, count: record.codes.count)
                 for k in record.codes.indices {
                     let i = record.codes[k].frame
                     // Corners are in full-resolution pixels: measure on that frame.
@@ -127,7 +128,7 @@ public enum FileScanner {
                         record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
                         continue
                     }
-                    record.codes[k].measurement = grader.measure(record.codes[k], frame)
+                    record.measurements[k] = grader.measure(record.codes[k], frame)
                 }
                 lap("grade")
             }

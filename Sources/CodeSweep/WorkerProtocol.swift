@@ -111,6 +111,8 @@ enum Wire {
         var timings: [Timing]?
         var hashes: [String: String]?
         var metadata: Metadata?
+        /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
+        var measurements: [String?]
 
         init(_ r: FileRecord) {
             path = r.path; format = r.format; width = r.width; height = r.height; orientation = r.orientation; frames = r.frames
@@ -120,6 +122,7 @@ enum Wire {
             timings = r.timings?.map { Timing(name: $0.0, ms: $0.1) }
             hashes = r.hashes
             metadata = r.metadata.map(Metadata.init)
+            measurements = r.measurements.map { $0?.serialized() }
         }
 
         /// The record; its path bytes are the coordinator's to set (the request's exact bytes).
@@ -137,6 +140,11 @@ enum Wire {
             r.timings = timings?.map { ($0.name, $0.ms) }
             r.hashes = hashes
             r.metadata = metadata?.metadata
+            for m in measurements {
+                guard let m else { r.measurements.append(nil); continue }
+                guard let value = try? JSONReading.value(m) else { return nil }
+                r.measurements.append(value)
+            }
             return r
         }
     }
@@ -150,13 +158,10 @@ enum Wire {
         var pass: String
         var gs1: Bool?
         var qr: QRDetails?
-        /// The grader's measurement (`check`), as JSON text.
-        var measurement: String?
 
         init(_ c: DetectedCode) {
             symbology = c.symbology; bytes = Data(c.bytes); corners = c.corners.points.flatMap { [$0.x, $0.y] }
             quality = c.quality; orientation = c.orientation; frame = c.frame; pass = c.pass; gs1 = c.gs1; qr = c.qr
-            measurement = c.measurement?.serialized()
         }
 
         var code: DetectedCode? {
@@ -165,10 +170,6 @@ enum Wire {
             var c = DetectedCode(symbology: symbology, bytes: Array(bytes), corners: Quad(points), quality: quality,
                                  orientation: orientation, frame: frame, pass: pass, gs1: gs1)
             c.qr = qr
-            if let measurement {
-                guard let value = try? JSONReading.value(measurement) else { return nil }
-                c.measurement = value
-            }
             return c
         }
     }
