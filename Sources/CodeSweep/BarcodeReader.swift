@@ -62,8 +62,6 @@ public struct DecodeLog: Sendable {
         entries.first { $0.symbologies == symbologies && $0.config == config && $0.image == image }?.symbols
     }
 
-    /// Whether it holds a decode of exactly these pixels (with any settings).
-    public func holds(_ image: LumaImage) -> Bool { entries.contains { $0.image == image } }
 }
 
 /// The engine's heart: an upright luma frame and options in, the codes in it out.

@@ -134,7 +134,12 @@ public struct PlanExecutor {
         }
         if settings.qrDetails { attachDetails(&state) }
         let wanted = options.symbologies.members
-        return AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) }
+        return paired(state.merged.codes).filter { wanted.contains($0.symbology) }
+    }
+
+    /// The codes with every add-on that has no host beside it removed (unless the plan keeps them alone).
+    func paired(_ codes: [DetectedCode]) -> [DetectedCode] {
+        settings.pairsAddOns ? AddOnPairing.pairing(codes) : codes
     }
 
     /// Runs one pass if its conditions hold, adding what it reads to the state.
@@ -166,7 +171,7 @@ public struct PlanExecutor {
         let views = materialize(pass.steps, &state)
         if pass.decoder == .zxing, let note = beforeSecondDecoder {
             let wanted = options.symbologies.members
-            note(AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) })
+            note(paired(state.merged.codes).filter { wanted.contains($0.symbology) })
         }
         let baseToFull = Homography(state.baseToFull)
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
