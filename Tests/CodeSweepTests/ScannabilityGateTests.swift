@@ -5,6 +5,8 @@ import Testing
 import CodeSweep
 import MagickBridge
 @testable import SweepCore
+import ZBarBridge
+import ZXingBridge
 
 /// `generate` verifies faster than `check` grades, without grading differently: the degradations
 /// are the plain per-pixel loops bit for bit, the gated margin search gives the full search's
@@ -193,6 +195,33 @@ struct ScannabilityGateTests {
         // Near one edge only: that side snaps, the others stay.
         let corner = ScannabilityProbe.region(around: (36, 300, 330, 594), margin: 31.8, snap: 7.95, width: 1000, height: 1000)
         #expect(corner == PixelRect(x: 0, y: 268, width: 363, height: 359))
+    }
+
+    @Test("the probe's plain look through the engine reads what one call of the decoder itself reads")
+    func plainLookIsOneDecoderCall() throws {
+        MagickEnvironment.start()
+        let symbologies: [Symbology] = [.qr, .ean13, .ean5, .code128, .datamatrix, .pdf417]
+        var checked = 0
+        for name in ["ean13-product.jpg", "datamatrix-label.png", "qr-photo.jpg", "boarding-pass.png", "screenshot.png"] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PackageRoot.samples + "/" + name)))
+            let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
+            let image = try #require(try ImageLoader.load(bytes, format: format).frames.first)
+            // As is, shrunk, a thin strip (the plan would pad it) and a sliver under the plan's smallest view.
+            let views = [image, image.downscaled(by: 3),
+                         image.cropped(PixelRect(x: 0, y: image.height / 2, width: image.width, height: 6)),
+                         image.cropped(PixelRect(x: image.width / 3, y: 0, width: 5, height: image.height))]
+            for view in views {
+                for symbology in symbologies {
+                    let direct = symbology.engine == .zxing ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
+                        : ZBarDecoder.decode(view, symbologies: [symbology])
+                    let expected = Set(direct.filter { $0.symbology == symbology }.map(\.bytes))
+                    let probed = Set(ScannabilityProbe.zbar.decode(view, symbology))
+                    #expect(probed == expected, "\(name) \(view.width)x\(view.height) \(symbology)")
+                    checked += expected.count
+                }
+            }
+        }
+        #expect(checked >= 4, "the samples hold codes the plain look reads")
     }
 
     @Test("a made code is measured on the pixels the read decoded: that decode is not done twice")
