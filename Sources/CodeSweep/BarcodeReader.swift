@@ -58,7 +58,7 @@ public struct DecodeLog: Sendable {
 
     /// What `ZBarDecoder.decode(image, symbologies:, config:)` returned during the read for
     /// exactly these pixels and settings; nil when the read made no such call.
-    public func zbar(_ image: LumaImage, symbologies: Set<Symbology>, config: ZBarDecoder.Config = ZBarDecoder.Config()) -> [RawSymbol]? {
+    package func zbar(_ image: LumaImage, symbologies: Set<Symbology>, config: ZBarDecoder.Config = ZBarDecoder.Config()) -> [RawSymbol]? {
         entries.first { $0.symbologies == symbologies && $0.config == config && $0.image == image }?.symbols
     }
 

@@ -5,11 +5,12 @@ import FileWalker
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.
 ///   request: {"path": ..., "path_b64": ..., "explicit": bool, "size": n, "mtime": t}
-///   reply:   a `Reply` (private to the two sides, not the documented record): the record
-///            (`Wire`: the engine's own values: payload bytes, corners, orientation index,
-///            timings, unrounded), or that the file is skipped; before it, any number of
-///            partial replies: the record so far, sent before the second decoder runs (kept if
-///            the worker then dies or hangs). Payload text is made by the coordinator's sinks.
+///   reply:   a `Line` (private to the two sides, not the documented record): the record
+///            (`Wire.Record`: the engine's own values: payload bytes, corners, orientation
+///            index, mtime and timings unrounded, check's measurements), or that the file is
+///            skipped; before it, any number of partial lines: the record so far, sent before
+///            the second decoder runs (kept if the worker then dies or hangs). Payload text is
+///            made by the coordinator's sinks.
 enum WorkerProtocol {
     /// A request: the entry's path (also as base64, exact bytes), whether it was named
     /// explicitly, and the size and mtime the walk saw.

@@ -50,7 +50,7 @@ public struct FileRecord: Sendable {
     /// What the sweep's grader (`check`) measured of each code, index for index with `codes`;
     /// empty when the sweep does not grade. Beside the codes, not in them, and not part of the
     /// record's JSON: `check` turns each into its scannability.
-    public var measurements: [JSONValue?] = []
+    package var measurements: [JSONValue?] = []
 
     public var status: String { error == nil ? "ok" : "error" }
     public var pathIsValidUTF8: Bool { String(validating: pathBytes, as: UTF8.self) != nil }
