@@ -3,13 +3,14 @@ import SweepCore
 
 /// `check`'s grading as the engine runs it: `ScannabilityProbe.zbar` on the frame a code was
 /// read in, inside `FileScanner` (in the worker process that scanned the file, with the scan's
-/// limits, on the same bytes), its result carried in the record as JSON.
+/// limits, on the same bytes), its result carried beside the record's codes as JSON
+/// (`FileRecord.measurements`; `CheckRunner.scan` reads them back into `Scannability`).
 public enum CheckGrading {
     public static let grader = CodeGrader { code, image in ScannabilityProbe.zbar.measure(code, in: image).json }
 }
 
 extension Scannability {
-    /// The measurement as it crosses from the worker (`DetectedCode.measurement`).
+    /// The measurement as it crosses from the worker (`FileRecord.measurements`).
     public var json: JSONValue {
         var f: [(String, JSONValue)] = []
         if let modulePx { f.append(("module_px", .double(modulePx))) }

@@ -1,8 +1,6 @@
 import CodeSweep
 import FileWalker
 import SweepCore
-import ZBarBridge
-import ZXingBridge
 
 /// The whole check: one result per image, in walk order.
 public struct CheckReport: Sendable, Equatable {
@@ -129,25 +127,27 @@ public struct CheckRunner: Sendable {
         // the file, with the scan's limits, on the same bytes (no second read that could see a
         // changed file). A code without a readable measurement is ungraded, and said so.
         let scans = records.map { record in
-            record.codes.map { $0.measurement.flatMap(Scannability.init(json:)) }
+            record.codes.indices.map { k in
+                k < record.measurements.count ? record.measurements[k].flatMap(Scannability.init(json:)) : nil
+            }
         }
         return (records, scans)
     }
 }
 
 extension ScannabilityProbe {
-    /// The production probe: one plain pass of the symbology's decoder (ZBar, or zxing-cpp for
-    /// Data Matrix, PDF417 and Aztec; no scan plan, no retries), like a phone's single look.
+    /// The production probe: the engine's read (`BarcodeReader.read`) with one plain look of
+    /// the symbology's decoder (`ReaderOptions.plainLook`: ZBar, or zxing-cpp for Data Matrix,
+    /// PDF417 and Aztec; no scan plan, no retries), like a phone's single look.
     public static var zbar: ScannabilityProbe { zbar(reusing: nil) }
 
     /// The production probe, taking a ZBar answer from `log` where the read that found the
     /// code already decoded the same pixels with the same settings (the same call, the same
-    /// symbols: see `BarcodeReader.DecodeLog`).
-    public static func zbar(reusing log: BarcodeReader.DecodeLog?) -> ScannabilityProbe {
+    /// symbols: see `ReadFrame.reusing`).
+    public static func zbar(reusing log: DecodeLog?) -> ScannabilityProbe {
         ScannabilityProbe { image, symbology in
-            let raw = symbology.engine == .zxing ? ZXingDecoder.decode(image, symbologies: [symbology]).symbols
-                : log?.zbar(image, symbologies: [symbology]) ?? ZBarDecoder.decode(image, symbologies: [symbology])
-            return raw.filter { $0.symbology == symbology }.map(\.bytes)
+            BarcodeReader.read(ReadFrame(image, reusing: log), .plainLook(symbology)).codes
+                .filter { $0.symbology == symbology }.map(\.bytes)
         }
     }
 }

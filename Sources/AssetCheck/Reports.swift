@@ -162,9 +162,7 @@ public enum CheckOutput {
         if let e = img.error { f.append(("error", .string(e))) }
         f.append(("codes", .array(img.codes.map { c in
             var cf: [(String, JSONValue)] = [("index", .int(c.index))]
-            var code = c.code
-            code.measurement = nil // the raw measurement is the worker's; the report writes `scannability` below
-            if case .object(let fields) = code.json() { cf += fields }
+            if case .object(let fields) = c.code.json() { cf += fields }
             if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
             return .object(cf)
         })))

@@ -49,8 +49,10 @@ public struct Verifier: Sendable {
         guard let image = Self.luma(of: code) else {
             return Verification(decoded: [], readsBack: false, scannability: nil, problems: ["the picture could not be decoded again"])
         }
-        let log = BarcodeReader.DecodeLog()
-        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal), log: log)
+        var options = ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal)
+        options.keepsDecodeLog = true
+        let read = BarcodeReader.read(ReadFrame(image), options)
+        let found = read.codes
         var problems: [String] = []
         let match = found.first { $0.bytes == code.payload }
         if match == nil {
@@ -67,7 +69,7 @@ public struct Verifier: Sendable {
         // The margins only as far as the grade and the gates need (the grade is check's).
         let gate = max(minGrade, rules?.minGrade ?? minGrade)
         if let match {
-            let s = ScannabilityProbe.zbar(reusing: log).measure(match, in: image, gate: gate)
+            let s = ScannabilityProbe.zbar(reusing: read.log).measure(match, in: image, gate: gate)
             scan = s
             if s.grade < minGrade {
                 let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")

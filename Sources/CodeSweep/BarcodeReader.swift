@@ -5,43 +5,70 @@ import ZXingBridge
 import Glibc
 #endif
 
-/// The engine's heart: an upright luma image and options in, the codes in it out.
+/// One frame to read, as zxing-cpp's `ImageView`: the upright pixels, where they sit in the
+/// file, and how to get more of them. Built and read inside one task.
+public struct ReadFrame {
+    public var image: LumaImage
+    /// Index of the frame or page in its file (0 for single images).
+    public var index: Int
+    /// The image's size relative to full resolution (a JPEG decoded DCT-scaled: 1/2, 1/4, 1/8).
+    public var scale: Double
+    /// Decodes the frame at full resolution; called at most once, only when a pass needs more
+    /// resolution than `image` has.
+    public var fullResolution: (() -> LumaImage?)?
+    /// Called with the codes found so far before each second-decoder (zxing-cpp) pass: a worker
+    /// sends them on, so a crash or hang inside that decoder loses none of ZBar's codes.
+    public var beforeSecondDecoder: (([DetectedCode]) -> Void)?
+    /// Plain ZBar decodes made earlier (another read's `ReadResult.log`): a decode of exactly the
+    /// same pixels with the same settings takes its answer from here. ZBar makes a new scanner
+    /// for every call, so the same pixels and settings give the same symbols.
+    public var reusing: DecodeLog?
+
+    public init(_ image: LumaImage, index: Int = 0, scale: Double = 1, fullResolution: (() -> LumaImage?)? = nil,
+                beforeSecondDecoder: (([DetectedCode]) -> Void)? = nil, reusing: DecodeLog? = nil) {
+        self.image = image; self.index = index; self.scale = scale; self.fullResolution = fullResolution
+        self.beforeSecondDecoder = beforeSecondDecoder; self.reusing = reusing
+    }
+}
+
+/// What one read found: the codes, what the second decoder reported beside them, and (when
+/// asked for) the plain ZBar decodes it made.
+public struct ReadResult: Sendable {
+    /// In upright full-resolution coordinates.
+    public var codes: [DetectedCode]
+    /// The second decoder's failures (a caught abort), each once, for the record's warnings.
+    public var decoderFailures: [String]
+    /// The read's plain ZBar decodes; nil unless `ReaderOptions.keepsDecodeLog`.
+    public var log: DecodeLog?
+    public init(codes: [DetectedCode] = [], decoderFailures: [String] = [], log: DecodeLog? = nil) {
+        self.codes = codes; self.decoderFailures = decoderFailures; self.log = log
+    }
+}
+
+/// The plain ZBar decodes one read made: the view, what was asked and what ZBar returned.
+public struct DecodeLog: Sendable {
+    struct Entry: Sendable {
+        var image: LumaImage
+        var symbologies: Set<Symbology>
+        var config: ZBarDecoder.Config
+        var symbols: [RawSymbol]
+    }
+    var entries: [Entry] = []
+    public init() {}
+
+    /// What `ZBarDecoder.decode(image, symbologies:, config:)` returned during the read for
+    /// exactly these pixels and settings; nil when the read made no such call.
+    package func zbar(_ image: LumaImage, symbologies: Set<Symbology>, config: ZBarDecoder.Config = ZBarDecoder.Config()) -> [RawSymbol]? {
+        entries.first { $0.symbologies == symbologies && $0.config == config && $0.image == image }?.symbols
+    }
+
+}
+
+/// The engine's heart: an upright luma frame and options in, the codes in it out.
 public enum BarcodeReader {
     /// `CODESWEEP_TRACE=1` prints one line per pass run (name, milliseconds, reads) to stderr,
     /// for tuning the scan plan with the recall benchmark.
     static let tracing = getenv("CODESWEEP_TRACE") != nil
-
-    /// What the second decoder reported beside its codes while one file was read: its
-    /// failures (a caught abort), for the record's warnings. Lives inside one scanning task.
-    public final class SecondDecoderNotes {
-        public private(set) var failures: [String] = []
-        public init() {}
-        func add(_ failure: String) { if !failures.contains(failure) { failures.append(failure) } }
-    }
-
-    /// The plain ZBar decodes one read made: the view, what was asked and what ZBar returned.
-    /// A caller that decodes the same pixels again with the same settings (generate's grading
-    /// decodes the code's region, which for a code drawn with its quiet zone is the frame the
-    /// plan's first pass decoded) takes the answer from here: ZBar makes a new scanner for every
-    /// call, so the same pixels and settings give the same symbols. Lives inside one task.
-    public final class DecodeLog {
-        struct Entry {
-            var image: LumaImage
-            var symbologies: Set<Symbology>
-            var config: ZBarDecoder.Config
-            var symbols: [RawSymbol]
-        }
-        var entries: [Entry] = []
-        public init() {}
-        func add(_ image: LumaImage, _ symbologies: Set<Symbology>, _ config: ZBarDecoder.Config, _ symbols: [RawSymbol]) {
-            entries.append(Entry(image: image, symbologies: symbologies, config: config, symbols: symbols))
-        }
-        /// What `ZBarDecoder.decode(image, symbologies:, config:)` returned during the read for
-        /// exactly these pixels and settings; nil when the read made no such call.
-        public func zbar(_ image: LumaImage, symbologies: Set<Symbology>, config: ZBarDecoder.Config = ZBarDecoder.Config()) -> [RawSymbol]? {
-            entries.first { $0.symbologies == symbologies && $0.config == config && $0.image == image }?.symbols
-        }
-    }
 
     /// One trace line to stderr (`CODESWEEP_TRACE=1`), written whole.
     @Sendable static func trace(_ line: String) {
@@ -54,34 +81,32 @@ public enum BarcodeReader {
     public static var zbarVersion: String { ZBarDecoder.version }
     public static var zxingVersion: String { ZXingDecoder.version }
 
-    public static func read(_ image: LumaImage, options: ReaderOptions = ReaderOptions(), frame: Int = 0,
-                            scale: Double = 1, fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
-        read(image, options: options, frame: frame, scale: scale, fullResolution: fullResolution, notes: nil, beforeSecondDecoder: nil)
-    }
-
-    /// As `read`, keeping its plain ZBar decodes in `log`.
-    public static func read(_ image: LumaImage, options: ReaderOptions, log: DecodeLog) -> [DetectedCode] {
-        read(image, options: options, frame: 0, scale: 1, fullResolution: nil, notes: nil, beforeSecondDecoder: nil, log: log)
-    }
-
-    /// As `read`, and: the second decoder's failures go to `notes`; `beforeSecondDecoder` is
-    /// called with the codes found so far before each second-decoder pass (a worker sends them).
-    public static func read(_ image: LumaImage, options: ReaderOptions, frame: Int, scale: Double,
-                            fullResolution: (() -> LumaImage?)?, notes: SecondDecoderNotes?,
-                            beforeSecondDecoder: (([DetectedCode]) -> Void)?, log: DecodeLog? = nil) -> [DetectedCode] {
+    /// Reads one frame: the scan plan (`PlanExecutor`) with ZBar and, for the passes that ask
+    /// for it, zxing-cpp.
+    public static func read(_ frame: ReadFrame, _ options: ReaderOptions = ReaderOptions()) -> ReadResult {
+        // The decoders report into these while the plan runs; they live only inside this call.
+        final class Notes {
+            var failures: [String] = []
+            var log: DecodeLog?
+        }
+        let notes = Notes()
+        if options.keepsDecodeLog { notes.log = DecodeLog() }
         let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
+        let earlier = frame.reusing
         var executor = PlanExecutor(options: options) { img, symbols in
-            let found = ZBarDecoder.decode(img, symbologies: symbols, config: config)
-            log?.add(img, symbols, config, found)
+            let found = earlier?.zbar(img, symbologies: symbols, config: config)
+                ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
+            notes.log?.entries.append(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
             return found
         }
         executor.secondDecode = { img, symbols in
             let outcome = ZXingDecoder.decode(img, symbologies: symbols)
-            if let failure = outcome.failure { notes?.add(failure) }
+            if let failure = outcome.failure, !notes.failures.contains(failure) { notes.failures.append(failure) }
             return outcome.symbols
         }
-        executor.beforeSecondDecoder = beforeSecondDecoder
+        executor.beforeSecondDecoder = frame.beforeSecondDecoder
         if tracing { executor.trace = { trace($0) } }
-        return executor.scan(image, frameIndex: frame, scale: scale, fullResolution: fullResolution)
+        let codes = executor.scan(frame.image, frameIndex: frame.index, scale: frame.scale, fullResolution: frame.fullResolution)
+        return ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log)
     }
 }

@@ -25,7 +25,7 @@ public struct ScanSettings: Sendable, Equatable, Codable {
 }
 
 /// Measures a code where it was found, for `check` (AssetCheck provides it; the engine only
-/// calls it). Its result travels in the record as JSON (`DetectedCode.measurement`).
+/// calls it). Its result travels beside the codes as JSON (`FileRecord.measurements`).
 public struct CodeGrader: Sendable {
     public let measure: @Sendable (DetectedCode, LumaImage) -> JSONValue
     public init(measure: @escaping @Sendable (DetectedCode, LumaImage) -> JSONValue) { self.measure = measure }
@@ -93,7 +93,7 @@ public enum FileScanner {
             record.frames = loaded.frames.count
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
-            let notes = BarcodeReader.SecondDecoderNotes()
+            var failures: [String] = []
             for (i, frame) in loaded.frames.enumerated() {
                 let before = record
                 let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
@@ -104,12 +104,14 @@ public enum FileScanner {
                     }
                 }
                 BarcodeReader.trace("file \(String(entry.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
-                record.codes += BarcodeReader.read(frame, options: settings.reader, frame: i, scale: loaded.scale,
-                                                   fullResolution: { full.frame(i) }, notes: notes, beforeSecondDecoder: note)
+                let read = BarcodeReader.read(ReadFrame(frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
+                                                        beforeSecondDecoder: note), settings.reader)
+                record.codes += read.codes
+                failures += read.decoderFailures.filter { !failures.contains($0) }
             }
-            if !notes.failures.isEmpty {
+            if !failures.isEmpty {
                 record.failedDecoder = DecodingEngine.zxing.rawValue
-                record.warnings += notes.failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
+                record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
             }
             if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
             lap("scan")
@@ -118,6 +120,7 @@ public enum FileScanner {
                     record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
                     return record
                 }
+                record.measurements = Array(repeating: nil, count: record.codes.count)
                 for k in record.codes.indices {
                     let i = record.codes[k].frame
                     // Corners are in full-resolution pixels: measure on that frame.
@@ -125,7 +128,7 @@ public enum FileScanner {
                         record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
                         continue
                     }
-                    record.codes[k].measurement = grader.measure(record.codes[k], frame)
+                    record.measurements[k] = grader.measure(record.codes[k], frame)
                 }
                 lap("grade")
             }

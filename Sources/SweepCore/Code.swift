@@ -38,9 +38,6 @@ public struct DetectedCode: Sendable, Equatable {
     public var pass: String
     /// GS1 data as the decoder saw it (zxing-cpp: FNC1 first); nil where the decoder does not say.
     public var gs1: Bool?
-    /// `check`'s scannability of the code, measured on the frame it was read in (only when the
-    /// settings ask for grading); carried through the worker protocol as JSON.
-    public var measurement: JSONValue?
     /// A QR code's symbol facts (version, error correction level, mask, mirroring, ECI), from the
     /// grid decoder; nil where no decoder said.
     public var qr: QRDetails?

@@ -47,6 +47,10 @@ public struct FileRecord: Sendable {
     public var hashes: [String: String]?
     /// Provenance read from the image's EXIF/XMP (only the fields present).
     public var metadata: ImageMetadata?
+    /// What the sweep's grader (`check`) measured of each code, index for index with `codes`;
+    /// empty when the sweep does not grade. Beside the codes, not in them, and not part of the
+    /// record's JSON: `check` turns each into its scannability.
+    package var measurements: [JSONValue?] = []
 
     public var status: String { error == nil ? "ok" : "error" }
     public var pathIsValidUTF8: Bool { String(validating: pathBytes, as: UTF8.self) != nil }
@@ -78,7 +82,7 @@ extension DetectedCode {
             ("quality", .int(quality)),
             ("pass", .string(pass)),
             ("details", detailsJSON),
-        ] + (measurement.map { [("measurement", $0)] } ?? []))
+        ])
     }
 
     /// ZBar's orientation as a word (nil when ZBar did not say).
@@ -135,7 +139,7 @@ extension FileRecord: Equatable {
         l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
             && l.orientation == r.orientation && l.frames == r.frames && l.codes == r.codes && l.error == r.error
             && l.warnings == r.warnings && l.failedDecoder == r.failedDecoder && l.size == r.size && l.mtime == r.mtime
-            && l.hashes == r.hashes && l.metadata == r.metadata
+            && l.hashes == r.hashes && l.metadata == r.metadata && l.measurements == r.measurements
     }
 }
 

@@ -111,13 +111,7 @@ public struct PlanExecutor {
     ///     full-resolution pixels.
     public func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
                      fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
-        var base = frame
-        var baseToFull = AffineTransform.unscale(scale)
-        if let roi = options.roi {
-            let r = roi.pixels(width: frame.width, height: frame.height)
-            base = frame.cropped(r)
-            baseToFull = baseToFull.concatenating(.translation(Double(r.x), Double(r.y)))
-        }
+        var (base, baseToFull) = cutToRegion(frame, scale: scale)
         guard base.width >= 1, base.height >= 1 else { return [] }
         // A strip a few pixels high (a scan of one bar code line) or narrow: ZBar needs some
         // rows (columns) and a quiet zone, so repeat the lines and pad with white.
@@ -134,7 +128,12 @@ public struct PlanExecutor {
         }
         if settings.qrDetails { attachDetails(&state) }
         let wanted = options.symbologies.members
-        return AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) }
+        return paired(state.merged.codes).filter { wanted.contains($0.symbology) }
+    }
+
+    /// The codes with every add-on that has no host beside it removed (unless the plan keeps them alone).
+    func paired(_ codes: [DetectedCode]) -> [DetectedCode] {
+        settings.pairsAddOns ? AddOnPairing.pairing(codes) : codes
     }
 
     /// Runs one pass if its conditions hold, adding what it reads to the state.
@@ -166,7 +165,7 @@ public struct PlanExecutor {
         let views = materialize(pass.steps, &state)
         if pass.decoder == .zxing, let note = beforeSecondDecoder {
             let wanted = options.symbologies.members
-            note(AddOnPairing.pairing(state.merged.codes).filter { wanted.contains($0.symbology) })
+            note(paired(state.merged.codes).filter { wanted.contains($0.symbology) })
         }
         let baseToFull = Homography(state.baseToFull)
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
@@ -185,6 +184,16 @@ public struct PlanExecutor {
         trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
     }
 
+    /// The frame as the passes see it, cut to the region of interest when there is one (the one
+    /// place the ROI is cropped, for the frame as decoded and for its full-resolution decode),
+    /// and the map from its pixels to full resolution (`scale`: the frame's size relative to it).
+    func cutToRegion(_ frame: LumaImage, scale: Double) -> (LumaImage, AffineTransform) {
+        let toFull = AffineTransform.unscale(scale)
+        guard let roi = options.roi else { return (frame, toFull) }
+        let r = roi.pixels(width: frame.width, height: frame.height)
+        return (frame.cropped(r), toFull.concatenating(.translation(Double(r.x), Double(r.y))))
+    }
+
     /// Decodes full resolution (once) when the pass needs more of it than the base has.
     func upgradeIfNeeded(_ pass: ScanPass, _ state: inout FrameState) {
         if neededScale(pass, &state) > state.baseScale * 1.01 { decodeFullResolution(&state) }
@@ -196,14 +205,8 @@ public struct PlanExecutor {
         guard let decodeFull = state.upgrade else { return }
         state.upgrade = nil
         guard let full = decodeFull(), full.width > 0 else { return }
-        state.base = full
+        (state.base, state.baseToFull) = cutToRegion(full, scale: 1)
         state.baseScale = 1
-        state.baseToFull = .identity
-        if let roi = options.roi {
-            let r = roi.pixels(width: full.width, height: full.height)
-            state.base = full.cropped(r)
-            state.baseToFull = .translation(Double(r.x), Double(r.y))
-        }
         state.cache = [[]: [View(image: state.base, toBase: .identity)]]
     }
 

@@ -38,6 +38,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// An add-on (EAN-2/EAN-5) read alone is no find for `nothing-found` and `no-read-of-quality`
     /// (it may be noise until its host code is read); add-ons are paired with their hosts at the end.
     public var addOnAloneCounts = false
+    /// Add-ons are kept only beside their host code (`AddOnPairing`), and the hosts are scanned
+    /// for that when add-ons are chosen. Off only for a plain look (`ReaderOptions.plainLook`).
+    public var pairsAddOns = true
     /// A located candidate in which the grid decoder finds no format information (in any of
     /// its frames, either way round) is no QR code: the warp passes skip it.
     public var gridRejectsNonCodes = true
@@ -74,7 +77,8 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "weak EAN/UPC reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
                 + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
                 + " no find until then, dropped if never confirmed",
-            "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")",
+            pairsAddOns ? "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")"
+                : "add-ons: reported alone (not paired with a host code)",
             "QR details: \(qrDetails ? "for every QR code, from the grid decoder at its corners (kept when it reads the same bytes)" : "only for codes the grid decoder read")",
             "grid decoder: \(gridRejectsNonCodes ? "a located candidate without format information is no code (no warps)" : "its verdict gates nothing")",
         ]

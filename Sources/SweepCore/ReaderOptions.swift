@@ -9,11 +9,15 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
     public var minLinearQuality: Int
     /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
     public var minITFLength: Int
+    /// Keep the read's plain ZBar decodes beside its codes (the engine's `ReadResult.log`), for a
+    /// caller that decodes the same pixels again: generate's grading of a code drawn with its
+    /// quiet zone decodes the frame the plan's first pass decoded.
+    public var keepsDecodeLog = false
 
     /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
-    /// with when add-ons are chosen (those hosts are reported only if chosen themselves).
+    /// with when add-ons are chosen and paired (those hosts are reported only if chosen themselves).
     public var scanned: SymbologySet {
-        symbologies.members.contains(where: \.isAddOn)
+        plan.settings.pairsAddOns && symbologies.members.contains(where: \.isAddOn)
             ? SymbologySet(symbologies.members.union(Symbology.addOnHostsToScan)) : symbologies
     }
 
@@ -24,6 +28,24 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
         self.roi = roi
         self.minLinearQuality = minLinearQuality
         self.minITFLength = minITFLength
+    }
+}
+
+extension ReaderOptions {
+    /// One plain look of the symbology's own decoder (ZBar, or zxing-cpp for Data Matrix, PDF417
+    /// and Aztec) at the image as it is, like a phone's single look: one pass, no view made, no
+    /// thin-strip padding, no smallest view, every read kept (no quality floor, nothing held for
+    /// confirmation, an add-on not paired), no QR details. `check`'s grading decodes with it.
+    public static func plainLook(_ symbology: Symbology) -> ReaderOptions {
+        var settings = PlanSettings()
+        settings.thinBelow = 0
+        settings.minViewSide = 0
+        settings.linearConfirmSymbologies = []
+        settings.pairsAddOns = false
+        settings.qrDetails = false
+        var options = ReaderOptions(symbologies: SymbologySet([symbology]), minLinearQuality: 0)
+        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("plain-look", [], decoder: symbology.engine)], settings: settings)
+        return options
     }
 }
 

@@ -149,7 +149,7 @@ extension FileRecord: Decodable {
 }
 
 extension DetectedCode: Decodable {
-    enum Field: String, CodingKey { case symbology, bytes = "bytes_b64", corners, quality, orientation, frame, pass, details, measurement }
+    enum Field: String, CodingKey { case symbology, bytes = "bytes_b64", corners, quality, orientation, frame, pass, details }
     enum DetailField: String, CodingKey { case orientation, gs1, version, ecLevel = "ec_level", mask, mirrored, eci }
 
     public init(from decoder: any Decoder) throws {
@@ -170,7 +170,6 @@ extension DetectedCode: Decodable {
                   frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
                   pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
                   gs1: symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
-        measurement = try c.decodeIfPresent(JSONValue.self, forKey: .measurement)
         if let details, let version = try details.decodeIfPresent(Int.self, forKey: .version) {
             qr = QRDetails(version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
                            mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),

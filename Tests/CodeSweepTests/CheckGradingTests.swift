@@ -1,5 +1,5 @@
 import AssetCheck
-import CodeSweep
+@testable import CodeSweep
 import Foundation
 import SweepCore
 import Testing
@@ -33,13 +33,16 @@ struct CheckGradingTests {
         ]))
         let m = try #require(s)
         #expect(m.grade == .B && m.inverted && m.modulesPerSide == 25 && !m.marginsComplete)
-        var code = DetectedCode(symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+        let code = DetectedCode(symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
                                 quality: 1, orientation: 0, frame: 0, pass: "p")
-        code.measurement = m.json
         var record = FileRecord(path: "a.png")
-        record.codes = [code]
-        let back = try FileRecord.read(json: Array(record.json().serialized().utf8))
-        #expect(back.codes.first?.measurement.flatMap(Scannability.init(json:)) == m)
+        record.codes = [code, code]
+        record.measurements = [m.json, nil]
+        guard case .record(let back) = WorkerProtocol.parseReply(Array(WorkerProtocol.reply(record).utf8)) else {
+            Issue.record("the reply did not read back"); return
+        }
+        #expect(back.measurements.count == 2 && back.measurements[0].flatMap(Scannability.init(json:)) == m && back.measurements[1] == nil)
+        #expect(!record.json().serialized().contains("measurement"), "the record's JSON is unchanged: no measurement in it")
         #expect(Scannability(json: .object([("contrast", .double(1))])) == nil, "a partial measurement is not a measurement")
     }
 

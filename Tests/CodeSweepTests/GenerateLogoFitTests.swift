@@ -102,12 +102,12 @@ struct GenerateLogoFitTests {
         var shown = fit.matrix.modules
         for (i, t) in targets.enumerated() where t != .open { shown[i] = t == .dark }
         let picture = layoutPx.render(QRMatrix(version: 10, ec: .H, size: n, modules: shown), foreground: .black, background: .white)
-        let read = BarcodeReader.read(picture.luma(), options: ReaderOptions(symbologies: SymbologySet([.qr])))
+        let read = BarcodeReader.read(ReadFrame(picture.luma()), ReaderOptions(symbologies: SymbologySet([.qr]))).codes
         #expect(read.map(\.bytes) == [payload])
         var unfitted = m.modules
         for (i, t) in targets.enumerated() where t != .open { unfitted[i] = t == .dark }
         let before2 = layoutPx.render(QRMatrix(version: 10, ec: .H, size: n, modules: unfitted), foreground: .black, background: .white)
-        #expect(BarcodeReader.read(before2.luma(), options: ReaderOptions(symbologies: SymbologySet([.qr]))).isEmpty)
+        #expect(BarcodeReader.read(ReadFrame(before2.luma()), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.isEmpty)
     }
 
     @Test("module targets: dark, light and unsure from the grey drawn over each module")

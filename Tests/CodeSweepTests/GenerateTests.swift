@@ -65,7 +65,7 @@ struct GenerateTests {
             for ec in QRErrorCorrection.allCases {
                 let m = try QREncoder.encode(bytes, ec: ec, eci: eci)
                 let image = QRLayout(modules: m.size, modulePx: 3, marginModules: 4).render(m, foreground: .black, background: .white).luma()
-                let read = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .fast))
+                let read = BarcodeReader.read(ReadFrame(image), ReaderOptions(symbologies: SymbologySet([.qr]), effort: .fast)).codes
                 if read.map(\.bytes) != [bytes] { failures.append("#\(i) \(p.kind) \(ec): read \(read.map(\.bytes.count))") }
                 count += 1
             }
@@ -289,7 +289,7 @@ struct GenerateTests {
         try run(Tools.convert, [dir.file("code.svg"), dir.file("raster.png")])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("raster.png"))))
         let frame = try #require(try ImageLoader.load(bytes, format: .png).frames.first)
-        let read = BarcodeReader.read(frame, options: ReaderOptions(symbologies: SymbologySet([.qr])))
+        let read = BarcodeReader.read(ReadFrame(frame), ReaderOptions(symbologies: SymbologySet([.qr]))).codes
         #expect(read.map(\.bytes) == [Array(payload.utf8)])
     }
 

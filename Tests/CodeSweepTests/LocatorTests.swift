@@ -12,7 +12,7 @@ struct LocatorTests {
     static func load(_ path: String) throws -> LumaImage { try ScanPlanTests.load(path) }
 
     static func normalPlanRead(_ image: LumaImage) -> [DetectedCode] {
-        BarcodeReader.read(image, options: ReaderOptions(effort: .normal))
+        BarcodeReader.read(ReadFrame(image), ReaderOptions(effort: .normal)).codes
     }
 
     /// A version 3 QR (29 modules of 8 px) on a white canvas, its corners at (182,182)-(414,414).

@@ -29,7 +29,7 @@ struct ScanPlanTests {
     static func read(_ image: LumaImage, _ passes: [ScanPass], roi: FractionalRect? = nil) -> [DetectedCode] {
         var options = ReaderOptions(symbologies: .standard, effort: .normal, roi: roi)
         options.plan = ScanPlan(effort: .normal, passes: passes)
-        return BarcodeReader.read(image, options: options)
+        return BarcodeReader.read(ReadFrame(image), options).codes
     }
 
     static func texts(_ codes: [DetectedCode]) -> [String] {

@@ -5,6 +5,8 @@ import Testing
 import CodeSweep
 import MagickBridge
 @testable import SweepCore
+import ZBarBridge
+import ZXingBridge
 
 /// `generate` verifies faster than `check` grades, without grading differently: the degradations
 /// are the plain per-pixel loops bit for bit, the gated margin search gives the full search's
@@ -157,7 +159,7 @@ struct ScannabilityGateTests {
         var grades = Set<Grade>()
         var measured = 0
         for s in try Self.specimens() {
-            guard let code = BarcodeReader.read(s.image, options: ReaderOptions(symbologies: SymbologySet([.qr]))).first(where: { $0.bytes == s.payload })
+            guard let code = BarcodeReader.read(ReadFrame(s.image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first(where: { $0.bytes == s.payload })
             else { continue }
             let full = probe.measure(code, in: s.image)
             #expect(full.marginsComplete)
@@ -195,12 +197,42 @@ struct ScannabilityGateTests {
         #expect(corner == PixelRect(x: 0, y: 268, width: 363, height: 359))
     }
 
+    @Test("the probe's plain look through the engine reads what one call of the decoder itself reads")
+    func plainLookIsOneDecoderCall() throws {
+        MagickEnvironment.start()
+        let symbologies: [Symbology] = [.qr, .ean13, .ean5, .code128, .datamatrix, .pdf417]
+        var checked = 0
+        for name in ["ean13-product.jpg", "datamatrix-label.png", "qr-photo.jpg", "boarding-pass.png", "screenshot.png"] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PackageRoot.samples + "/" + name)))
+            let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
+            let image = try #require(try ImageLoader.load(bytes, format: format).frames.first)
+            // As is, shrunk, a thin strip (the plan would pad it) and a sliver under the plan's smallest view.
+            let views = [image, image.downscaled(by: 3),
+                         image.cropped(PixelRect(x: 0, y: image.height / 2, width: image.width, height: 6)),
+                         image.cropped(PixelRect(x: image.width / 3, y: 0, width: 5, height: image.height))]
+            for view in views {
+                for symbology in symbologies {
+                    let direct = symbology.engine == .zxing ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
+                        : ZBarDecoder.decode(view, symbologies: [symbology])
+                    let expected = Set(direct.filter { $0.symbology == symbology }.map(\.bytes))
+                    let probed = Set(ScannabilityProbe.zbar.decode(view, symbology))
+                    #expect(probed == expected, "\(name) \(view.width)x\(view.height) \(symbology)")
+                    checked += expected.count
+                }
+            }
+        }
+        #expect(checked >= 4, "the samples hold codes the plain look reads")
+    }
+
     @Test("a made code is measured on the pixels the read decoded: that decode is not done twice")
     func madeCodeReusesTheRead() throws {
         let code = try CodeGenerator.make(Array("https://www.example.com/c/0?utm_source=flyer&utm_campaign=winter-0".utf8), spec: CodeSpec())
         let image = try #require(Verifier.luma(of: code))
-        let log = BarcodeReader.DecodeLog()
-        let found = BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal), log: log)
+        var options = ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal)
+        options.keepsDecodeLog = true
+        let read = BarcodeReader.read(ReadFrame(image), options)
+        let found = read.codes
+        let log = try #require(read.log)
         let match = try #require(found.first { $0.bytes == code.payload })
         // The premise: ZBar reports this code's corners a pixel inside its 32 px margin, so the
         // code's box plus 4 measured modules stops a pixel short of the picture's edge.
@@ -282,7 +314,7 @@ struct ScannabilityGateTests {
         let s = try #require(v.scannability)
         #expect(!v.passed && s.grade < .B && v.problems.contains { $0.hasPrefix("grade \(s.grade), below --min-grade B") }, "\(v.problems)")
         let image = try #require(Verifier.luma(of: weak))
-        let read = try #require(BarcodeReader.read(image, options: ReaderOptions(symbologies: SymbologySet([.qr]))).first)
+        let read = try #require(BarcodeReader.read(ReadFrame(image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first)
         let full = ScannabilityProbe.zbar.measure(read, in: image)
         #expect(full.grade == s.grade)
         #expect(full.weakest(below: .B).map { "\($0.parameter) \($0.grade)" } == s.weakest(below: .B).map { "\($0.parameter) \($0.grade)" })
