@@ -34,14 +34,30 @@ struct FileIOTests {
         #expect(got == payload)
     }
 
+    /// A pipe holds 64 KiB: the first write(2) of 1 MiB to a non-blocking pipe is short, and
+    /// the next ones fail with EAGAIN until the reader drains it. Every byte must arrive, in
+    /// order: a write loop that returned after a short write would deliver only the first piece.
     @Test func aFullNonBlockingPipeIsWaitedFor() throws {
         let p = try Self.pipePair()
         _ = fcntl(p.write, F_SETFL, fcntl(p.write, F_GETFL) | O_NONBLOCK)
-        let payload = [UInt8](repeating: 0x5A, count: 1 << 20) // far more than a pipe holds
-        let reader = Thread { _ = try? FileIO.readAll(p.read); close(p.read) }
+        let payload = (0..<(1 << 20)).map { UInt8($0 % 251) } // far more than a pipe holds
+        final class Received: @unchecked Sendable { var bytes: [UInt8] = []; var failure: (any Error)? }
+        let received = Received(), done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            do { received.bytes = try FileIO.readAll(p.read) } catch { received.failure = error }
+            close(p.read)
+            done.signal()
+        }
         reader.start()
         try FileIO.writeAll(p.write, payload)
         close(p.write)
+        done.wait()
+        #expect(received.failure == nil)
+        #expect(received.bytes.count == payload.count)
+        // Not `#expect(received.bytes == payload)`: on a failure the testing library would diff
+        // two arrays of a mebibyte, which takes minutes; the first differing offset says enough.
+        let firstDifference = zip(received.bytes, payload).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "the bytes read differ from those written from offset \(firstDifference ?? -1)")
     }
 
     @Test func limitsAndFailuresAreErrorsNotShortData() throws {
