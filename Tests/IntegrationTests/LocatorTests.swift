@@ -130,8 +130,8 @@ struct LocatorTests {
         try run(Tools.convert, draw)
         let half = try Self.load(png)
         #expect(QRLocator.locate(half).isEmpty)
-        let log = FullResolutionOnDemandTests.Log()
-        FullResolutionOnDemandTests.run(half, log: log)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(half, log: log)
         #expect(log.fullDecodes == 0, "\(log.sizes)")
     }
 
@@ -145,8 +145,8 @@ struct LocatorTests {
         func views(cap: Int?) -> Int {
             var settings = PlanSettings()
             if let cap { settings.maxLocatedCodes = cap }
-            let log = FullResolutionOnDemandTests.Log()
-            FullResolutionOnDemandTests.run(image, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
+            let log = RecordingPlan.Log()
+            RecordingPlan.run(image, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
             return log.sizes.count
         }
         #expect(views(cap: nil) == 6)
@@ -170,8 +170,8 @@ struct LocatorTests {
         let matches = located.map(\.finderMatch).sorted()
         #expect(matches[matches.count / 2] < 0.7, "\(matches)")
         func views(_ settings: PlanSettings) -> Int {
-            let log = FullResolutionOnDemandTests.Log()
-            FullResolutionOnDemandTests.run(noise, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
+            let log = RecordingPlan.Log()
+            RecordingPlan.run(noise, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: settings, log: log)
             return log.sizes.count
         }
         var off = PlanSettings()
@@ -186,9 +186,9 @@ struct LocatorTests {
         let sheetLocated = QRLocator.locate(sheetImage)
         let sheetMatches = sheetLocated.map(\.finderMatch).sorted()
         #expect(sheetLocated.count >= 30 && sheetMatches[sheetMatches.count / 2] > 0.9, "\(sheetMatches)")
-        let all = FullResolutionOnDemandTests.Log(), kept = FullResolutionOnDemandTests.Log()
-        FullResolutionOnDemandTests.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: off, log: all)
-        FullResolutionOnDemandTests.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], log: kept)
+        let all = RecordingPlan.Log(), kept = RecordingPlan.Log()
+        RecordingPlan.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], settings: off, log: all)
+        RecordingPlan.run(sheetImage, [ScanPass("located", [.located(side: 300, margin: 0.25)])], log: kept)
         #expect(all.sizes.count == sheetLocated.count && kept.sizes.count == sheetLocated.count, "\(all.sizes.count) \(kept.sizes.count)")
     }
 

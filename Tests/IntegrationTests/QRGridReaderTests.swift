@@ -173,7 +173,7 @@ struct QRGridReaderTests {
 
     @Test("random modules behind real finder, timing and alignment patterns are never read, by the grid decoder or the fast and normal plans")
     func fakeCodesNeverRead() throws {
-        var r = QRSymbolTests.Rand(state: 2026)
+        var r = Rand(state: 2026)
         for trial in 0..<24 {
             let v = 1 + (trial * 7) % 25
             let base = try QREncoder.encode(Array("x".utf8), ec: .L, minVersion: v)
@@ -233,7 +233,7 @@ extension QRGridReaderTests {
     func notACodeGatesTheWarps() throws {
         // Format bits at least 4 from every format codeword, in both copies.
         let far = try #require((0..<(1 << 15)).first { bits in QRFormat.all.allSatisfy { ($0.codeword ^ bits).nonzeroBitCount >= 4 } })
-        var r = QRSymbolTests.Rand(state: 77)
+        var r = Rand(state: 77)
         let base = try QREncoder.encode(Array("x".utf8), ec: .L, minVersion: 3)
         let roles = QRStructure.roles(version: 3)
         var modules = base.modules

@@ -2,31 +2,14 @@ import TestSupport
 import Foundation
 import Testing
 @testable import SweepCore
-import QRSymbol
-import QREncodeBridge
 
 /// The cheap look that decides where the expensive passes run: it must find the place of a
 /// code-like patch, leave smooth areas out, and tell fine texture (modules too small for the
 /// reduced passes) from texture that is visible when shrunk too.
 @Suite("Texture probe and code-like regions")
 struct TextureProbeTests {
-    /// A white image with a pseudo-random module pattern (`module` px per module, `modules`
-    /// wide) at (x, y): the texture of a QR code without being one.
-    static func patch(width: Int, height: Int, x: Int, y: Int, module: Int, modules: Int = 33) -> LumaImage {
-        var img = LumaImage(width: width, height: height, fill: 235)
-        var state: UInt32 = 12345
-        for my in 0..<modules {
-            for mx in 0..<modules {
-                state = state &* 1_103_515_245 &+ 12345
-                let v: UInt8 = (state >> 16) & 1 == 0 ? 20 : 235
-                for py in 0..<module { for px in 0..<module { img.pixels[(y + my * module + py) * width + x + mx * module + px] = v } }
-            }
-        }
-        return img
-    }
-
     @Test func regionCoversThePatchAndLittleElse() {
-        let img = Self.patch(width: 800, height: 600, x: 560, y: 380, module: 4)
+        let img = Drawn.patch(width: 800, height: 600, x: 560, y: 380, module: 4)
         let look = TextureProbe.look(img)
         #expect(look.busy >= TextureProbe.minBusyBlocks)
         let boxes = FractionalBox.merged(look.regions)
@@ -40,8 +23,8 @@ struct TextureProbeTests {
     /// The SIMD block test gives the scalar definition's mask, block for block, on module
     /// patterns, noise at every contrast round the thresholds, and sizes not a multiple of 8.
     @Test func blockTestMatchesTheScalarDefinition() {
-        var images = [Self.patch(width: 803, height: 611, x: 41, y: 37, module: 3, modules: 60),
-                      Self.patch(width: 400, height: 300, x: 10, y: 10, module: 1, modules: 120)]
+        var images = [Drawn.patch(width: 803, height: 611, x: 41, y: 37, module: 3, modules: 60),
+                      Drawn.patch(width: 400, height: 300, x: 10, y: 10, module: 1, modules: 120)]
         var state: UInt32 = 99
         for amplitude in [8, 20, 24, 30, 60, 120, 255] {
             var img = LumaImage(width: 517, height: 389, fill: 128)
@@ -85,120 +68,25 @@ struct TextureProbeTests {
         #expect(FractionalBox.merged(many) == [.whole], "too many small places: scan it whole")
     }
 
-    /// Bars of pseudo-random widths (1-3 px, a linear code's rhythm) at `degrees`, filling the
-    /// box (x, y, w, h) of an image of `width` x `height`.
-    static func bars(width: Int, height: Int, box: (Int, Int, Int, Int), degrees: Double, into base: LumaImage? = nil) -> LumaImage {
-        var img = base ?? LumaImage(width: width, height: height, fill: 235)
-        var edges: [Double] = [0]
-        var state: UInt32 = 777
-        while edges.last! < 4000 { state = state &* 1_103_515_245 &+ 12345; edges.append(edges.last! + Double(1 + (state >> 16) % 3)) }
-        let a = degrees * Double.pi / 180, nx = cos(a), ny = sin(a)
-        for y in box.1..<(box.1 + box.3) {
-            for x in box.0..<(box.0 + box.2) {
-                let t = Double(x) * nx + Double(y) * ny + 2000
-                // The bar holding t: dark on every other one.
-                var lo = 0, hi = edges.count - 1
-                while hi - lo > 1 { let mid = (lo + hi) / 2; if edges[mid] <= t { lo = mid } else { hi = mid } }
-                img.pixels[y * width + x] = lo % 2 == 0 ? 25 : 230
-            }
-        }
-        return img
-    }
-
-    /// A 900x700 picture of a version 3 QR code of `payload`, `module` px a module, its
-    /// top-left corner at (x, y).
-    static func drawnQR(_ payload: String, x: Double, y: Double, module: Double) throws -> LumaImage {
-        let m = try QREncoder.encode(Array(payload.utf8), ec: .M, minVersion: 3)
-        let side = module * Double(m.size)
-        let corners = [Point(x: x, y: y), Point(x: x + side, y: y), Point(x: x + side, y: y + side), Point(x: x, y: y + side)]
-        return QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
-    }
-
-    /// How many views the one pass `pass` hands its decoder (ZBar's or, for a `.zxing` pass,
-    /// the second decoder), every decode reading nothing.
-    static func decoderCalls(_ img: LumaImage, _ pass: ScanPass) -> Int {
-        var options = ReaderOptions(effort: .normal)
-        options.plan = ScanPlan(effort: .normal, passes: [pass])
-        final class Calls: @unchecked Sendable { var count = 0 }
-        let calls = Calls()
-        var executor = PlanExecutor(options: options) { _, _ in calls.count += 1; return [] }
-        executor.secondDecode = { _, _ in calls.count += 1; return [] }
-        _ = executor.scan(img)
-        return calls.count
-    }
-
-    /// The 1 MP turns for slanted linear codes run where a linear code may be: bars show, or
-    /// a small image has no QR code located; not on a photo of a QR code alone, nor on a bigger
-    /// frame without bars (each turn is a 1 MP scan).
-    @Test("linear evidence: a bar field, or a small image without a located QR code; a QR code alone is none")
-    func linearEvidenceGatesTheTurns() throws {
-        let qr = try Self.drawnQR("https://codesweep.example/turns", x: 120, y: 100, module: 8)
-        let qrAndBars = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20, into: qr)
-        let barsAlone = Self.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20)
-        let plain = LumaImage(width: 900, height: 700, fill: 200)
-        let turn = ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.linearEvidence(megapixels: 1)], symbols: .linear)
-        #expect(Self.decoderCalls(qr, turn) == 0, "a QR code alone is no evidence of a linear code")
-        #expect(Self.decoderCalls(qrAndBars, turn) == 1, "bars beside the QR code are")
-        #expect(Self.decoderCalls(barsAlone, turn) == 1)
-        #expect(Self.decoderCalls(plain, turn) == 1, "a small image, nothing located: the turns run as before")
-        let bigPlain = LumaImage(width: 1600, height: 1000, fill: 200)
-        #expect(Self.decoderCalls(bigPlain, turn) == 0, "over 1 MP without bars: no turns")
-        let bigBars = Self.bars(width: 1600, height: 1000, box: (600, 300, 500, 300), degrees: 20, into: bigPlain)
-        #expect(Self.decoderCalls(bigBars, turn) == 1)
-    }
-
-    /// The second decoder's places (code-like, no code read in them) leave out a located QR
-    /// code's place, read or not: zxing-cpp looks there for Data Matrix, PDF417 and Aztec only.
-    @Test("a located QR code explains its place for the second decoder; a code-like patch without finders does not")
-    func locatedQRExplainsItsPlaceForTheSecondDecoder() throws {
-        let qr = try Self.drawnQR("https://codesweep.example/places", x: 200, y: 150, module: 6)
-        let patch = Self.patch(width: 900, height: 700, x: 300, y: 200, module: 4, modules: 40)
-        let places = ScanPass("places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
-                              symbols: .twoDimensional, decoder: .zxing)
-        #expect(Self.decoderCalls(qr, places) == 0, "the QR code's place is explained by the located code, unread as it is here")
-        #expect(Self.decoderCalls(patch, places) >= 1, "a code-like place with no finders is the second decoder's")
-    }
-
-    /// Finder-like rings (7 modules: dark ring, light ring, dark centre) of 1-3 px modules at
-    /// many angles, scattered over the whole image: fine texture with straight edges, no bars.
-    static func rings(width: Int, height: Int) -> LumaImage {
-        var img = LumaImage(width: width, height: height, fill: 200)
-        var state: UInt32 = 4242
-        func next(_ n: UInt32) -> Int { state = state &* 1_103_515_245 &+ 12345; return Int((state >> 16) % n) }
-        for _ in 0..<(width * height / 900) {
-            let m = Double(1 + next(3)), cx = Double(next(UInt32(width))), cy = Double(next(UInt32(height)))
-            let a = Double(next(90)) * Double.pi / 180, c = cos(a), s = sin(a)
-            let r = Int(5 * m)
-            for y in max(0, Int(cy) - r)..<min(height, Int(cy) + r) {
-                for x in max(0, Int(cx) - r)..<min(width, Int(cx) + r) {
-                    let u = abs((Double(x) - cx) * c + (Double(y) - cy) * s) / m, v = abs(-(Double(x) - cx) * s + (Double(y) - cy) * c) / m
-                    let k = max(u, v)
-                    if k < 1.5 || (k >= 2.5 && k < 3.5) { img.pixels[y * width + x] = 30 } else if k < 2.5 { img.pixels[y * width + x] = 200 }
-                }
-            }
-        }
-        return img
-    }
-
     @Test("the bar-field test: bars at any angle, also among other texture; not a field of rings, not a code's modules")
     func barField() {
         for degrees in [0.0, 30, 90, 135] {
-            let found = TextureProbe.hasBarField(Self.bars(width: 600, height: 400, box: (200, 150, 190, 80), degrees: degrees), in: .whole)
+            let found = TextureProbe.hasBarField(Drawn.bars(width: 600, height: 400, box: (200, 150, 190, 80), degrees: degrees), in: .whole)
             #expect(found, "bars at \(degrees)°")
         }
         // A bar code in a corner of a page of module texture.
-        let mixed = Self.bars(width: 800, height: 600, box: (40, 40, 190, 80), degrees: 10,
-                              into: Self.patch(width: 800, height: 600, x: 250, y: 150, module: 1, modules: 400))
+        let mixed = Drawn.bars(width: 800, height: 600, box: (40, 40, 190, 80), degrees: 10,
+                              into: Drawn.patch(width: 800, height: 600, x: 250, y: 150, module: 1, modules: 400))
         let inMixed = TextureProbe.hasBarField(mixed, in: .whole)
         #expect(inMixed, "bars among module texture")
-        let inRings = TextureProbe.hasBarField(Self.rings(width: 1000, height: 750), in: .whole)
+        let inRings = TextureProbe.hasBarField(Drawn.rings(width: 1000, height: 750), in: .whole)
         #expect(!inRings, "rings are no bars")
         for module in [1, 2] {
-            let inModules = TextureProbe.hasBarField(Self.patch(width: 800, height: 600, x: 100, y: 100, module: module, modules: 250), in: .whole)
+            let inModules = TextureProbe.hasBarField(Drawn.patch(width: 800, height: 600, x: 100, y: 100, module: module, modules: 250), in: .whole)
             #expect(!inModules, "\(module) px modules are no bars")
         }
         // Too small a place to hold a block.
-        let inTiny = TextureProbe.hasBarField(Self.bars(width: 17, height: 17, box: (0, 0, 17, 17), degrees: 0), in: .whole, minBlocks: 1)
+        let inTiny = TextureProbe.hasBarField(Drawn.bars(width: 17, height: 17, box: (0, 0, 17, 17), degrees: 0), in: .whole, minBlocks: 1)
         #expect(!inTiny)
     }
 
@@ -252,56 +140,30 @@ struct TextureProbeTests {
     @Test("the look marks bars in a small code-like place, not a code's modules")
     func regionBarsInTheLook() {
         // Bars 2-6 px wide (a linear code a little too small for the 3 MP pass) in a small place.
-        let bars = Self.bars(width: 1000, height: 750, box: (450, 350, 110, 40), degrees: 0).upscaled(by: 2)
+        let bars = Drawn.bars(width: 1000, height: 750, box: (450, 350, 110, 40), degrees: 0).upscaled(by: 2)
         let look = TextureProbe.look(views: [bars.downscaled(by: 2), bars], base: bars)
         let withBars = zip(look.regions, look.regionBars).filter { $0.1 }.map(\.0)
         #expect(withBars.count == 1 && withBars[0].area <= TextureProbe.barFieldMaxRegionArea, "\(look.regions) \(look.regionBars)")
-        let modules = Self.patch(width: 2000, height: 1500, x: 900, y: 600, module: 3, modules: 41)
+        let modules = Drawn.patch(width: 2000, height: 1500, x: 900, y: 600, module: 3, modules: 41)
         let moduleLook = TextureProbe.look(views: [modules.downscaled(by: 2), modules], base: modules)
         #expect(!moduleLook.regions.isEmpty && !moduleLook.regionBars.contains(true), "\(moduleLook.regions) \(moduleLook.regionBars)")
     }
 
     @Test(arguments: [(1, true), (6, false)])
     func fineTextureIsOnlyWhatShrinkingLoses(module: Int, fine: Bool) {
-        let img = Self.patch(width: 1200, height: 900, x: 300, y: 300, module: module, modules: module == 1 ? 45 : 41)
+        let img = Drawn.patch(width: 1200, height: 900, x: 300, y: 300, module: module, modules: module == 1 ? 45 : 41)
         let shrunk = TextureProbe.look(img.downscaled(by: 4))
         let coarse = zip(shrunk.regions, shrunk.counts).map { (box: $0, count: $1) }
         #expect(!TextureProbe.fineRegions(img, coarse: coarse).isEmpty == fine)
     }
 }
 
-/// The normal plan's cost rules, with a recording decoder instead of ZBar: a frame decoded at
+/// The normal plan's cost rules, with a recording decoder instead of ZBar (`RecordingPlan`,
+/// TestSupport): a frame decoded at
 /// half size asks for full resolution only when it holds fine texture, and then only the fine
 /// places are scanned at full size.
 @Suite("Normal plan: where full resolution is spent")
 struct FullResolutionOnDemandTests {
-    final class Log: @unchecked Sendable { var sizes: [(Int, Int)] = []; var fullDecodes = 0 }
-
-    static func run(_ half: LumaImage, log: Log) {
-        let executor = PlanExecutor(options: ReaderOptions(effort: .normal)) { img, _ in
-            log.sizes.append((img.width, img.height))
-            return []
-        }
-        _ = executor.scan(half, scale: 0.5) {
-            log.fullDecodes += 1
-            return half.upscaled(by: 2)
-        }
-    }
-
-    /// A plan of the given passes and settings, run on `half` with the recording decoder.
-    static func run(_ half: LumaImage, _ passes: [ScanPass], settings: PlanSettings = PlanSettings(), log: Log) {
-        var options = ReaderOptions(effort: .normal)
-        options.plan = ScanPlan(effort: .normal, passes: passes, settings: settings)
-        let executor = PlanExecutor(options: options) { img, _ in
-            log.sizes.append((img.width, img.height))
-            return []
-        }
-        _ = executor.scan(half, scale: 0.5) {
-            log.fullDecodes += 1
-            return half.upscaled(by: 2)
-        }
-    }
-
     @Test("a pass's source resolution is plan data: the same 0.4 MP pass decodes full resolution only when its source says so")
     func sourceResolutionIsPlanData() {
         let half = LumaImage(width: 800, height: 600, fill: 200)
@@ -309,12 +171,12 @@ struct FullResolutionOnDemandTests {
         #expect(ScanPass("located", [.located(side: 300, margin: 0.25)]).source == .locatedModules(atLeast: 2.5))
         #expect(ScanPass("whole", []).source == .full)
         // The frame as decoded is half size (0.48 MP of 1.92): enough for a 0.4 MP view, halved to 400x300.
-        let asIs = Log()
-        Self.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)])], log: asIs)
+        let asIs = RecordingPlan.Log()
+        RecordingPlan.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)])], log: asIs)
         #expect(asIs.fullDecodes == 0 && asIs.sizes.count == 1 && asIs.sizes[0] == (400, 300), "\(asIs.sizes)")
         // The same pass with a full source: full resolution decoded, the view a third of 1600x1200.
-        let full = Log()
-        Self.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)], source: .full)], log: full)
+        let full = RecordingPlan.Log()
+        RecordingPlan.run(half, [ScanPass("fit0.4", [.fit(megapixels: 0.4)], source: .full)], log: full)
         #expect(full.fullDecodes == 1)
         #expect(full.sizes.count == 1 && full.sizes[0] == (533, 400), "\(full.sizes)")
     }
@@ -324,20 +186,20 @@ struct FullResolutionOnDemandTests {
         let img = LumaImage(width: 300, height: 200, fill: 200)
         var capped = PlanSettings()
         capped.maxUpscaledPixels = 300_000
-        let log = Log()
-        Self.run(img, [ScanPass("up2", [.upscale(2)]), ScanPass("up1", [.upscale(1)])], settings: capped, log: log)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(img, [ScanPass("up2", [.upscale(2)]), ScanPass("up1", [.upscale(1)])], settings: capped, log: log)
         // x2 of the 600x400 full frame (960,000 px) is past the cap, x1 (240,000) is not.
         #expect(log.sizes.count == 1 && log.sizes[0] == (600, 400), "\(log.sizes)")
         var bigViews = PlanSettings()
         bigViews.minViewSide = 700
-        let none = Log()
-        Self.run(img, [ScanPass("whole", [])], settings: bigViews, log: none)
+        let none = RecordingPlan.Log()
+        RecordingPlan.run(img, [ScanPass("whole", [])], settings: bigViews, log: none)
         #expect(none.sizes.isEmpty)
         // A 5 px strip: its lines repeated to at least 32 rows with 16 px of white above and
         // below by default (7 x 5 + 32 = 67), to 48 and 24 px when the plan says so (10 x 5 + 48).
         var strip = PlanSettings()
         strip.thinPadTo = 48
-        let padded = Log()
+        let padded = RecordingPlan.Log()
         let executor: (PlanSettings) -> PlanExecutor = { settings in
             var options = ReaderOptions(effort: .normal)
             options.plan = ScanPlan(effort: .normal, passes: [ScanPass("whole", [])], settings: settings)
@@ -355,38 +217,38 @@ struct FullResolutionOnDemandTests {
 
     @Test("a field of finder-like rings, or a wide fine texture without bars, costs no full-resolution decode; bars in that texture do")
     func wideFineTextureNeedsBars() {
-        let rings = TextureProbeTests.rings(width: 2000, height: 1500)
-        let ringsLog = Log()
-        Self.run(rings, log: ringsLog)
+        let rings = Drawn.rings(width: 2000, height: 1500)
+        let ringsLog = RecordingPlan.Log()
+        RecordingPlan.run(rings, log: ringsLog)
         #expect(ringsLog.fullDecodes == 0, "\(ringsLog.sizes)")
         // A 1 px checkerboard at half size over a third of the frame: fine texture (grey when
         // shrunk), too wide to be a code. (Random 1 px noise would do as well for the probe, but
         // the QR locator finds finder-like triples in it: see the README's known limits.)
         var fine = LumaImage(width: 2000, height: 1500, fill: 235)
         for y in 200..<1200 { for x in 400..<1400 where (x + y) % 2 == 0 { fine.pixels[y * 2000 + x] = 25 } }
-        let fineLog = Log()
-        Self.run(fine, log: fineLog)
+        let fineLog = RecordingPlan.Log()
+        RecordingPlan.run(fine, log: fineLog)
         #expect(fineLog.fullDecodes == 0, "\(fineLog.sizes)")
-        let withBars = TextureProbeTests.bars(width: 2000, height: 1500, box: (900, 700, 190, 80), degrees: 20, into: fine)
-        let barsLog = Log()
-        Self.run(withBars, log: barsLog)
+        let withBars = Drawn.bars(width: 2000, height: 1500, box: (900, 700, 190, 80), degrees: 20, into: fine)
+        let barsLog = RecordingPlan.Log()
+        RecordingPlan.run(withBars, log: barsLog)
         #expect(barsLog.fullDecodes == 1, "\(barsLog.sizes)")
     }
 
     @Test func coarseTextureNeverDecodesFullResolution() {
         // 6 px modules at half size (12 px at full): the 3 MP passes can read such a code.
-        let half = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 6, modules: 41)
-        let log = Log()
-        Self.run(half, log: log)
+        let half = Drawn.patch(width: 2000, height: 1500, x: 900, y: 600, module: 6, modules: 41)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(half, log: log)
         #expect(log.fullDecodes == 0)
         #expect(log.sizes.allSatisfy { $0.0 <= 2000 && $0.1 <= 1500 })
     }
 
     @Test func fineTextureDecodesFullResolutionOnceAndScansOnlyThere() {
         // 1 px modules at half size: 2 px at full size, readable only there.
-        let half = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 1, modules: 45)
-        let log = Log()
-        Self.run(half, log: log)
+        let half = Drawn.patch(width: 2000, height: 1500, x: 900, y: 600, module: 1, modules: 45)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(half, log: log)
         #expect(log.fullDecodes == 1)
         // Full-size views are crops around the patch (90x90 px at full size), not the 4000x3000 frame.
         let full = log.sizes.filter { $0.0 > 2000 || $0.1 > 1500 }
@@ -398,8 +260,8 @@ struct FullResolutionOnDemandTests {
         // No code-like texture at any scale: no 3 MP scan, no full-resolution decode.
         var half = LumaImage(width: 2000, height: 1500, fill: 0)
         for y in 0..<1500 { for x in 0..<2000 { half.pixels[y * 2000 + x] = UInt8(40 + (x + y) / 20) } }
-        let log = Log()
-        Self.run(half, log: log)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(half, log: log)
         #expect(log.fullDecodes == 0)
         #expect(log.sizes.count == 1 && log.sizes.allSatisfy { $0.0 * $0.1 <= 750_000 }, "\(log.sizes)")
     }
@@ -426,21 +288,21 @@ struct FullResolutionOnDemandTests {
     @Test func aSmallCodeLikePlaceIsLookedAtFullSizeOnlyWhereACodeIsLocated() {
         // A small patch (4 px modules at full size) with no finder and no bars: texture (leaves,
         // a checked cloth), not a code. The cheap passes only.
-        let patch = TextureProbeTests.patch(width: 2000, height: 1500, x: 900, y: 600, module: 2, modules: 41)
-        let texture = Log()
-        Self.run(patch, log: texture)
+        let patch = Drawn.patch(width: 2000, height: 1500, x: 900, y: 600, module: 2, modules: 41)
+        let texture = RecordingPlan.Log()
+        RecordingPlan.run(patch, log: texture)
         #expect(texture.fullDecodes == 0, "\(texture.sizes)")
         // The same patch framed as a QR code the locator finds and nothing reads: full size is
         // decoded once and only crops around it are scanned there.
         let code = Self.withFinders(patch, x: 900, y: 600, module: 2, modules: 41)
-        let log = Log()
-        Self.run(code, log: log)
+        let log = RecordingPlan.Log()
+        RecordingPlan.run(code, log: log)
         #expect(log.fullDecodes == 1)
         #expect(!log.sizes.contains { $0.0 > 2000 || $0.1 > 1500 }, "only crops at full size: \(log.sizes)")
         // A wide textured place (more than 2 % of the frame: text, a fabric) is not.
-        let wide = TextureProbeTests.patch(width: 2000, height: 1500, x: 500, y: 400, module: 4, modules: 100)
-        let wideLog = Log()
-        Self.run(wide, log: wideLog)
+        let wide = Drawn.patch(width: 2000, height: 1500, x: 500, y: 400, module: 4, modules: 100)
+        let wideLog = RecordingPlan.Log()
+        RecordingPlan.run(wide, log: wideLog)
         #expect(wideLog.fullDecodes == 0)
     }
 }

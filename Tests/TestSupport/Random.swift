@@ -1,0 +1,14 @@
+/// A deterministic generator (tests must not depend on the run): bit errors and random modules
+/// for the QR symbol and grid reader tests, unit and integration.
+package struct Rand {
+    package var state: UInt64
+    package init(state: UInt64) { self.state = state }
+    package mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// `code` with `count` of its low `width` bits flipped, chosen at random.
+    package mutating func flipping(_ count: Int, of width: Int, in code: Int) -> Int {
+        var flipped = Set<Int>()
+        while flipped.count < count { flipped.insert(below(width)) }
+        return flipped.reduce(code) { $0 ^ (1 << $1) }
+    }
+}
