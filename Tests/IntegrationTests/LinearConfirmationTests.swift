@@ -194,7 +194,7 @@ struct LinearConfirmationTests {
         let code = s.file("ean.png"), bordered = s.file("ean-quiet.png")
         try Make.zint(type: 13, "590123412345", to: code, scale: "1.5", height: 20)
         try Make.convert([code, "-bordercolor", "white", "-border", "30", bordered])
-        return try ScanPlanTests.cameraShot(s, bordered, x: 1700, y: 1300, tilt: 4, blur: 0.8, name: "shot.jpg")
+        return try Make.cameraShot(s, bordered, x: 1700, y: 1300, tilt: 4, blur: 0.8, name: "shot.jpg")
     }
 
     /// Reads a file as a sweep does (a 12 MP JPEG decoded at half size first) with the normal

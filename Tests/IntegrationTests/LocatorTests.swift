@@ -10,7 +10,6 @@ import ZBarBridge
 /// a mirrored code, a sheet of 40 codes, a damaged code, and a textured photo without codes.
 @Suite("QR locator", .serialized)
 struct LocatorTests {
-    static func load(_ path: String) throws -> LumaImage { try ScanPlanTests.load(path) }
 
     static func normalPlanRead(_ image: LumaImage) -> [DetectedCode] {
         BarcodeReader.read(image, options: ReaderOptions(effort: .normal))
@@ -33,7 +32,7 @@ struct LocatorTests {
         let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
         try run(Tools.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
                                 "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
-        let image = try Self.load(p)
+        let image = try Library.firstFrame(p)
         // ZBar alone does not read it.
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         // The locator's best candidate is this code, its outline (the frame fitted through the
@@ -55,7 +54,7 @@ struct LocatorTests {
         // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
         try run(Tools.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
                                 "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
-        let image = try Self.load(m)
+        let image = try Library.firstFrame(m)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let codes = Self.normalPlanRead(image)
         let code = try #require(codes.first { $0.bytes == Array(text.utf8) }, "\(codes)")
@@ -74,7 +73,7 @@ struct LocatorTests {
         let d = dir.file("d.png")
         // A dark blot over a third of the data area: no reader decodes it, but its finders stand.
         try run(Tools.convert, [c, "-fill", "black", "-draw", "rectangle 250,250 360,400", d])
-        let image = try Self.load(d)
+        let image = try Library.firstFrame(d)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let located = QRLocator.locate(image)
         let candidate = try #require(located.first)
@@ -128,7 +127,7 @@ struct LocatorTests {
         draw += ["-stroke", "none", "(", "-size", "400x400", "pattern:checkerboard", "-scale", "300%", ")",
                  "-geometry", "+100+850", "-composite", png]
         try run(Tools.convert, draw)
-        let half = try Self.load(png)
+        let half = try Library.firstFrame(png)
         #expect(QRLocator.locate(half).isEmpty)
         let log = RecordingPlan.Log()
         RecordingPlan.run(half, log: log)
@@ -139,7 +138,7 @@ struct LocatorTests {
     func locatedCodesAreCapped() throws {
         let dir = try TempDir()
         let sheet = try Self.sheet(dir, size: "1800x700", module: 6, texts: (0..<6).map { "CAP-\($0)" }, at: { k in (60 + k * 290, 200) })
-        let image = try Self.load(sheet)
+        let image = try Library.firstFrame(sheet)
         let located = QRLocator.locate(image)
         #expect(located.count == 6)
         func views(cap: Int?) -> Int {
@@ -182,7 +181,7 @@ struct LocatorTests {
         let dir = try TempDir()
         let sheet = try Self.sheet(dir, size: "2400x1500", module: 4, texts: (0..<30).map { "NOISE-SHEET-\($0)" },
                                    at: { k in (40 + (k % 6) * 390, 40 + (k / 6) * 290) })
-        let sheetImage = try Self.load(sheet)
+        let sheetImage = try Library.firstFrame(sheet)
         let sheetLocated = QRLocator.locate(sheetImage)
         let sheetMatches = sheetLocated.map(\.finderMatch).sorted()
         #expect(sheetLocated.count >= 30 && sheetMatches[sheetMatches.count / 2] > 0.9, "\(sheetMatches)")
@@ -196,7 +195,7 @@ struct LocatorTests {
     func shiftedGridSampling() throws {
         let dir = try TempDir()
         let text = "SHIFTED-GRID-2026"
-        let image = try Self.load(try Self.code(dir, text))
+        let image = try Library.firstFrame(try Self.code(dir, text))
         let c = try #require(QRLocator.locate(image).first)
         // The frame moved 0.45 of a module down and right: every sample lands near the next module.
         let off = c.toImage.concatenating(Homography([1, 0, 0.45, 0, 1, 0.45, 0, 0, 1]))

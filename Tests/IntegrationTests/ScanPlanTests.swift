@@ -20,13 +20,6 @@ struct ScanPlanTests {
         try run(Tools.qrencode, a + ["--", text])
     }
 
-    static func load(_ path: String) throws -> LumaImage {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
-        let loaded = try ImageLoader.load(bytes, format: format)
-        return try #require(loaded.frames.first)
-    }
-
     static func read(_ image: LumaImage, _ passes: [ScanPass], roi: FractionalRect? = nil) -> [DetectedCode] {
         var options = ReaderOptions(symbologies: .standard, effort: .normal, roi: roi)
         options.plan = ScanPlan(effort: .normal, passes: passes)
@@ -51,7 +44,7 @@ struct ScanPlanTests {
         // at full size ZBar's edge detector sees the noise, at 1/4 the noise is averaged away.
         try run(Tools.qrencode, ["-o", code, "-s", "60", "-m", "1", "-l", "L", "--", "FILL-THE-FRAME-42"])
         try run(Tools.convert, ["-seed", "7", code, "-blur", "0x3", "-attenuate", "0.4", "+noise", "Gaussian", "-quality", "90", img])
-        let image = try Self.load(img)
+        let image = try Library.firstFrame(img)
         let full = Self.read(image, [ScanPass("full", [])])
         #expect(!Self.texts(full).contains("FILL-THE-FRAME-42"), "full-resolution pass alone should miss it")
         let codes = Self.read(image, [ScanPass("full", []), ScanPass("quarter", [.downscale(4)])])
@@ -64,7 +57,7 @@ struct ScanPlanTests {
         let s = try TempDir("scanplan")
         let code = s.file("inv.png")
         try Self.qr(code, "INVERTED-QR-7", module: 8, margin: 4, inverted: true)
-        let image = try Self.load(code)
+        let image = try Library.firstFrame(code)
         #expect(Self.read(image, [ScanPass("full", [])]).isEmpty, "a plain pass should not read a negative QR")
         let codes = Self.read(image, [ScanPass("full", []), ScanPass("invert", [.invert], symbols: .twoDimensional)])
         #expect(Self.texts(codes) == ["INVERTED-QR-7"])
@@ -92,7 +85,7 @@ struct ScanPlanTests {
         }
         let sheet = s.file("sheet.jpg")
         try run(Tools.convert, args + ["-blur", "0x0.7", "-quality", "90", sheet])
-        let image = try Self.load(sheet)
+        let image = try Library.firstFrame(sheet)
         let whole = Set(Self.texts(Self.read(image, [ScanPass("full", [])])))
         let tiled = Self.read(image, [ScanPass("full", []), ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)])])
         let tiledTexts = Self.texts(tiled)
@@ -118,7 +111,7 @@ struct ScanPlanTests {
         let code = s.file("m.png"), img = s.file("m.png.jpg")
         try Self.qr(code, "MERGE-ME-ONCE", module: 10, margin: 4) // 21 modules: code at 40...250
         try run(Tools.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img]) // at 140...350
-        let image = try Self.load(img)
+        let image = try Library.firstFrame(img)
         let half = [ScanPass("half", [.downscale(2)])]
         #expect(Self.texts(Self.read(image, half)) == ["MERGE-ME-ONCE"], "the second pass alone finds it too")
         let codes = Self.read(image, [ScanPass("full", [])] + half + [ScanPass("up", [.upscale(2)])])
@@ -145,7 +138,7 @@ struct ScanPlanTests {
         try Self.qr(right, "RIGHT-CODE", module: 8, margin: 2)
         try run(Tools.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
                                 right, "-geometry", "+800+150", "-composite", img])
-        let image = try Self.load(img)
+        let image = try Library.firstFrame(img)
         let all = Self.read(image, [ScanPass("full", [])])
         #expect(Set(Self.texts(all)) == ["LEFT-CODE", "RIGHT-CODE"])
         let codes = Self.read(image, [ScanPass("full", [])], roi: FractionalRect(x: 0.5, y: 0, width: 0.5, height: 1))
@@ -160,25 +153,13 @@ struct ScanPlanTests {
         #expect(abs(fb.minX - 816) <= 5 && abs(fb.maxY - 334) <= 5)
     }
 
-    /// A 12 MP photo-like frame (a seeded plasma scene with sensor noise, as the hard set's) with
-    /// `code` pasted at (x, y) tilted by `tilt` degrees, then the frame blurred as a phone's
-    /// optics do.
-    static func cameraShot(_ s: TempDir, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
-        let out = s.file(name)
-        try run(Tools.convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
-                                "-attenuate", "0.5", "+noise", "Gaussian",
-                                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
-                                "-blur", "0x\(blur)", "-quality", "85", out])
-        return out
-    }
-
     static let normalPasses = ScanPlan.forEffort(.normal).passes
 
     /// A QR code of `text` (2-module margin) in a camera shot at (1500, 1200).
     static func cameraQR(_ s: TempDir, _ text: String, module: Int, tilt: Int, blur: Double) throws -> String {
         let code = s.file("q.png")
         try qr(code, text, module: module, margin: 2)
-        return try cameraShot(s, code, x: 1500, y: 1200, tilt: tilt, blur: blur, name: "shot.jpg")
+        return try Make.cameraShot(s, code, x: 1500, y: 1200, tilt: tilt, blur: blur, name: "shot.jpg")
     }
 
     /// Reads a file through `FileScanner`, as a sweep does (a 12 MP JPEG decoded at half size
@@ -210,7 +191,7 @@ struct ScanPlanTests {
         // reads it in the same crop with 64 px more on every side.
         let box = try #require(codes.first).corners.boundingBox
         let tight = PixelRect(x: Int(box.minX) - 25, y: Int(box.minY) - 25, width: Int(box.maxX - box.minX) + 50, height: Int(box.maxY - box.minY) + 50)
-        let image = try Self.load(shot)
+        let image = try Library.firstFrame(shot)
         let decode = { (r: PixelRect) in ZBarDecoder.decode(image.cropped(r), symbologies: [.qr], config: .init()) }
         #expect(decode(tight).isEmpty)
         #expect(decode(tight.expanded(by: PlanSettings().cropMargin)).count == 1)
@@ -252,7 +233,7 @@ struct ScanPlanTests {
         let code = s.file("q.png")
         let text = "DENSE-c-" + String(repeating: "X7Q2", count: 100)
         try run(Tools.qrencode, ["-o", code, "-s", "4", "-m", "4", "-l", "M", "-v", "35", "--", text])
-        let shot = try Self.cameraShot(s, code, x: 900, y: 500, tilt: 5, blur: 1.8, name: "dense.jpg")
+        let shot = try Make.cameraShot(s, code, x: 900, y: 500, tilt: 5, blur: 1.8, name: "dense.jpg")
         let codes = try Self.sweepRead(shot, Self.normalPasses)
         #expect(Self.texts(codes) == [text])
         #expect(codes.first?.pass == "fine-full")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CodeSweep
 @testable import FileWalker
+import MagickBridge
 @testable import SweepCore
 
 /// Helpers shared by the test files: the real image tools (run with `run`, Processes.swift),
@@ -77,6 +78,18 @@ enum Make {
         try run(Tools.qrencode, ["-8", "-r", raw, "-s", String(moduleSize), "-m", "4", "-o", png])
     }
 
+    /// A 12 MP photo-like frame (a seeded plasma scene with sensor noise, as the hard set's) with
+    /// `code` pasted at (x, y) tilted by `tilt` degrees, then the frame blurred as a phone's
+    /// optics do.
+    static func cameraShot(_ s: TempDir, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
+        let out = s.file(name)
+        try run(Tools.convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
+                                "-attenuate", "0.5", "+noise", "Gaussian",
+                                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                                "-blur", "0x\(blur)", "-quality", "85", out])
+        return out
+    }
+
     /// Encodes text to bytes with the iconv command (independent of the code under test).
     static func iconv(_ text: String, to charset: String) throws -> [UInt8] {
         [UInt8](try run(Tools.iconv, ["-f", "UTF-8", "-t", charset], stdin: Data(text.utf8)).stdoutBytes)
@@ -84,6 +97,14 @@ enum Make {
 }
 
 enum Library {
+    /// The first frame of an image file, sniffed and loaded as the scanner loads it (ImageLoader).
+    static func firstFrame(_ path: String) throws -> LumaImage {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
+        let loaded = try ImageLoader.load(bytes, format: format)
+        return try #require(loaded.frames.first)
+    }
+
     /// Scans one file through the library exactly as the CLI does for an explicit path.
     static func file(_ path: String, settings: ScanSettings = ScanSettings()) throws -> FileRecord {
         let items = Walker().walk([path])
