@@ -12,9 +12,7 @@ struct CLITests {
     }
 
     static func records(_ text: String) throws -> [[String: Any]] {
-        try text.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not a JSON object: \($0)")
-        }
+        try TestJSON.lines(text).map { try #require($0.value as? [String: Any], "not a JSON object: \($0)") }
     }
 
     static func paths(_ records: [[String: Any]]) -> [String] { records.map { $0["path"] as? String ?? "?" } }

@@ -20,9 +20,7 @@ enum Forensic {
         }
     }
 
-    static func records(_ data: Data) throws -> [JSONValue] {
-        try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONReading.value(String($0)) }
-    }
+    static func records(_ data: Data) throws -> [JSONValue] { try JSONL.values(data) }
 
     static func lines(_ data: Data) -> [String] {
         String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }

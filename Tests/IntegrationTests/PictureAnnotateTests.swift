@@ -19,9 +19,7 @@ enum PictureSupport {
         }
     }
 
-    static func records(_ r: ProcessResult) throws -> [JSONValue] {
-        try r.stdout.split(separator: "\n").map { try JSONReading.value(String($0)) }
-    }
+    static func records(_ r: ProcessResult) throws -> [JSONValue] { try JSONL.values(r.stdout) }
 
     /// Files below a folder, as relative paths, sorted.
     static func files(below dir: URL) -> [String] {

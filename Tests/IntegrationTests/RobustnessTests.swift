@@ -14,9 +14,7 @@ struct RobustnessTests {
         #expect(r.status == 0)
     }
 
-    static func records(_ text: String) throws -> [JSONValue] {
-        try text.split(separator: "\n").map { try JSONReading.value(String($0)) }
-    }
+    static func records(_ text: String) throws -> [JSONValue] { try JSONL.values(text) }
 
     static func kind(_ r: JSONValue) -> String? { r["error"]?["kind"]?.stringValue }
 

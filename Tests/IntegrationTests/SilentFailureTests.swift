@@ -11,9 +11,7 @@ import SweepCore
 /// budgets. Everything runs the real `codesweep` binary on real files made here.
 @Suite("Nothing silent", .serialized)
 struct SilentFailureTests {
-    static func records(_ text: String) throws -> [JSONValue] {
-        try text.split(separator: "\n").map { try JSONReading.value(String($0)) }
-    }
+    static func records(_ text: String) throws -> [JSONValue] { try JSONL.values(text) }
 
     /// `count` QR code PNGs with longish payloads (records of ~400 bytes each).
     /// Files that hang their worker under the test hooks (named to sort after the images).

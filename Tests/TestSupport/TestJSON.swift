@@ -16,11 +16,10 @@ package struct TestJSON: CustomStringConvertible {
         }
     }
 
-    /// One value per line (jsonl); an empty line is an error, as is a last line without newline.
+    /// One value per line (jsonl, framed by `JSONL.lines`: an empty line is an error, as is a
+    /// last line without newline).
     package static func lines(_ text: String) throws -> [TestJSON] {
-        guard !text.isEmpty else { return [] }
-        guard text.hasSuffix("\n") else { throw ToolFailure("the last line has no newline: \(text.suffix(200))") }
-        return try text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { try parse(String($0)) }
+        try JSONL.lines(text).map { try parse(String($0)) }
     }
 
     /// The member `key` of an object; nil when absent or when this is not an object.
