@@ -15,24 +15,10 @@ import QREncodeBridge
 /// round trip decodes in process, without files.
 @Suite("Generate")
 struct GenerateTests {
-    /// SplitMix64: the same payloads on every run.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
-    }
-
     /// 200 payloads: 50 each of text (ASCII and other scripts, UTF-8), URLs, binary bytes and
     /// Chinese text for GB18030 (with its ECI designator).
     static func payloads() -> [(kind: String, bytes: [UInt8], charset: String?)] {
-        var rng = Seeded(state: 17)
+        var rng = SplitMix(seed: 17)
         var out: [(String, [UInt8], String?)] = []
         let words = ["hello", "Grüße", "café", "naïve", "привет", "γειά", "שלום", "مرحبا", "こんにちは", "東京", "😀", "a\tb", "line\nbreak", "100%", "\"q\""]
         for _ in 0..<50 {
@@ -428,7 +414,7 @@ struct GenerateTests {
 
     @Test("the faster Gaussian blur gives exactly the plain loops' pixels (grades do not move)")
     func blurUnchanged() {
-        var rng = Seeded(state: 5)
+        var rng = SplitMix(seed: 5)
         for (w, h) in [(1, 1), (3, 7), (40, 33), (97, 120)] {
             let img = LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
             for sigma in [0.3, 0.6, 1.2, 2.1, 4.2, 7.5] {

@@ -68,7 +68,7 @@ struct ScannabilityGateTests {
 
     /// Seeded pictures: noise, hard two-level modules (as codes are) and smooth ramps, odd sizes.
     static func pictures() -> [LumaImage] {
-        var rng = GenerateTests.Seeded(state: 2026)
+        var rng = SplitMix(seed: 2026)
         var out: [LumaImage] = []
         for (w, h) in [(1, 1), (2, 5), (7, 3), (13, 13), (40, 29), (97, 64), (211, 180)] {
             out.append(LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))

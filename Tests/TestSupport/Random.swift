@@ -12,3 +12,19 @@ package struct Rand {
         return flipped.reduce(code) { $0 ^ (1 << $1) }
     }
 }
+
+/// SplitMix64: the same payloads and pictures on every run (charset samples, generate's batches,
+/// the scannability gate's pictures).
+package struct SplitMix {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    package mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    package mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
+}
