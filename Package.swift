@@ -65,7 +65,7 @@ let package = Package(
         ),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
-        .target(name: "TestSupport", dependencies: ["SweepCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SweepCore", "QRSymbol"], path: "Tests/TestSupport"),
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
         .testTarget(name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol", "FileWalker", "Reporting"],

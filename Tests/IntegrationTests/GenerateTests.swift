@@ -117,22 +117,6 @@ struct GenerateTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.png")))
     }
 
-    /// A red disc with a white square in it, transparent around: a logo as a PNG.
-    static func logoPNG() throws -> [UInt8] {
-        let n = 120
-        var rgba = [UInt8](repeating: 0, count: n * n * 4)
-        for y in 0..<n {
-            for x in 0..<n {
-                let dx = Double(x) - 59.5, dy = Double(y) - 59.5
-                guard dx * dx + dy * dy <= 58 * 58 else { continue }
-                let inner = abs(dx) < 22 && abs(dy) < 22
-                let i = (y * n + x) * 4
-                rgba[i] = inner ? 255 : 0xD6; rgba[i + 1] = inner ? 255 : 0x28; rgba[i + 2] = inner ? 255 : 0x28; rgba[i + 3] = 255
-            }
-        }
-        return try CodePicture.encodePNG(LogoPixels(width: n, height: n, rgba: rgba))
-    }
-
     /// A white logo with a finder pattern's likeness in its top-left corner (dark 31 px square,
     /// light ring, dark 11 px core): shapes that can stop a decoder hunting finders.
     static func finderLogoPNG() throws -> [UInt8] {
@@ -182,7 +166,7 @@ struct GenerateTests {
 
     @Test("a logo of 20 % of the area at EC H grades at least B; 40 % is refused with the numbers, before writing")
     func logo() throws {
-        let logo = try Self.logoPNG()
+        let logo = try Make.logoPNG()
         var spec = CodeSpec()
         spec.logoPath = "logo.png"
         spec.logoSize = 0.20
@@ -222,7 +206,7 @@ struct GenerateTests {
 
     @Test("logo sizes by payload (docs/generate.md's table): short URL 20 %, binary and a 162-byte URL 15 % grade at least B; the long URL's 20 % is refused")
     func logoPayloads() throws {
-        let logo = try Self.logoPNG()
+        let logo = try Make.logoPNG()
         let long = "https://www.example.com/campaign/spring-2026/landing?utm_source=poster&utm_medium=print&utm_campaign=spring26&utm_content="
             + String(repeating: "abcdefgh", count: 5)
         let cases: [([UInt8], Double)] = [
@@ -340,7 +324,7 @@ struct GenerateTests {
     @Test("a batch of 50 codes and its manifest pass `codesweep check` unchanged")
     func batchPassesCheck() throws {
         let dir = try TempDir()
-        try Data(try Self.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
+        try Data(try Make.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
         var rows = ["name,payload,options"]
         let options = ["", "ec=Q", "fg=#003366", "fg=darkred bg=#fffbe6", "module=5 margin=5", "ec=H logo=logo.png logo-size=0.08", "size=200", "ec=L"]
         for i in 0..<50 {
@@ -361,7 +345,7 @@ struct GenerateTests {
         let dir = try TempDir()
         var rows = ["name,payload,options"]
         // Slow and quick codes mixed (a logo at a larger version, small ones), and one that fails.
-        try Data(try Self.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
+        try Data(try Make.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
         let options = ["logo=logo.png logo-size=0.12", "", "module=2", "", "logo=logo.png logo-size=0.12", "", "", ""]
         for i in 0..<8 { rows.append("c\(i),https://example.com/s/\(i),\(options[i])") }
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dir.file("list.csv")))
@@ -386,39 +370,13 @@ struct GenerateTests {
         #expect(w.stderr.contains("not a regular file"), "\(w.stderr)")
     }
 
-    /// The plain loops `gaussianBlurred` had before it was made faster for verification.
-    static func referenceBlur(_ img: LumaImage, sigma: Double) -> LumaImage {
-        let width = img.width, height = img.height, pixels = img.pixels
-        let r = max(1, Int((3 * sigma).rounded(.up)))
-        var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
-        var tmp = [Double](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * Double(pixels[y * width + min(width - 1, max(0, x + k))]) }
-                tmp[y * width + x] = s
-            }
-        }
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                var s = 0.0
-                for k in -r...r { s += kernel[k + r] * tmp[min(height - 1, max(0, y + k)) * width + x] }
-                out[y * width + x] = UInt8(max(0, min(255, s.rounded())))
-            }
-        }
-        return LumaImage(width: width, height: height, pixels: out)
-    }
-
     @Test("the faster Gaussian blur gives exactly the plain loops' pixels (grades do not move)")
     func blurUnchanged() {
         var rng = SplitMix(seed: 5)
         for (w, h) in [(1, 1), (3, 7), (40, 33), (97, 120)] {
             let img = LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
             for sigma in [0.3, 0.6, 1.2, 2.1, 4.2, 7.5] {
-                #expect(img.gaussianBlurred(sigma: sigma) == Self.referenceBlur(img, sigma: sigma), "\(w)x\(h) σ \(sigma)")
+                #expect(img.gaussianBlurred(sigma: sigma) == Reference.gaussianBlur(img, sigma: sigma), "\(w)x\(h) σ \(sigma)")
             }
         }
     }

@@ -25,7 +25,7 @@ struct NewUserGenerateTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("ECI 26 (utf-8)"), "\(r.stderr)")
         #expect(!r.stderr.contains("warning"), "\(r.stderr)")
-        #expect(try run(NewUserTextTests.zbarimg, ["-q", "--raw", dir.file("cafe.png")], check: false).stdout == "café\n")
+        #expect(try run(Tools.zbarimg, ["-q", "--raw", dir.file("cafe.png")], check: false).stdout == "café\n")
         let code = try #require(try Self.scannedCode(dir.file("cafe.png")))
         #expect(code["text"]?.string == "café" && code["encoding"]?.string == "utf-8")
         #expect(code["details"]?["eci"]?.int == 26, "the grid decoder sees the designator: \(code)")

@@ -9,13 +9,12 @@ import SweepCore
 /// zbar-tools, installed by scripts/install-deps.sh) is the peer the reading is compared with.
 @Suite("New user: charsets of look-alike links and fill patterns")
 struct NewUserTextTests {
-    static let zbarimg = "/usr/bin/zbarimg"
     /// "google" with a Cyrillic о (U+043E): Shift_JIS writes that letter as 84 80.
     static let lookalikeURL = "https://g\u{043E}ogle.com/login"
 
     /// zbarimg's reading of one image, payload only.
     static func zbar(_ path: String) throws -> String {
-        try run(zbarimg, ["-q", "--raw", path], check: false).stdout
+        try run(Tools.zbarimg, ["-q", "--raw", path], check: false).stdout
     }
 
     /// The record's codes as the scan wrote them: (encoding, text).

@@ -11,54 +11,6 @@ import QREncodeBridge
 /// ZBar), then through the whole reader with the details in the record.
 @Suite("QRGridReader")
 struct QRGridReaderTests {
-    /// A picture of `m` drawn through `toImage` (module coordinates to pixels, quiet zone
-    /// included in what maps to the canvas) plus a displacement `bend` (pixels, by pixel
-    /// position), 3x3 samples per pixel, then a box blur of `blur` pixels each way.
-    static func draw(_ m: QRMatrix, canvas: (Int, Int), toImage: Homography, bend: (Point) -> Point = { _ in Point(x: 0, y: 0) },
-                     blur: Int = 0, mirrored: Bool = false) -> LumaImage {
-        let (w, h) = canvas
-        let back = toImage.inverted!
-        var px = [UInt8](repeating: 255, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                var dark = 0
-                for sy in 0..<3 {
-                    for sx in 0..<3 {
-                        var p = Point(x: Double(x) + (Double(sx) + 0.5) / 3, y: Double(y) + (Double(sy) + 0.5) / 3)
-                        let d = bend(p)
-                        p = Point(x: p.x - d.x, y: p.y - d.y)
-                        let q = back.apply(p)
-                        var i = Int(q.x.rounded(.down)), j = Int(q.y.rounded(.down))
-                        if mirrored { swap(&i, &j) }
-                        if i >= 0, j >= 0, i < m.size, j < m.size, m[i, j] { dark += 1 }
-                    }
-                }
-                px[y * w + x] = UInt8(235 - dark * 205 / 9)
-            }
-        }
-        var img = LumaImage(width: w, height: h, pixels: px)
-        if blur > 0 {
-            var out = img.pixels
-            for y in 0..<h {
-                for x in 0..<w {
-                    var s = 0, c = 0
-                    for yy in max(0, y - blur)...min(h - 1, y + blur) {
-                        for xx in max(0, x - blur)...min(w - 1, x + blur) { s += Int(img.pixels[yy * w + xx]); c += 1 }
-                    }
-                    out[y * w + x] = UInt8(s / c)
-                }
-            }
-            img = LumaImage(width: w, height: h, pixels: out)
-        }
-        return img
-    }
-
-    /// The symbol's square (modules) placed by its four corners in the picture.
-    static func frame(_ m: QRMatrix, corners: [Point]) -> Homography {
-        let n = Double(m.size)
-        return Homography(from: [Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n)], to: corners)!
-    }
-
     /// Every located candidate read by the grid decoder alone; with `framing`, also the symbol
     /// framed as the locator frames a code whose version it estimated right: through its three
     /// finder centres and the parallelogram's fourth point (under a perspective, a module or
@@ -90,8 +42,8 @@ struct QRGridReaderTests {
             let m = try #require(made.remasked(to: mask))
             let side = Double(m.size * 4), o = 40.0
             let corners = [Point(x: o, y: o + 3), Point(x: o + side + 6, y: o), Point(x: o + side, y: o + side + 5), Point(x: o - 4, y: o + side)]
-            let img = Self.draw(m, canvas: (Int(side + 2 * o), Int(side + 2 * o)), toImage: Self.frame(m, corners: corners))
-            let reads = Self.gridReads(img, framing: m, Self.frame(m, corners: corners))
+            let img = Drawn.qr(m, canvas: (Int(side + 2 * o), Int(side + 2 * o)), toImage: Drawn.frame(m, corners: corners))
+            let reads = Self.gridReads(img, framing: m, Drawn.frame(m, corners: corners))
             let r = try #require(reads.first, "version \(v) \(ec) mask \(mask) not read")
             #expect(r.decoded.content.bytes == payload && r.decoded.version == v && r.decoded.ec == ec && r.decoded.mask == mask && !r.mirrored)
             expectCorners(r.corners, near: corners, tolerance: 1.5, "v\(v)")
@@ -105,8 +57,8 @@ struct QRGridReaderTests {
         try #require(dense.version == 32)
         let s = Double(dense.size * 4)
         let tilted = [Point(x: 60, y: 45), Point(x: 60 + s + 22, y: 60), Point(x: 60 + s + 5, y: 60 + s + 25), Point(x: 48, y: 60 + s - 8)]
-        let t = Self.draw(dense, canvas: (Int(s) + 160, Int(s) + 160), toImage: Self.frame(dense, corners: tilted), blur: 1)
-        let tr = try #require(Self.gridReads(t, framing: dense, Self.frame(dense, corners: tilted)).first, "tilted v32 not read")
+        let t = Drawn.qr(dense, canvas: (Int(s) + 160, Int(s) + 160), toImage: Drawn.frame(dense, corners: tilted), blur: 1)
+        let tr = try #require(Self.gridReads(t, framing: dense, Drawn.frame(dense, corners: tilted)).first, "tilted v32 not read")
         #expect(tr.decoded.version == 32 && tr.decoded.content.bytes == Array(String(repeating: "tilted-v32-", count: 90).utf8))
 
         // Bent: the middle of the code pushed down by 2.5 modules (a bow, as a label on a bottle
@@ -118,7 +70,7 @@ struct QRGridReaderTests {
             let f = min(1, max(0, (p.x - 50) / b))
             return Point(x: 0, y: 15 * sin(Double.pi * f))
         }
-        let bent = Self.draw(bentCode, canvas: (Int(b) + 100, Int(b) + 130), toImage: Self.frame(bentCode, corners: corners), bend: bow)
+        let bent = Drawn.qr(bentCode, canvas: (Int(b) + 100, Int(b) + 130), toImage: Drawn.frame(bentCode, corners: corners), bend: bow)
         let candidates = QRLocator.locate(bent)
         let c = try #require(candidates.first)
         // One perspective frame through the finders is modules off in the middle: the symbol
@@ -139,8 +91,8 @@ struct QRGridReaderTests {
             let n = Double(m.size), far = 20 * n, near = 32 * n, height = 26 * n
             let corners = [Point(x: 60 + (near - far) / 2, y: 60), Point(x: 60 + (near + far) / 2, y: 60),
                            Point(x: 60 + near, y: 60 + height), Point(x: 60, y: 60 + height)]
-            let toImage = Self.frame(m, corners: corners)
-            var img = Self.draw(m, canvas: (Int(near) + 120, Int(height) + 200), toImage: toImage, blur: 2)
+            let toImage = Drawn.frame(m, corners: corners)
+            var img = Drawn.qr(m, canvas: (Int(near) + 120, Int(height) + 200), toImage: toImage, blur: 2)
             // A line of print under the code, past its quiet zone (a label's caption, as on the
             // BoofCV close-ups): the finders' outer sides no longer give the fourth corner.
             var px = img.pixels
@@ -166,7 +118,7 @@ struct QRGridReaderTests {
         let m = try QREncoder.encode(Array("mirror-image".utf8), ec: .Q, minVersion: 3)
         let side = Double(m.size * 5)
         let corners = [Point(x: 30, y: 30), Point(x: 30 + side, y: 30), Point(x: 30 + side, y: 30 + side), Point(x: 30, y: 30 + side)]
-        let img = Self.draw(m, canvas: (Int(side) + 60, Int(side) + 60), toImage: Self.frame(m, corners: corners), mirrored: true)
+        let img = Drawn.qr(m, canvas: (Int(side) + 60, Int(side) + 60), toImage: Drawn.frame(m, corners: corners), mirrored: true)
         let r = try #require(Self.gridReads(img).first)
         #expect(r.mirrored && r.decoded.content.bytes == Array("mirror-image".utf8) && r.decoded.ec == .Q)
     }
@@ -184,7 +136,7 @@ struct QRGridReaderTests {
             let fake = QRMatrix(version: v, ec: .L, size: base.size, modules: modules)
             let side = Double(fake.size * 5)
             let corners = [Point(x: 40, y: 44), Point(x: 40 + side, y: 40), Point(x: 44 + side, y: 40 + side), Point(x: 40, y: 44 + side)]
-            let img = Self.draw(fake, canvas: (Int(side) + 90, Int(side) + 90), toImage: Self.frame(fake, corners: corners))
+            let img = Drawn.qr(fake, canvas: (Int(side) + 90, Int(side) + 90), toImage: Drawn.frame(fake, corners: corners))
             #expect(!QRLocator.locate(img).isEmpty, "trial \(trial): the locator should find the fake")
             #expect(Self.gridReads(img).isEmpty, "trial \(trial): a fake code was read")
             // normal retries such a picture many ways (seconds each in a debug build): every sixth.
@@ -201,7 +153,7 @@ struct QRGridReaderTests {
         let m = try QREncoder.encode(Array(String(repeating: "details-", count: 40).utf8), ec: .H, minVersion: 22)
         let s = Double(m.size * 4)
         let corners = [Point(x: 80, y: 60), Point(x: 80 + s + 30, y: 90), Point(x: 80 + s + 10, y: 90 + s + 20), Point(x: 70, y: 60 + s - 10)]
-        let img = Self.draw(m, canvas: (Int(s) + 220, Int(s) + 220), toImage: Self.frame(m, corners: corners), blur: 1, mirrored: true)
+        let img = Drawn.qr(m, canvas: (Int(s) + 220, Int(s) + 220), toImage: Drawn.frame(m, corners: corners), blur: 1, mirrored: true)
         let pgm = dir.file("tilted.pgm")
         try (Data("P5 \(img.width) \(img.height) 255\n".utf8) + Data(img.pixels)).write(to: URL(fileURLWithPath: pgm))
         let png = dir.file("tilted.png")
@@ -244,7 +196,7 @@ extension QRGridReaderTests {
         let fake = QRMatrix(version: 3, ec: .L, size: base.size, modules: modules)
         let side = Double(fake.size * 6)
         let corners = [Point(x: 60, y: 60), Point(x: 60 + side, y: 60), Point(x: 60 + side, y: 60 + side), Point(x: 60, y: 60 + side)]
-        let img = Self.draw(fake, canvas: (Int(side) + 120, Int(side) + 120), toImage: Self.frame(fake, corners: corners))
+        let img = Drawn.qr(fake, canvas: (Int(side) + 120, Int(side) + 120), toImage: Drawn.frame(fake, corners: corners))
         func passes(gate: Bool) -> [String] {
             var options = ReaderOptions(effort: .normal)
             options.plan.settings.gridRejectsNonCodes = gate

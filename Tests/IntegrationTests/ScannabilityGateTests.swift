@@ -56,7 +56,7 @@ struct ScannabilityGateTests {
     /// The plain blur loops (kept once, in GenerateTests), with the blur's own no-op guard.
     static func plainBlurred(_ img: LumaImage, sigma: Double) -> LumaImage {
         guard sigma > 0.05, img.width > 0, img.height > 0 else { return img }
-        return GenerateTests.referenceBlur(img, sigma: sigma)
+        return Reference.gaussianBlur(img, sigma: sigma)
     }
 
     static func plainFaded(_ img: LumaImage, to fraction: Double, light: UInt8) -> LumaImage {
@@ -147,7 +147,7 @@ struct ScannabilityGateTests {
         var spec = CodeSpec()
         spec.logoPath = "logo.png"
         spec.logoSize = 0.10
-        let logoCode = try CodeGenerator.make(Array("https://example.com/gate/logo".utf8), spec: spec, logo: try GenerateTests.logoPNG())
+        let logoCode = try CodeGenerator.make(Array("https://example.com/gate/logo".utf8), spec: spec, logo: try Make.logoPNG())
         out.append(("logo", try #require(Verifier.luma(of: logoCode)), logoCode.payload))
         return out
     }
@@ -228,7 +228,7 @@ struct ScannabilityGateTests {
         let dir = try TempDir()
         let verifier = Verifier(minGrade: .D)
         var expected: [String: Grade] = [:]
-        let logo = try GenerateTests.logoPNG()
+        let logo = try Make.logoPNG()
         let options: [[(String, String)]] = [
             [], [("ec", "Q")], [("fg", "#003366")], [("ec", "L"), ("module", "6")], [("size", "360")], [("module", "2")],
             [("module", "3"), ("margin", "2")], [("fg", "#666666"), ("bg", "#e0e0e0")], [("fg", "white"), ("bg", "#1d3557")],

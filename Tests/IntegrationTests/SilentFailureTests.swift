@@ -28,24 +28,6 @@ struct SilentFailureTests {
         return d
     }
 
-    /// A tmpfs of `kib` KiB mounted on a fresh folder, for a real "no space left on device";
-    /// nil when mounting is not permitted (not root). Unmounted by `unmount`.
-    static func smallFileSystem(_ dir: TempDir, kib: Int) throws -> String? {
-        let mnt = try dir.mkdir("full")
-        let r = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kib)k", "tmpfs", mnt], check: false)
-        return r.status == 0 ? mnt : nil
-    }
-
-    static func unmount(_ mnt: String) { _ = try? run("/bin/umount", [mnt], check: false) }
-
-    /// Fills the file system at `mnt` until `leave` bytes are free.
-    static func fill(_ mnt: String, leaving leave: Int) throws {
-        var st = statvfs()
-        #expect(statvfs(mnt, &st) == 0)
-        let free = Int(st.f_bavail) * Int(st.f_frsize)
-        if free > leave { try Data(count: free - leave).write(to: URL(fileURLWithPath: mnt + "/filler")) }
-    }
-
     // MARK: - 1. Write errors
 
     @Test("A full device ends the sweep with exit 2 naming the output: jsonl keeps whole lines, json leaves the old report, csv, annotate")
@@ -72,11 +54,11 @@ struct SilentFailureTests {
         #expect(closed.status == 2)
         #expect(closed.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(closed.stderr)")
 
-        guard let mnt = try Self.smallFileSystem(dir, kib: 64) else {
+        guard let mnt = try SmallFileSystem.mount(dir, kib: 64) else {
             Issue.record("cannot mount a tmpfs (not root?): only the /dev/full half of this test ran")
             return
         }
-        defer { Self.unmount(mnt) }
+        defer { SmallFileSystem.unmount(mnt) }
 
         // An earlier good json report, then a full disk: exit 2, the old report untouched,
         // no temporary file left.
@@ -84,7 +66,7 @@ struct SilentFailureTests {
         let first = try sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images + "/q000.png"])
         #expect(first.status == 0, "\(first.stderr)")
         let good = try Data(contentsOf: URL(fileURLWithPath: report))
-        try Self.fill(mnt, leaving: 8192)
+        try SmallFileSystem.fill(mnt, leaving: 8192)
         let json = try sh("exec \"$CS\" scan -q --format json -o \"$1\" \"$2\"", [report, images])
         #expect(json.status == 2)
         #expect(json.stderr.contains("cannot write to '\(report)'") && json.stderr.contains("No space left on device"), "\(json.stderr)")

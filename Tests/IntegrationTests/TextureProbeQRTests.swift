@@ -16,7 +16,7 @@ struct TextureProbeQRTests {
         let m = try QREncoder.encode(Array(payload.utf8), ec: .M, minVersion: 3)
         let side = module * Double(m.size)
         let corners = [Point(x: x, y: y), Point(x: x + side, y: y), Point(x: x + side, y: y + side), Point(x: x, y: y + side)]
-        return QRGridReaderTests.draw(m, canvas: (900, 700), toImage: QRGridReaderTests.frame(m, corners: corners))
+        return Drawn.qr(m, canvas: (900, 700), toImage: Drawn.frame(m, corners: corners))
     }
 
     /// How many views the one pass `pass` hands its decoder (ZBar's or, for a `.zxing` pass,

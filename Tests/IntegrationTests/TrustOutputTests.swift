@@ -93,14 +93,14 @@ struct TrustOutputTests {
         let dir = try TempDir("trust-full")
         try run(Tools.qrencode, ["-s", "4", "-o", dir.file("a.png"), "https://www.example.com/a"])
         try run(codesweepBinary, ["scan", "-o", dir.file("a.jsonl"), dir.file("a.png")])
-        guard let mnt = try SilentFailureTests.smallFileSystem(dir, kib: 256) else {
+        guard let mnt = try SmallFileSystem.mount(dir, kib: 256) else {
             Issue.record("cannot mount a tmpfs (not root?)"); return
         }
-        defer { SilentFailureTests.unmount(mnt) }
+        defer { SmallFileSystem.unmount(mnt) }
         let old = Data("the previous file\n".utf8)
         let targets = ["code.png", "page.html", "junit.xml", "check.json"]
         for t in targets { try old.write(to: URL(fileURLWithPath: mnt + "/" + t)) }
-        try SilentFailureTests.fill(mnt, leaving: 0)
+        try SmallFileSystem.fill(mnt, leaving: 0)
         let runs: [(String, [String])] = [
             ("code.png", ["generate", "-q", "https://www.example.com/a", "-o", mnt + "/code.png"]),
             ("page.html", ["report", dir.file("a.jsonl"), "--html", mnt + "/page.html"]),

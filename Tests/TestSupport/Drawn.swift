@@ -1,8 +1,10 @@
 import Foundation
+import QRSymbol
 import SweepCore
 
 /// Pictures drawn in memory for the texture probe and the plan executor's tests, in the unit
-/// and the integration tests alike: a code-like patch of modules, bars at an angle, finder-like rings.
+/// and the integration tests alike: a code-like patch of modules, bars at an angle, finder-like rings,
+/// a QR symbol drawn through a frame.
 package enum Drawn {
     /// A white image with a pseudo-random module pattern (`module` px per module, `modules`
     /// wide) at (x, y): the texture of a QR code without being one.
@@ -58,5 +60,53 @@ package enum Drawn {
             }
         }
         return img
+    }
+
+    /// A picture of `m` drawn through `toImage` (module coordinates to pixels, quiet zone
+    /// included in what maps to the canvas) plus a displacement `bend` (pixels, by pixel
+    /// position), 3x3 samples per pixel, then a box blur of `blur` pixels each way.
+    package static func qr(_ m: QRMatrix, canvas: (Int, Int), toImage: Homography, bend: (Point) -> Point = { _ in Point(x: 0, y: 0) },
+                          blur: Int = 0, mirrored: Bool = false) -> LumaImage {
+        let (w, h) = canvas
+        let back = toImage.inverted!
+        var px = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var dark = 0
+                for sy in 0..<3 {
+                    for sx in 0..<3 {
+                        var p = Point(x: Double(x) + (Double(sx) + 0.5) / 3, y: Double(y) + (Double(sy) + 0.5) / 3)
+                        let d = bend(p)
+                        p = Point(x: p.x - d.x, y: p.y - d.y)
+                        let q = back.apply(p)
+                        var i = Int(q.x.rounded(.down)), j = Int(q.y.rounded(.down))
+                        if mirrored { swap(&i, &j) }
+                        if i >= 0, j >= 0, i < m.size, j < m.size, m[i, j] { dark += 1 }
+                    }
+                }
+                px[y * w + x] = UInt8(235 - dark * 205 / 9)
+            }
+        }
+        var img = LumaImage(width: w, height: h, pixels: px)
+        if blur > 0 {
+            var out = img.pixels
+            for y in 0..<h {
+                for x in 0..<w {
+                    var s = 0, c = 0
+                    for yy in max(0, y - blur)...min(h - 1, y + blur) {
+                        for xx in max(0, x - blur)...min(w - 1, x + blur) { s += Int(img.pixels[yy * w + xx]); c += 1 }
+                    }
+                    out[y * w + x] = UInt8(s / c)
+                }
+            }
+            img = LumaImage(width: w, height: h, pixels: out)
+        }
+        return img
+    }
+
+    /// The symbol's square (modules) placed by its four corners in the picture.
+    package static func frame(_ m: QRMatrix, corners: [Point]) -> Homography {
+        let n = Double(m.size)
+        return Homography(from: [Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n)], to: corners)!
     }
 }

@@ -17,6 +17,8 @@ enum Tools {
     static let zint = "/usr/bin/zint"
     static let exiftool = "/usr/bin/exiftool"
     static let iconv = "/usr/bin/iconv"
+    /// Debian's zbar-tools: the peer a payload's reading is compared with.
+    static let zbarimg = "/usr/bin/zbarimg"
 }
 
 /// Where a square QR symbol sits: top-left corner of the symbol (without quiet zone) and side.
