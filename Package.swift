@@ -63,6 +63,16 @@ let package = Package(
             dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "CodeSweepTests", dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"]),
+        // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
+        // (the package's folders, temporary folders, JSON read back); no C library, no process.
+        .target(name: "TestSupport", dependencies: ["SweepCore", "QRSymbol"], path: "Tests/TestSupport"),
+        // Unit tests: pure Swift modules only (no C library, no external tool, no process):
+        // `make test-quick`.
+        .testTarget(name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol", "FileWalker", "Reporting"],
+                    path: "Tests/UnitTests"),
+        // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
+        // codesweep binary run as a user runs it.
+        .testTarget(name: "CodeSweepIntegrationTests", dependencies: ["TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"],
+                    path: "Tests/IntegrationTests"),
     ]
 )

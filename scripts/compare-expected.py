@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares a `codesweep scan` JSONL report of Samples/ with Samples/expected.jsonl, the way the
-test suite does (Tests/CodeSweepTests/SweepTests.swift, samplesMatchExpectedJSONL): the same files
+test suite does (Tests/IntegrationTests/SweepTests.swift, samplesMatchExpectedJSONL): the same files
 in the same order, the same status (and error kind), the same number of codes, each expected code
 found by symbology and text, in the same frame, each corner within the line's tolerance (pixels,
 largest of |dx|, |dy|). Fields the expectations do not name (timings, sizes, mtimes, passes) are

@@ -1,0 +1,86 @@
+import TestSupport
+import Foundation
+import Testing
+import SweepCore
+
+/// Issue 28 item 9: `generate` with non-ASCII text (an ECI, and a word when there is none) and
+/// `--today` for campaign expiry. Codes made by the real binary, read back by zbarimg (Debian's
+/// zbar-tools, from scripts/install-deps.sh) and by the binary's own scan.
+@Suite("New user: generate's charset designator and --today")
+struct NewUserGenerateTests {
+    static func generate(_ args: [String], in dir: TempDir) throws -> ProcessResult {
+        try run(codesweepBinary, ["generate"] + args, currentDirectory: dir.path, check: false)
+    }
+
+    /// The first code of the scan's record for `path`.
+    static func scannedCode(_ path: String) throws -> TestJSON? {
+        let r = try run(codesweepBinary, ["scan", "-q", path], check: false)
+        return try TestJSON.lines(r.stdout).first?["codes"]?.array?.first
+    }
+
+    @Test("generate 'café' carries ECI 26 (UTF-8): zbarimg reads café, not caf矇; the made line says so")
+    func utf8TextGetsECI() throws {
+        let dir = try TempDir()
+        let r = try Self.generate(["café", "-o", "cafe.png"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("ECI 26 (utf-8)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+        #expect(try run(Tools.zbarimg, ["-q", "--raw", dir.file("cafe.png")], check: false).stdout == "café\n")
+        let code = try #require(try Self.scannedCode(dir.file("cafe.png")))
+        #expect(code["text"]?.string == "café" && code["encoding"]?.string == "utf-8")
+        #expect(code["details"]?["eci"]?.int == 26, "the grid decoder sees the designator: \(code)")
+        #expect(code["bytes_b64"]?.string == Data("café".utf8).base64EncodedString())
+
+        // ASCII needs no designator.
+        let ascii = try Self.generate(["https://example.com/", "-o", "ascii.png"], in: dir)
+        #expect(ascii.status == 0 && !ascii.stderr.contains("ECI"), "\(ascii.stderr)")
+        #expect(try Self.scannedCode(dir.file("ascii.png"))?["details"]?["eci"] == nil)
+    }
+
+    @Test("without an ECI a non-ASCII payload gets a word: --no-eci on UTF-8 text, and bytes that are not UTF-8")
+    func noECIIsSaid() throws {
+        let dir = try TempDir()
+        let r = try Self.generate(["--no-eci", "café", "-o", "plain.png"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: plain.png: no ECI (--no-eci): readers must guess"), "\(r.stderr)")
+        #expect(try Self.scannedCode(dir.file("plain.png"))?["details"]?["eci"] == nil)
+
+        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: dir.file("latin1.bin"))) // "café" in ISO-8859-1
+        let bin = try Self.generate(["--file", "latin1.bin", "-o", "latin1.png"], in: dir)
+        #expect(bin.status == 0, "\(bin.stderr)")
+        #expect(bin.stderr.contains("warning: latin1.png: the payload is not UTF-8 text"), "\(bin.stderr)")
+        #expect(try Self.scannedCode(dir.file("latin1.png"))?["bytes_b64"]?.string == "Y2Fm6Q==", "the bytes stay as given")
+    }
+
+    @Test("--today sets the day --rules checks campaign expiry against; a malformed date or a --today without --rules is a usage error")
+    func today() throws {
+        let dir = try TempDir()
+        try Data("""
+        url:
+          campaigns:
+            expires:
+              spring-2025: 2025-06-30
+
+        """.utf8).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
+        let link = "https://www.example.com/spring?utm_campaign=spring-2025"
+        let last = try Self.generate(["--rules", "rules.yml", "--today", "2025-06-30", link, "-o", "last.png"], in: dir)
+        #expect(last.status == 0, "the campaign's last day: \(last.stderr)")
+        let after = try Self.generate(["--rules", "rules.yml", "--today", "2025-07-01", link, "-o", "after.png"], in: dir)
+        #expect(after.status == 1, "\(after.stderr)")
+        #expect(after.stderr.contains("url.campaign_expired") || after.stderr.contains("ended on 2025-06-30"), "\(after.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("after.png")), "nothing written for a code that fails")
+
+        for (args, words) in [
+            (["--rules", "rules.yml", "--today", "2025-02-30"], "--today takes a date like 2025-06-30"),
+            (["--rules", "rules.yml", "--today", "tomorrow"], "not 'tomorrow'"),
+            (["--today", "2025-07-01"], "it needs --rules"),
+            (["--rules", "rules.yml", "--today", "2025-07-01", "--no-verify"], "do not go with --no-verify"),
+        ] {
+            let r = try Self.generate(args + [link, "-o", "x.png"], in: dir)
+            #expect(r.status == 2 && r.stderr.contains(words), "\(args): \(r.status) \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.png")))
+        let help = try run(codesweepBinary, ["generate", "--help"], check: false).stdout
+        #expect(help.contains("--today") && help.contains("--no-eci"))
+    }
+}
