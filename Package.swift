@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
         // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
-        .target(name: "CZXing", cxxSettings: [.unsafeFlags(["-std=c++17"])], linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "MagickBridge", "ZBarBridge", "ZXingBridge", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
@@ -74,5 +74,7 @@ let package = Package(
         // codesweep binary run as a user runs it.
         .testTarget(name: "CodeSweepIntegrationTests", dependencies: ["TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"],
                     path: "Tests/IntegrationTests"),
-    ]
+    ],
+    // zxing-cpp's headers need C++17 (CZXing).
+    cxxLanguageStandard: .cxx17
 )
