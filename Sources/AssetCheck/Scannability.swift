@@ -166,7 +166,13 @@ public struct ScannabilityProbe {
         // The code's region with a margin of real pixels around it (4 modules, or 16 px).
         let margin = max(16, (modulePx ?? 4) * (code.symbology.isTwoDimensional ? 4 : 10))
         let region = image.cropped(Self.region(around: box, margin: margin, snap: modulePx ?? 4, width: image.width, height: image.height))
-        let reads: (LumaImage) -> Bool = { img in decode(img, code.symbology).contains(code.bytes) }
+        // ZBar hands over a QR payload under an ECI designator converted to UTF-8 (even in
+        // binary mode): that form of the code's bytes is the same code.
+        let converted = code.qr?.eci.flatMap { eci in PayloadText.decode(code.bytes, eci: eci).text.map { Array($0.utf8) } }
+        let reads: (LumaImage) -> Bool = { img in
+            let got = decode(img, code.symbology)
+            return got.contains(code.bytes) || converted.map(got.contains) == true
+        }
 
         let readsAsIs = reads(region)
         var s = Scannability(modulePx: modulePx, modulesPerSide: perSide, version: version, quietZonePx: quiet,

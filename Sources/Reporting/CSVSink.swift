@@ -42,7 +42,7 @@ public struct CSVSink: RecordSink {
         var rows = ""
         let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
-            let decoded = PayloadText.decode(code.bytes, forcedCharset: forcedCharset)
+            let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
             var cells: [Cell] = [.text(record.path), .number(String(code.frame)), .number(code.symbology.rawValue),
                                  .text(decoded.text ?? ""), .text(Base64.encode(code.bytes)), .number(decoded.encoding)]
             for p in code.corners.points {

@@ -14,7 +14,7 @@ public struct RawSink: RecordSink {
     public mutating func write(_ record: FileRecord) {
         var bytes: [UInt8] = []
         for code in record.codes {
-            let decoded = PayloadText.decode(code.bytes, forcedCharset: forcedCharset)
+            let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
             bytes += decoded.text.map { Array($0.utf8) } ?? code.bytes
             bytes.append(UInt8(ascii: "\n"))
         }

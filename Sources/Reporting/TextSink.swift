@@ -21,7 +21,7 @@ public struct TextSink: RecordSink {
             lines += "\(path): error \(error.kind.rawValue): \(TerminalText.escape(error.message))\n"
         }
         for code in record.codes {
-            let decoded = PayloadText.decode(code.bytes, forcedCharset: forcedCharset)
+            let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
             let frame = (record.frames ?? 1) > 1 || code.frame > 0 ? " [frame \(code.frame)]" : ""
             let payload = decoded.text.map(TerminalText.escape)
                 ?? "[binary, \(code.bytes.count) bytes] \(Base64.encode(code.bytes))"

@@ -38,7 +38,12 @@ public struct CodeMerger: Sendable {
     }
 
     /// Gives a code read without them its QR symbol details (the grid decoder confirmed it).
-    mutating func attach(_ details: QRDetails, to index: Int) { codes[index].qr = details }
+    /// Details for a code read; `bytes`, when given, replace what the other decoder gave (the
+    /// symbol's own bytes where ZBar handed over its ECI payload converted to UTF-8).
+    mutating func attach(_ details: QRDetails, bytes: [UInt8]? = nil, to index: Int) {
+        codes[index].qr = details
+        if let bytes { codes[index].bytes = bytes }
+    }
 
     /// Adds a read that counts only once confirmed: at once if the code is known already or
     /// held from another view, else it is held.

@@ -52,8 +52,17 @@ extension PlanExecutor {
             }
             for c in candidates.prefix(2) {
                 // Only the symbol's details are wanted here: the corners are the other decoder's.
-                if case .read(let r) = QRGridReader.read(state.base, candidate: c, polish: false), r.decoded.content.bytes == code.bytes {
+                guard case .read(let r) = QRGridReader.read(state.base, candidate: c, polish: false) else { continue }
+                let content = r.decoded.content
+                if content.bytes == code.bytes {
                     state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
+                    break
+                }
+                // ZBar hands over a payload under an ECI designator converted to UTF-8, even in
+                // binary mode: where the symbol's own bytes read in the ECI's charset are that
+                // text, they are the code's bytes (as a record promises), not ZBar's conversion.
+                if let eci = content.eci, let text = PayloadText.decode(content.bytes, eci: eci).text, Array(text.utf8) == code.bytes {
+                    state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), bytes: content.bytes, to: i)
                     break
                 }
             }

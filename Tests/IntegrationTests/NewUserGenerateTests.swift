@@ -37,6 +37,33 @@ struct NewUserGenerateTests {
         #expect(try Self.scannedCode(dir.file("ascii.png"))?["details"]?["eci"] == nil)
     }
 
+    @Test("a payload under an ECI keeps the symbol's own bytes: generate --charset iso-8859-1 café verifies, and its record holds 63 61 66 E9 (ZBar hands over the UTF-8 conversion)")
+    func eciPayloadKeepsItsBytes() throws {
+        let dir = try TempDir()
+        let r = try Self.generate(["--charset", "iso-8859-1", "café", "-o", "latin.png"], in: dir)
+        #expect(r.status == 0 && r.stderr.contains("reads back"), "\(r.stderr)")
+        let code = try #require(try Self.scannedCode(dir.file("latin.png")))
+        #expect(code["bytes_b64"]?.string == "Y2Fm6Q==" && code["text"]?.string == "café", "\(code)")
+        #expect(code["details"]?["eci"]?.int == 3, "\(code)")
+    }
+
+    @Test("every output form reads a payload in the charset its ECI names: ISO-8859-1 bytes C3 A9 are Ã©, in JSON, CSV, text and --raw alike")
+    func everyFormHonoursTheECI() throws {
+        let dir = try TempDir()
+        let r = try Self.generate(["--charset", "iso-8859-1", "Ã©", "-o", "latin.png"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let path = dir.file("latin.png")
+        let code = try #require(try Self.scannedCode(path))
+        // The same bytes read as UTF-8 (no designator) would be "é".
+        #expect(code["details"]?["eci"]?.int == 3 && code["text"]?.string == "Ã©" && code["bytes_b64"]?.string == "w6k=", "\(code)")
+        let csv = try run(codesweepBinary, ["scan", "-q", "--format", "csv", path], check: false).stdout
+        #expect(csv.contains(",Ã©,"), "\(csv)")
+        let text = try run(codesweepBinary, ["scan", "-q", "--format", "text", path], check: false).stdout
+        #expect(text.hasSuffix(" Ã©\n"), "\(text)")
+        let raw = try run(codesweepBinary, ["scan", "-q", "--raw", path], check: false).stdout
+        #expect(raw == "Ã©\n", "\(raw)")
+    }
+
     @Test("without an ECI a non-ASCII payload gets a word: --no-eci on UTF-8 text, and bytes that are not UTF-8")
     func noECIIsSaid() throws {
         let dir = try TempDir()
