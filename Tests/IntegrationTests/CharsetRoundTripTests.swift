@@ -55,8 +55,9 @@ struct CharsetRoundTripTests {
     }
 
     /// ZBar in binary mode does not report ECI. With an ECI it knows (ISO-8859-x, Shift-JIS,
-    /// UTF-8) it converts the bytes to UTF-8 itself, even in binary mode; with any other ECI
-    /// (GB18030 = 29 here) it hands over the raw bytes, which our detector then reads.
+    /// UTF-8) it converts the bytes to UTF-8 itself, even in binary mode: the record keeps the
+    /// symbol's own bytes, the grid decoder's, with the ECI in its details. With any other ECI
+    /// (GB18030 = 29 here) ZBar hands over the raw bytes, which our detector then reads.
     @Test func eciCodesFromZint() throws {
         let zint = Tools.zint
         guard FileManager.default.isExecutableFile(atPath: zint) else {
@@ -72,9 +73,10 @@ struct CharsetRoundTripTests {
             #expect(r.status == 0, "\(r.stderr)")
             return try #require(try Self.scan(png).codes.first)
         }
-        let latin = try make(try Make.iconv("café crème", to: "ISO-8859-1"), eci: 3, "latin1")
-        #expect(latin.bytes == Array("café crème".utf8), "ZBar converts ECI 3 data to UTF-8")
-        #expect(PayloadText.decode(latin.bytes) == PayloadText(text: "café crème", encoding: "utf-8"))
+        let latinBytes = try Make.iconv("café crème", to: "ISO-8859-1")
+        let latin = try make(latinBytes, eci: 3, "latin1")
+        #expect(latin.bytes == latinBytes && latin.qr?.eci == 3, "the symbol's own bytes, not ZBar's UTF-8 conversion")
+        #expect(PayloadText.decode(latin.bytes, eci: latin.qr?.eci).text == "café crème")
 
         let gbText = "中文测试：扫描二维码，结果正确。"
         let gbBytes = try Make.iconv(gbText, to: "GB18030")
