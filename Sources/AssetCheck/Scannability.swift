@@ -168,7 +168,7 @@ public struct ScannabilityProbe {
         let region = image.cropped(Self.region(around: box, margin: margin, snap: modulePx ?? 4, width: image.width, height: image.height))
         // ZBar hands over a QR payload under an ECI designator converted to UTF-8 (even in
         // binary mode): that form of the code's bytes is the same code.
-        let converted = code.qr?.eci.flatMap { eci in PayloadText.decode(code.bytes, eci: eci).text.map { Array($0.utf8) } }
+        let converted = PayloadText.zbarConverted(code.bytes, eci: code.qr?.eci)
         let reads: (LumaImage) -> Bool = { img in
             let got = decode(img, code.symbology)
             return got.contains(code.bytes) || converted.map(got.contains) == true

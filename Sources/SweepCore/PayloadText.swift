@@ -17,6 +17,13 @@ public struct PayloadText: Sendable, Equatable {
     /// 4. the legacy-charset detector (GB18030, Shift-JIS, Big5, EUC-KR, ISO-8859-1);
     /// 5. otherwise binary: `text` nil.
     /// Text full of control characters (or holding NUL) is binary whatever its charset.
+    /// The form ZBar hands a QR payload under an ECI designator over in (even in binary mode):
+    /// its text in UTF-8. nil without an ECI, or when the bytes are no text in its charset.
+    public static func zbarConverted(_ bytes: [UInt8], eci: Int?) -> [UInt8]? {
+        guard let eci, let text = decode(bytes, eci: eci).text else { return nil }
+        return Array(text.utf8)
+    }
+
     public static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
         if let forcedCharset, let forced = decode(bytes, forced: forcedCharset) { return forced }
         if let eci, let name = Charset.eciCharsetName(eci),

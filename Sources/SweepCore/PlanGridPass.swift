@@ -61,7 +61,7 @@ extension PlanExecutor {
                 // ZBar hands over a payload under an ECI designator converted to UTF-8, even in
                 // binary mode: where the symbol's own bytes read in the ECI's charset are that
                 // text, they are the code's bytes (as a record promises), not ZBar's conversion.
-                if let eci = content.eci, let text = PayloadText.decode(content.bytes, eci: eci).text, Array(text.utf8) == code.bytes {
+                if PayloadText.zbarConverted(content.bytes, eci: content.eci) == code.bytes {
                     state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), bytes: content.bytes, to: i)
                     break
                 }
