@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,6 +31,14 @@ test:
 test-quick: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'CodeSweepUnitTests\.'
+
+# Style gate (CI runs it before the tests): `swift format lint --strict` with the checked-in
+# .swift-format, then the size rules (no Sources file over 350 lines, no function over 80:
+# scripts/check-sizes.py). `swift format format -i -r --parallel Sources Tests Package.swift` fixes
+# what the formatter can; the sizes are fixed by hand.
+lint:
+	$(SWIFT) format lint --strict -r --parallel Sources Tests Package.swift
+	python3 scripts/check-sizes.py Sources
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;
