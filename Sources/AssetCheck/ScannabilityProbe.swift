@@ -29,7 +29,7 @@ public struct ScannabilityProbe {
     /// least both `gate` and the lowest grade known so far (the overall grade is the lowest
     /// parameter grade, and margins only grow with more steps). The overall grade, and which
     /// parameters are below `gate` with their grades, are the ones the full search gives
-    /// (ScannabilityTests compares them); the margins are then lower bounds (`marginsComplete`
+    /// (ScannabilityGateTests compares them); the margins are then lower bounds (`marginsComplete`
     /// false). `generate` verifies with `gate` = its --min-grade.
     public func measure(_ code: DetectedCode, in image: LumaImage, gate: Grade? = nil) -> Scannability {
         let plain = measure(code, in: image, inverted: false, gate: gate)
