@@ -1,12 +1,30 @@
 import CodeSweep
 import SweepCore
 
-/// `check`'s grading as the engine runs it: `ScannabilityProbe.zbar` on the frame a code was
+/// `check`'s grading as the engine runs it: `ScannabilityProbe.plainLook` on the frame a code was
 /// read in, inside `FileScanner` (in the worker process that scanned the file, with the scan's
 /// limits, on the same bytes), its result carried beside the record's codes as JSON
 /// (`FileRecord.measurements`; `CheckRunner.scan` reads them back into `Scannability`).
 public enum CheckGrading {
-    public static let grader = CodeGrader { code, image in ScannabilityProbe.zbar.measure(code, in: image).json }
+    public static let grader = CodeGrader { code, image in ScannabilityProbe.plainLook.measure(code, in: image).json }
+}
+
+extension ScannabilityProbe {
+    /// The production probe: each degraded copy is read through the engine
+    /// (`BarcodeReader.read`) with one plain look of the symbology's decoder
+    /// (`ReaderOptions.plainLook`: ZBar, or zxing-cpp for Data Matrix, PDF417 and Aztec; no scan
+    /// plan, no retries), like a phone's single look.
+    public static var plainLook: ScannabilityProbe { plainLook(reusing: nil) }
+
+    /// The production probe, taking a ZBar answer from `log` where the read that found the
+    /// code already decoded the same pixels with the same settings (the same call, the same
+    /// symbols: see `ReadFrame.reusing`).
+    public static func plainLook(reusing log: DecodeLog?) -> ScannabilityProbe {
+        ScannabilityProbe { image, symbology in
+            BarcodeReader.read(ReadFrame(image, reusing: log), .plainLook(symbology)).codes
+                .filter { $0.symbology == symbology }.map(\.bytes)
+        }
+    }
 }
 
 extension Scannability {

@@ -20,7 +20,8 @@ public struct CheckReport: Sendable, Equatable {
 }
 
 /// Scans with the existing engine (Walker → Sweep → FileScanner, worker processes as configured),
-/// then measures every code's scannability in this process and applies the rules.
+/// grading every code where it is read (`CheckGrading`, in the worker that scanned its file),
+/// then applies the rules to the records and their grades in this process.
 public struct CheckRunner: Sendable {
     public var rules: CheckRules
     public var context: PathContext
@@ -132,23 +133,6 @@ public struct CheckRunner: Sendable {
             }
         }
         return (records, scans)
-    }
-}
-
-extension ScannabilityProbe {
-    /// The production probe: the engine's read (`BarcodeReader.read`) with one plain look of
-    /// the symbology's decoder (`ReaderOptions.plainLook`: ZBar, or zxing-cpp for Data Matrix,
-    /// PDF417 and Aztec; no scan plan, no retries), like a phone's single look.
-    public static var zbar: ScannabilityProbe { zbar(reusing: nil) }
-
-    /// The production probe, taking a ZBar answer from `log` where the read that found the
-    /// code already decoded the same pixels with the same settings (the same call, the same
-    /// symbols: see `ReadFrame.reusing`).
-    public static func zbar(reusing log: DecodeLog?) -> ScannabilityProbe {
-        ScannabilityProbe { image, symbology in
-            BarcodeReader.read(ReadFrame(image, reusing: log), .plainLook(symbology)).codes
-                .filter { $0.symbology == symbology }.map(\.bytes)
-        }
     }
 }
 

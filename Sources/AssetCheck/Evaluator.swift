@@ -250,8 +250,8 @@ public struct Evaluator {
         let weak = s.weakest(below: min)
         let details = weak.map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
         var fixes: [String] = []
-        let names = Set(weak.map(\.parameter))
-        let resized = names.contains("module size") || names.contains("shrink margin") || names.contains("reads as is") || !s.readsAsIs
+        let names = s.weakParameters(below: min)
+        let resized = names.contains(.moduleSize) || names.contains(.shrinkMargin) || names.contains(.readsAsIs) || !s.readsAsIs
         if resized {
             if let m = s.modulePx, let n = s.modulesPerSide {
                 fixes.append("make the code larger: at least 4 px per module, i.e. \(4 * n) px across for this \(n)×\(n) code (now \(fmt(m)) px per module)")
@@ -261,16 +261,16 @@ public struct Evaluator {
                 fixes.append("make the code larger and sharper")
             }
         }
-        if names.contains("quiet zone") {
+        if names.contains(.quietZone) {
             // The margin is 4 modules of the size the code will have: after "make the code
             // larger" (4 px modules at least), 4 modules are 16 px, not 4 x today's module.
             let module = s.modulePx.map { resized ? max($0, 4) : $0 }
             fixes.append("leave a blank margin of at least \(module.map { "\(Int((4 * $0).rounded(.up))) px (4 modules of \(fmt($0)) px)" } ?? "4 modules") around the code")
         }
-        if names.contains("contrast") || names.contains("contrast margin") {
+        if names.contains(.contrast) || names.contains(.contrastMargin) {
             fixes.append("print the code darker on a lighter background (black on white is best)")
         }
-        if names.contains("blur margin") {
+        if names.contains(.blurMargin) {
             fixes.append("export the code sharp: no blur, and scale it with nearest-neighbour, not smooth resampling")
         }
         return Violation(rule: "min_grade",

@@ -69,7 +69,7 @@ public struct Verifier: Sendable {
         // The margins only as far as the grade and the gates need (the grade is check's).
         let gate = max(minGrade, rules?.minGrade ?? minGrade)
         if let match {
-            let s = ScannabilityProbe.zbar(reusing: read.log).measure(match, in: image, gate: gate)
+            let s = ScannabilityProbe.plainLook(reusing: read.log).measure(match, in: image, gate: gate)
             scan = s
             if s.grade < minGrade {
                 let weak = s.weakest(below: minGrade).map { "\($0.parameter) \($0.grade)" }.joined(separator: ", ")
@@ -95,9 +95,8 @@ public struct Verifier: Sendable {
             }
         }
         // What a logo's place among the modules decides: the read-back and the margins.
-        let margins: Set = ["reads as is", "shrink margin", "blur margin", "contrast margin"]
         let versionMayHelp = !problems.isEmpty && code.logo != nil && found.count <= 1 && !otherRuleFailed
-            && (scan.map { $0.weakest(below: gate).allSatisfy { margins.contains($0.parameter) } } ?? true)
+            && (scan.map { $0.weakParameters(below: gate).allSatisfy { $0 == .readsAsIs || $0.isMargin } } ?? true)
         return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems,
                             aLargerVersionMayHelp: versionMayHelp)
     }

@@ -80,62 +80,74 @@ public enum FileScanner {
         }
         record.format = format
         do {
-            let plan = settings.reader.plan
             let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
-                                              minMegapixels: settings.reader.roi == nil ? plan.firstDecodeMegapixels : nil,
+                                              minMegapixels: settings.reader.roi == nil ? settings.reader.plan.firstDecodeMegapixels : nil,
                                               reduceToFit: settings.reader.roi == nil)
             lap("decode")
-            // Full resolution is decoded again only if a pass asks for it (at most once per file).
-            let full = LazyFullDecode(bytes: bytes, format: format, limits: settings.limits)
+            // A reduced load is decoded again at full resolution only if a pass or grading asks
+            // for it (at most once per file).
+            let full = FullResolutionFrames(of: loaded, bytes: bytes, limits: settings.limits)
             record.width = loaded.width
             record.height = loaded.height
             record.orientation = loaded.orientation
             record.frames = loaded.frames.count
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
-            var failures: [String] = []
-            for (i, frame) in loaded.frames.enumerated() {
-                let before = record
-                let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
-                    { codes in
-                        var partial = before
-                        partial.codes += codes
-                        send(partial)
-                    }
-                }
-                BarcodeReader.trace("file \(String(entry.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
-                let read = BarcodeReader.read(ReadFrame(frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
-                                                        beforeSecondDecoder: note), settings.reader)
-                record.codes += read.codes
-                failures += read.decoderFailures.filter { !failures.contains($0) }
-            }
-            if !failures.isEmpty {
-                record.failedDecoder = DecodingEngine.zxing.rawValue
-                record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
-            }
-            if full.used { record.timings?.append(("full_decode", full.milliseconds)) }
+            readFrames(of: loaded, fullResolution: full, into: &record, settings: settings, checkpoint: checkpoint)
+            if let ms = full.decodeMilliseconds { record.timings?.append(("full_decode", ms)) }
             lap("scan")
             if settings.grade {
                 guard let grader else {
                     record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
                     return record
                 }
-                record.measurements = Array(repeating: nil, count: record.codes.count)
-                for k in record.codes.indices {
-                    let i = record.codes[k].frame
-                    // Corners are in full-resolution pixels: measure on that frame.
-                    guard let frame = loaded.scale == 1 && i < loaded.frames.count ? loaded.frames[i] : full.frame(i) else {
-                        record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
-                        continue
-                    }
-                    record.measurements[k] = grader.measure(record.codes[k], frame)
-                }
+                grade(&record, on: full, with: grader)
                 lap("grade")
             }
         } catch {
             record.error = error
         }
         return record
+    }
+
+    /// Reads every frame with the engine, adding the codes (and the second decoder's failures,
+    /// as warnings) to `record`.
+    static func readFrames(of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
+                           settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?) {
+        var failures: [String] = []
+        for (i, frame) in loaded.frames.enumerated() {
+            let before = record
+            let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
+                { codes in
+                    var partial = before
+                    partial.codes += codes
+                    send(partial)
+                }
+            }
+            BarcodeReader.trace("file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
+            let read = BarcodeReader.read(ReadFrame(frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
+                                                    beforeSecondDecoder: note), settings.reader)
+            record.codes += read.codes
+            failures += read.decoderFailures.filter { !failures.contains($0) }
+        }
+        if !failures.isEmpty {
+            record.failedDecoder = DecodingEngine.zxing.rawValue
+            record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
+        }
+    }
+
+    /// Measures each code with `grader` on the full-resolution frame it was read in (its
+    /// corners are in full-resolution pixels); a code whose frame does not decode at full
+    /// resolution is left ungraded, with a warning.
+    static func grade(_ record: inout FileRecord, on full: FullResolutionFrames, with grader: CodeGrader) {
+        record.measurements = Array(repeating: nil, count: record.codes.count)
+        for k in record.codes.indices {
+            guard let frame = full.frame(record.codes[k].frame) else {
+                record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
+                continue
+            }
+            record.measurements[k] = grader.measure(record.codes[k], frame)
+        }
     }
 
     /// The one rule for which files get a record: every file named on the command line (or
@@ -213,31 +225,5 @@ public enum FileScanner {
 
     static func mtime(_ st: stat) -> Double {
         Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-    }
-}
-
-/// The second, full-resolution decode of a file, done on first use inside the scanning task.
-final class LazyFullDecode {
-    let bytes: [UInt8]
-    let format: ImageFormat
-    let limits: LoadLimits
-    private var loaded: LoadedImage?
-    private(set) var used = false
-    private(set) var milliseconds = 0.0
-
-    init(bytes: [UInt8], format: ImageFormat, limits: LoadLimits) {
-        self.bytes = bytes; self.format = format; self.limits = limits
-    }
-
-    func frame(_ i: Int) -> LumaImage? {
-        if !used {
-            used = true
-            let start = ContinuousClock.now
-            loaded = try? ImageLoader.load(bytes, format: format, limits: limits)
-            let d = start.duration(to: .now).components
-            milliseconds = Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
-        }
-        guard let l = loaded, i < l.frames.count else { return nil }
-        return l.frames[i]
     }
 }

@@ -1,6 +1,5 @@
 import SweepCore
 import FileWalker
-import Reporting
 import MagickBridge
 #if canImport(Glibc)
 import Glibc

@@ -39,26 +39,22 @@ public enum MagickEnvironment {
     /// writes the files itself). No other coder may write.
     static let writableCoders = "{PNG,JPEG}"
 
-    static func policy(_ l: Limits) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <policymap>
-          <policy domain="resource" name="memory" value="\(l.memoryMiB)MiB"/>
-          <policy domain="resource" name="map" value="\(l.mapMiB)MiB"/>
-          <policy domain="resource" name="disk" value="\(l.diskMiB)MiB"/>
-          <policy domain="resource" name="width" value="\(l.maxSide)"/>
-          <policy domain="resource" name="height" value="\(l.maxSide)"/>
-          <policy domain="resource" name="area" value="\(l.areaMegapixels)MP"/>
-          <policy domain="resource" name="list-length" value="\(l.listLength)"/>
-          <policy domain="resource" name="thread" value="1"/>
-          <policy domain="delegate" rights="none" pattern="*"/>
-          <policy domain="path" rights="none" pattern="@*"/>
-          <policy domain="coder" rights="none" pattern="*"/>
-          <policy domain="coder" rights="read" pattern="\(allowedCoders)"/>
-          <policy domain="coder" rights="read|write" pattern="\(writableCoders)"/>
-        </policymap>
+    /// ImageMagick's resource limits as policy.xml names them.
+    static func resources(_ l: Limits) -> [(name: String, value: String)] {
+        [("memory", "\(l.memoryMiB)MiB"), ("map", "\(l.mapMiB)MiB"), ("disk", "\(l.diskMiB)MiB"), ("width", "\(l.maxSide)"),
+         ("height", "\(l.maxSide)"), ("area", "\(l.areaMegapixels)MP"), ("list-length", "\(l.listLength)"), ("thread", "1")]
+    }
 
-        """
+    static func policy(_ l: Limits) -> String {
+        let limits = resources(l).map { "<policy domain=\"resource\" name=\"\($0.name)\" value=\"\($0.value)\"/>" }
+        let rights = [
+            #"<policy domain="delegate" rights="none" pattern="*"/>"#,
+            #"<policy domain="path" rights="none" pattern="@*"/>"#,
+            #"<policy domain="coder" rights="none" pattern="*"/>"#,
+            #"<policy domain="coder" rights="read" pattern="\#(allowedCoders)"/>"#,
+            #"<policy domain="coder" rights="read|write" pattern="\#(writableCoders)"/>"#,
+        ]
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<policymap>\n" + (limits + rights).map { "  \($0)\n" }.joined() + "</policymap>\n"
     }
 
     static func setUp(_ limits: Limits) {

@@ -14,10 +14,114 @@ public enum AztecBits {
     /// makes its target the mode to return to; after a character, the return mode is current.
     public static func decode(_ raw: [UInt8], bitCount: Int) -> [UInt8]? {
         guard bitCount >= 0, bitCount <= raw.count * 8 else { return nil }
-        enum Mode { case upper, lower, mixed, punct, digit, binary }
+        var bits = BitReader(raw: raw, count: bitCount)
+        if bitCount > 20, bits.read(5) == 29, bits.read(5) == 29 { return nil } // structured append
+        bits.index = 0
+        var out: [UInt8] = []
+        var latch = Mode.upper, current = Mode.upper
+        while true {
+            if current == .binary {
+                guard var length = bits.read(5) else { break }
+                if length == 0 {
+                    guard let extended = bits.read(11) else { break }
+                    length = extended + 31
+                }
+                for _ in 0..<length {
+                    guard let b = bits.read(8) else { return out } // the bits end inside the shift: stop there
+                    out.append(UInt8(b))
+                }
+                current = latch
+                continue
+            }
+            guard let code = bits.read(current == .digit ? 4 : 5) else { break }
+            switch meaning(of: code, in: current) {
+            case .flg: return nil
+            case .characters(let text):
+                out += text
+                current = latch
+            case .shift(let target): // a shift read in `current` returns there
+                latch = current
+                current = target
+            case .latch(let target):
+                latch = target
+                current = target
+            }
+        }
+        return out
+    }
+
+    enum Mode { case upper, lower, mixed, punct, digit, binary }
+
+    /// What one code means in a text mode.
+    enum Meaning: Equatable {
+        case characters([UInt8])
+        case shift(Mode)
+        case latch(Mode)
+        /// FLG(n): FNC1 or an ECI designator.
+        case flg
+    }
+
+    static let punctuation = ["", "\r", "\r\n", ". ", ", ", ": ", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",",
+                              "-", ".", "/", ":", ";", "<", "=", ">", "?", "[", "]", "{", "}"]
+    static let mixedSymbols = Array("@\\^_`|~".utf8)
+
+    /// The character tables and control codes of ISO/IEC 24778, table 3 (5-bit codes; 4-bit in
+    /// Digit). Binary Shift is read as bytes by `decode`, never through this table.
+    static func meaning(of code: Int, in mode: Mode) -> Meaning {
+        switch mode {
+        case .upper, .lower:
+            switch code {
+            case 0: return .shift(.punct)
+            case 1: return .characters([32])
+            case 2...27: return .characters([UInt8((mode == .upper ? 65 : 97) + code - 2)])
+            case 28: return mode == .upper ? .latch(.lower) : .shift(.upper)
+            case 29: return .latch(.mixed)
+            case 30: return .latch(.digit)
+            default: return .shift(.binary)
+            }
+        case .mixed:
+            switch code {
+            case 0: return .shift(.punct)
+            case 1: return .characters([32])
+            case 2...14: return .characters([UInt8(code - 1)]) // ^A ... ^M
+            case 15...19: return .characters([UInt8(27 + code - 15)]) // ^[ ^\ ^] ^^ ^_
+            case 20...26: return .characters([mixedSymbols[code - 20]])
+            case 27: return .characters([127])
+            case 28: return .latch(.lower)
+            case 29: return .latch(.upper)
+            case 30: return .latch(.punct)
+            default: return .shift(.binary)
+            }
+        case .punct:
+            switch code {
+            case 0: return .flg
+            case 31: return .latch(.upper)
+            default: return .characters(Array(punctuation[code].utf8))
+            }
+        case .digit:
+            switch code {
+            case 0: return .shift(.punct)
+            case 1: return .characters([32])
+            case 2...11: return .characters([UInt8(48 + code - 2)])
+            case 12: return .characters(Array(",".utf8))
+            case 13: return .characters(Array(".".utf8))
+            case 14: return .latch(.upper)
+            default: return .shift(.upper) // 15: U/S
+            }
+        case .binary:
+            preconditionFailure("Binary Shift is read as bytes by decode")
+        }
+    }
+
+    /// The data bits, most significant first, read `n` at a time.
+    struct BitReader {
+        let raw: [UInt8]
+        let count: Int
         var index = 0
-        func read(_ n: Int) -> Int? {
-            guard bitCount - index >= n else { return nil }
+
+        /// The next `n` bits as a number; nil when fewer than `n` are left.
+        mutating func read(_ n: Int) -> Int? {
+            guard count - index >= n else { return nil }
             var v = 0
             for _ in 0..<n {
                 v = v << 1 | Int(raw[index >> 3] >> (7 - UInt8(index & 7)) & 1)
@@ -25,82 +129,5 @@ public enum AztecBits {
             }
             return v
         }
-        if bitCount > 20, read(5) == 29, read(5) == 29 { return nil } // structured append
-        index = 0
-        let punct = ["", "\r", "\r\n", ". ", ", ", ": ", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",",
-                     "-", ".", "/", ":", ";", "<", "=", ">", "?", "[", "]", "{", "}"]
-        let mixedSymbols = Array("@\\^_`|~".utf8)
-        var out: [UInt8] = []
-        var latch = Mode.upper, current = Mode.upper
-        /// A control code read in `current`: shift (or latch) to `target`.
-        func control(_ target: Mode, latching: Bool) {
-            latch = current
-            current = target
-            if latching { latch = target }
-        }
-        while true {
-            if current == .binary {
-                guard var length = read(5) else { break }
-                if length == 0 {
-                    guard let extended = read(11) else { break }
-                    length = extended + 31
-                }
-                for _ in 0..<length {
-                    guard let b = read(8) else { return out } // the bits end inside the shift: stop there
-                    out.append(UInt8(b))
-                }
-                current = latch
-                continue
-            }
-            guard let code = read(current == .digit ? 4 : 5) else { break }
-            var char: [UInt8]? = nil
-            switch current {
-            case .upper, .lower:
-                switch code {
-                case 0: control(.punct, latching: false)
-                case 1: char = [32]
-                case 2...27: char = [UInt8((current == .upper ? 65 : 97) + code - 2)]
-                case 28: if current == .upper { control(.lower, latching: true) } else { control(.upper, latching: false) }
-                case 29: control(.mixed, latching: true)
-                case 30: control(.digit, latching: true)
-                default: control(.binary, latching: false)
-                }
-            case .mixed:
-                switch code {
-                case 0: control(.punct, latching: false)
-                case 1: char = [32]
-                case 2...14: char = [UInt8(code - 1)] // ^A ... ^M
-                case 15...19: char = [UInt8(27 + code - 15)] // ^[ ^\ ^] ^^ ^_
-                case 20...26: char = [mixedSymbols[code - 20]]
-                case 27: char = [127]
-                case 28: control(.lower, latching: true)
-                case 29: control(.upper, latching: true)
-                case 30: control(.punct, latching: true)
-                default: control(.binary, latching: false)
-                }
-            case .punct:
-                switch code {
-                case 0: return nil // FLG(n): FNC1 or ECI
-                case 31: control(.upper, latching: true)
-                default: char = Array(punct[code].utf8)
-                }
-            case .digit:
-                switch code {
-                case 0: control(.punct, latching: false)
-                case 1: char = [32]
-                case 2...11: char = [UInt8(48 + code - 2)]
-                case 12: char = Array(",".utf8)
-                case 13: char = Array(".".utf8)
-                case 14: control(.upper, latching: true)
-                default: control(.upper, latching: false) // 15: U/S
-                }
-            case .binary: break
-            }
-            if let char {
-                out += char
-                current = latch
-            }
-        }
-        return out
     }
 }

@@ -156,7 +156,7 @@ struct ScannabilityGateTests {
 
     @Test("the gated margin search gives the full search's grade and weak parameters, at every gate")
     func gatedEqualsFull() throws {
-        let probe = ScannabilityProbe.zbar
+        let probe = ScannabilityProbe.plainLook
         var grades = Set<Grade>()
         var measured = 0
         for s in try Self.specimens() {
@@ -216,7 +216,7 @@ struct ScannabilityGateTests {
                     let direct = symbology.engine == .zxing ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
                         : ZBarDecoder.decode(view, symbologies: [symbology])
                     let expected = Set(direct.filter { $0.symbology == symbology }.map(\.bytes))
-                    let probed = Set(ScannabilityProbe.zbar.decode(view, symbology))
+                    let probed = Set(ScannabilityProbe.plainLook.decode(view, symbology))
                     #expect(probed == expected, "\(name) \(view.width)x\(view.height) \(symbology)")
                     checked += expected.count
                 }
@@ -240,7 +240,7 @@ struct ScannabilityGateTests {
         #expect(match.corners.boundingBox.minX >= 33 && code.layout.modulePx == 8)
         final class Seen: @unchecked Sendable { var images: [LumaImage] = [] }
         let seen = Seen()
-        let production = ScannabilityProbe.zbar(reusing: log)
+        let production = ScannabilityProbe.plainLook(reusing: log)
         let probe = ScannabilityProbe { img, symbology in
             if log.zbar(img, symbologies: [symbology]) == nil { seen.images.append(img) }
             return production.decode(img, symbology)
@@ -316,7 +316,7 @@ struct ScannabilityGateTests {
         #expect(!v.passed && s.grade < .B && v.problems.contains { $0.hasPrefix("grade \(s.grade), below --min-grade B") }, "\(v.problems)")
         let image = try #require(Verifier.luma(of: weak))
         let read = try #require(BarcodeReader.read(ReadFrame(image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first)
-        let full = ScannabilityProbe.zbar.measure(read, in: image)
+        let full = ScannabilityProbe.plainLook.measure(read, in: image)
         #expect(full.grade == s.grade)
         #expect(full.weakest(below: .B).map { "\($0.parameter) \($0.grade)" } == s.weakest(below: .B).map { "\($0.parameter) \($0.grade)" })
         // The same code passes a gate at its own grade.

@@ -1,0 +1,34 @@
+import SweepCore
+
+/// A loaded file's frames at full resolution, for what needs more pixels than a reduced first
+/// decode has (a pass that asks for resolution, grading a code on the frame it was read in).
+/// When the load was at full resolution these are its own frames; otherwise the file's bytes
+/// are decoded again, at full resolution, on first use only, and that decode is timed. Used
+/// inside the one task that scans the file.
+public final class FullResolutionFrames {
+    let loaded: LoadedImage
+    let bytes: [UInt8]
+    let limits: LoadLimits
+    private var decoded: LoadedImage?
+    /// How long the second decode took, in milliseconds; nil when none was made.
+    public private(set) var decodeMilliseconds: Double?
+
+    /// `bytes` and `limits`: the ones `loaded` was loaded from.
+    public init(of loaded: LoadedImage, bytes: [UInt8], limits: LoadLimits) {
+        self.loaded = loaded; self.bytes = bytes; self.limits = limits
+    }
+
+    /// Frame `i` at full resolution; nil when the file has no such frame or it does not decode
+    /// at full resolution within the limits (the decode is tried once).
+    public func frame(_ i: Int) -> LumaImage? {
+        if loaded.scale == 1 { return i < loaded.frames.count ? loaded.frames[i] : nil }
+        if decodeMilliseconds == nil {
+            let start = ContinuousClock.now
+            decoded = try? ImageLoader.load(bytes, format: loaded.format, limits: limits)
+            let d = start.duration(to: .now).components
+            decodeMilliseconds = Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
+        }
+        guard let full = decoded, i < full.frames.count else { return nil }
+        return full.frames[i]
+    }
+}
