@@ -35,87 +35,28 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Ignore .codesweep.yml in the current folder (flags only).")
     var noRulesFile = false
 
-    @Option(help: "Images matching this glob must carry a code; repeatable.")
-    var requireCode: [String] = []
+    @OptionGroup var ruleFlags: RuleFlags
 
-    @Option(help: "Fewest codes every image must carry.")
-    var minCodes: Int?
+    @OptionGroup var globs: GlobOptions<Help>
 
-    @Option(help: "Most codes an image may carry.")
-    var maxCodes: Int?
-
-    @Option(help: "Symbologies allowed (names and groups, comma-separated, as for scan).")
-    var symbologies: String?
-
-    @Option(help: "Allowed URL schemes, comma-separated (default https).")
-    var scheme: String?
-
-    @Option(help: "Allowed host (wildcards: *.example.com); repeatable.")
-    var allowHost: [String] = []
-
-    @Option(help: "Denied host (wildcards: staging.*); repeatable.")
-    var denyHost: [String] = []
-
-    @Option(help: "Regular expression the whole URL must match.")
-    var urlPattern: String?
-
-    @Option(help: "Query parameter that must be present (wildcards: utm_*); repeatable.")
-    var requireQuery: [String] = []
-
-    @Option(help: "Query parameter that must not be present (e.g. debug); repeatable.")
-    var forbidQuery: [String] = []
-
-    @Flag(help: "Check URL rules only on payloads that are URLs (do not fail non-URL payloads).")
-    var urlOptional = false
-
-    @Option(help: "Expectations file: YAML mapping of image path → expected payload(s).")
-    var expectations: String?
-
-    @Option(help: "Lowest scannability grade accepted: \(Grade.minimumChoices).")
-    var minGrade: String?
-
-    @Option(help: "Only check files matching this glob; repeatable.")
-    var include: [String] = []
-
-    @Option(help: "Skip files and folders matching this glob; repeatable.")
-    var exclude: [String] = []
-
-    @Option(help: "As --include, ignoring ASCII case; repeatable.")
-    var iinclude: [String] = []
-
-    @Option(help: "As --exclude, ignoring ASCII case; repeatable.")
-    var iexclude: [String] = []
-
-    @Option(help: "Write a JUnit XML report to FILE ('-' for stdout instead of the summary).")
-    var junit: String?
-
-    @Option(help: "Write a JSON report to FILE ('-' for stdout instead of the summary).")
-    var json: String?
-
-    @Flag(help: "Print GitHub Actions ::error annotations (automatic when GITHUB_ACTIONS=true).")
-    var github = false
-
-    @Flag(name: [.short, .long], help: "Also list passing images and every code's grade.")
-    var verbose = false
+    @OptionGroup var reports: CheckReportOptions
 
     @Option(help: "The date campaign expiry is checked against, YYYY-MM-DD (default: today, UTC).")
     var today: String?
 
-    @Option(name: [.short, .long], help: "Images decoded in parallel (default: number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOptions<Help>
 
-    @Option(help: "Where images are decoded: 'process' (worker processes) or 'none' (in this process).")
-    var isolation: IsolationMode = .process
+    @OptionGroup var isolation: IsolationOptions<Help>
 
     /// Checked in run() rather than validate(): a CI gate exits 2 on usage errors (ArgumentParser's
     /// validation failure would exit 64).
     func usageProblem() -> String? {
-        if let jobs, jobs < 1 { return "--jobs must be at least 1" }
-        if let minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
-        if let s = symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
+        if let problem = jobs.problem { return problem }
+        if let minGrade = ruleFlags.minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
+        if let s = ruleFlags.symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
-        if let minCodes, let maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
-        if junit == "-" && json == "-" { return "--junit - and --json - both write to stdout; give one of them a file" }
+        if let minCodes = ruleFlags.minCodes, let maxCodes = ruleFlags.maxCodes, minCodes > maxCodes { return "--min-codes is larger than --max-codes" }
+        if reports.junit == "-" && reports.json == "-" { return "--junit - and --json - both write to stdout; give one of them a file" }
         return nil
     }
 
@@ -124,90 +65,44 @@ struct Check: AsyncParsableCommand {
             Stderr.say("codesweep check: \(problem)\n(see codesweep check --help)")
             throw ExitCode(2)
         }
+        let setup = try await exitingOnFailure { try loadSetup() }
+        let runner = CheckRunner(rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
+                                 jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
+        // Files only on the command line (a pre-commit hook's changed files): a spot check.
+        let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
+        let report = try await exitingOnFailure {
+            try await runner.run(paths: setup.roots(commandLine: paths), rulesSource: setup.source(withFlags: ruleFlags.given),
+                                 fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
+        }
+        try await exitingOnFailure { try reports.writeFiles(report) }
+        reports.print(report)
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// The rules file (or none) with the flags over it, and the paths to check.
+    func loadSetup() throws -> CheckSetup {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
-        var setup: CheckSetup
-        do {
-            setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
+        var setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
                                    exists: { fm.fileExists(atPath: $0) }, read: { path in
                                        // The message names which file and says why (errno's words).
                                        let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
                                        return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
                                    })
-            try applyFlags(&setup.rules, cwd: cwd)
-        } catch {
+        try ruleFlags.apply(to: &setup.rules, cwd: cwd)
+        setup.rules.include += globs.include
+        setup.rules.exclude += globs.exclude
+        setup.rules.includeIgnoringCase += globs.iinclude
+        setup.rules.excludeIgnoringCase += globs.iexclude
+        return setup
+    }
+
+    /// `body`'s value; an error it throws is said on stderr and ends the check with status 2.
+    func exitingOnFailure<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch {
             Stderr.say("codesweep check: \(error)")
             throw ExitCode(2)
         }
-        let checkRules = setup.rules, source = setup.source(withFlags: hasRuleFlags)
-        let roots = setup.roots(commandLine: paths)
-        let isolationSetting: Isolation = isolation == .none ? .none
-            : .processes(executable: CodeSweepInfo.executablePath, timeoutSeconds: 60)
-        let runner = CheckRunner(rules: checkRules, context: setup.context,
-                                 today: today ?? Self.todayUTC(), jobs: jobs ?? Sweep.coreCount, isolation: isolationSetting)
-        let report: CheckReport
-        do {
-            // Files only on the command line (a pre-commit hook's changed files): a spot check.
-            let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
-            report = try await runner.run(paths: roots, rulesSource: source, fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
-        } catch {
-            Stderr.say("codesweep check: \(error)")
-            throw ExitCode(2)
-        }
-
-        do {
-            if let junit, junit != "-" { try write(CheckOutput.junit(report, timestamp: Self.timestamp()), to: junit) }
-            if let json, json != "-" { try write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
-        } catch {
-            Stderr.say("codesweep check: \(error)")
-            throw ExitCode(2)
-        }
-        if github || ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
-            OutputFile.standardOutput.write(CheckOutput.github(report))
-        }
-        if json == "-" {
-            OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")
-        } else if junit == "-" {
-            OutputFile.standardOutput.write(CheckOutput.junit(report, timestamp: Self.timestamp()))
-        } else {
-            OutputFile.standardOutput.write(CheckOutput.text(report, verbose: verbose))
-        }
-        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
-    }
-
-    var hasRuleFlags: Bool {
-        !requireCode.isEmpty || minCodes != nil || maxCodes != nil || symbologies != nil || scheme != nil || !allowHost.isEmpty
-            || !denyHost.isEmpty || urlPattern != nil || !requireQuery.isEmpty || !forbidQuery.isEmpty || expectations != nil
-            || minGrade != nil || urlOptional
-    }
-
-    func applyFlags(_ r: inout CheckRules, cwd: String) throws {
-        r.requireCode += requireCode
-        if let minCodes { r.minCodes = minCodes }
-        if let maxCodes { r.maxCodes = maxCodes }
-        if let symbologies { r.symbologies = try SymbologySet.parse(symbologies).members }
-        if let scheme { r.url.schemes = scheme.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
-        r.url.allowHosts += allowHost
-        r.url.denyHosts += denyHost
-        if let urlPattern { r.url.pattern = urlPattern }
-        r.url.requiredQuery += requireQuery
-        r.url.forbiddenQuery += forbidQuery
-        if urlOptional { r.url.required = false }
-        if let minGrade { r.minGrade = Grade(minimum: minGrade) }
-        r.include += include
-        r.exclude += exclude
-        r.includeIgnoringCase += iinclude
-        r.excludeIgnoringCase += iexclude
-        if let expectations {
-            let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
-            let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
-            r.expectations += try RulesFile.parseExpectations(String(decoding: d, as: UTF8.self), source: expectations,
-                                                              directory: PathContext.normalize(full + "/.."))
-        }
-    }
-
-    func write(_ text: String, to path: String) throws {
-        try SafeFile.write(text, to: path)
     }
 
     static func isFolder(_ path: String) -> Bool {
@@ -221,4 +116,16 @@ struct Check: AsyncParsableCommand {
     static func todayUTC() -> String { Timestamp.now(.date) }
 
     static func timestamp() -> String { Timestamp.now(.junit) }
+}
+
+extension Check {
+    /// Check's words for the options it shares with `scan`.
+    enum Help: GlobHelp, JobsHelp, IsolationHelp {
+        static var include: ArgumentHelp { "Only check files matching this glob; repeatable." }
+        static var exclude: ArgumentHelp { "Skip files and folders matching this glob; repeatable." }
+        static var iinclude: ArgumentHelp { "As --include, ignoring ASCII case; repeatable." }
+        static var iexclude: ArgumentHelp { "As --exclude, ignoring ASCII case; repeatable." }
+        static var jobs: ArgumentHelp { "Images decoded in parallel (default: number of cores)." }
+        static var isolation: ArgumentHelp { "Where images are decoded: 'process' (worker processes) or 'none' (in this process)." }
+    }
 }

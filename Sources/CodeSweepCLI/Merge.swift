@@ -23,8 +23,7 @@ struct Merge: ParsableCommand {
     @Argument(help: "Shard reports written by `codesweep scan --shard K/N` (jsonl).")
     var reports: [String]
 
-    @Option(name: [.short, .long], help: "Write the merged report to this file instead of stdout.")
-    var output: String?
+    @OptionGroup var output: OutputOptions<Help>
 
     @Option(help: "The list the shards were fed with (--files-from): every path in it must be in exactly one shard.")
     var expectFrom: String?
@@ -35,23 +34,7 @@ struct Merge: ParsableCommand {
     @Option(help: "A root the shards walked (repeatable, in the order given to scan): its walk must be covered.")
     var root: [String] = []
 
-    @Option(help: "As given to scan (repeatable), for --root.")
-    var include: [String] = []
-
-    @Option(help: "As given to scan (repeatable), for --root.")
-    var exclude: [String] = []
-
-    @Option(help: "As given to scan (repeatable), for --root.")
-    var iinclude: [String] = []
-
-    @Option(help: "As given to scan (repeatable), for --root.")
-    var iexclude: [String] = []
-
-    @Flag(help: "As given to scan, for --root.")
-    var hidden = false
-
-    @Flag(help: "As given to scan, for --root.")
-    var followSymlinks = false
+    @OptionGroup var walking: WalkingOptions<Help>
 
     func run() throws {
         let lines: [ReportMerge.Line]
@@ -61,14 +44,7 @@ struct Merge: ParsableCommand {
         }
         var expectation: ReportMerge.Expectation? = nil
         if expectFrom != nil || !root.isEmpty {
-            var walk = WalkOptions()
-            walk.include = include
-            walk.exclude = exclude
-            walk.includeIgnoringCase = iinclude
-            walk.excludeIgnoringCase = iexclude
-            walk.hidden = hidden
-            walk.followSymlinks = followSymlinks
-            let walker = Walker(options: walk)
+            let walker = Walker(options: walking.walkOptions)
             var items = walker.walk(root)
             if let expectFrom {
                 do { items += walker.walk(byteRoots: try PathList.read(expectFrom, nulSeparated: null)) } catch {
@@ -85,7 +61,7 @@ struct Merge: ParsableCommand {
             throw ExitCode(1)
         }
         let out: OutputFile
-        do { out = try output.map { try OutputFile.open($0) } ?? .standardOutput } catch {
+        do { out = try output.open() } catch {
             Stderr.say("codesweep merge: \(error)")
             throw ExitCode(2)
         }
@@ -101,5 +77,18 @@ struct Merge: ParsableCommand {
             throw ExitCode(2)
         }
         Stderr.say("codesweep merge: \(ProgressLine.count(merged.count, "record")) from \(ProgressLine.count(reports.count, "report"))")
+    }
+}
+
+extension Merge {
+    /// Merge's words for the options it shares with `scan`.
+    enum Help: WalkingHelp, OutputHelp {
+        static var output: ArgumentHelp { "Write the merged report to this file instead of stdout." }
+        static var include: ArgumentHelp { "As given to scan (repeatable), for --root." }
+        static var exclude: ArgumentHelp { include }
+        static var iinclude: ArgumentHelp { include }
+        static var iexclude: ArgumentHelp { include }
+        static var hidden: ArgumentHelp { "As given to scan, for --root." }
+        static var followSymlinks: ArgumentHelp { hidden }
     }
 }
