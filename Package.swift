@@ -29,9 +29,16 @@ let package = Package(
         // encoding and errors-and-erasures decoding, segments. Used by generate, the locator and
         // the grid decoder.
         .target(name: "QRSymbol"),
-        // Pure Swift value types: luma images, geometry, symbologies, scan plan, merging,
-        // payload text, records and their JSON. No files, no C.
-        .target(name: "SweepCore", dependencies: ["QRSymbol"]),
+        // What a payload's bytes say, pure Swift: payload text and charsets (detection, iconv
+        // conversion, ECI), URL hosts as a browser parses them (punycode, IPv4 forms) and look-alike
+        // hosts. Used by the records, the sinks, check, report, summarize and generate.
+        .target(name: "Payloads"),
+        // The engine's pure Swift part, no C (the decoders come in as functions), in folders by
+        // stage: Image (luma and RGB images, orientation, headers, geometry), Plan (the scan plan
+        // as data, a reason per pass), Execute (the plan executor, the cheap look, the grid pass,
+        // merging), Locate (the QR locator and grid reader), Records (codes, file records, their
+        // JSON), Support (file I/O, argument bytes, globs, did-you-mean).
+        .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
         // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
@@ -41,26 +48,28 @@ let package = Package(
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["SweepCore"]),
         // Output sinks: jsonl, json, csv, text.
-        .target(name: "Reporting", dependencies: ["SweepCore"]),
-        // The engine: scan-plan executor (luma image + options -> codes) and the parallel sweep.
+        .target(name: "Reporting", dependencies: ["SweepCore", "Payloads"]),
+        // The sweep: the reader (the plan executor run with ZBar and zxing-cpp: luma image +
+        // options -> codes), files scanned in worker processes, and which files a run sweeps and
+        // resumes (shards, path lists, the resume log).
         .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
-        .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "MagickBridge", "FileWalker", "Reporting",
+        .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "Payloads", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Reporting", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Payloads", "Reporting", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
-        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
+        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
-            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "FileWalker", "Reporting",
+            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Payloads", "FileWalker", "Reporting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
@@ -68,11 +77,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SweepCore", "QRSymbol"], path: "Tests/TestSupport"),
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
-        .testTarget(name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol", "FileWalker", "Reporting"],
+        .testTarget(name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol"],
                     path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
-        .testTarget(name: "CodeSweepIntegrationTests", dependencies: ["TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "ZlibBridge", "SweepCore", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"],
+        .testTarget(name: "CodeSweepIntegrationTests", dependencies: ["TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Payloads", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"],
                     path: "Tests/IntegrationTests"),
     ],
     // zxing-cpp's headers need C++17 (CZXing).

@@ -1,4 +1,4 @@
-import CodeSweep
+import Payloads
 import SweepCore
 
 /// One code as the check saw it.

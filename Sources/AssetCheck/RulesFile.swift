@@ -1,4 +1,3 @@
-import CodeSweep
 import SweepCore
 import Yams
 

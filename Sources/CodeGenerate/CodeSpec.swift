@@ -1,3 +1,4 @@
+import Payloads
 import QRSymbol
 import SweepCore
 

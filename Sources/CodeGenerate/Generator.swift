@@ -1,5 +1,4 @@
 import AssetCheck
-import CodeSweep
 import MagickBridge
 import QREncodeBridge
 import QRSymbol

@@ -1,6 +1,7 @@
 import AssetCheck
 import CodeSweep
 import MagickBridge
+import Payloads
 import SweepCore
 
 /// What verifying one code found.

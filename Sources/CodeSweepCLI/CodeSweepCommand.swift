@@ -1,5 +1,4 @@
 import ArgumentParser
-import CodeSweep
 import Reporting
 import SweepCore
 #if canImport(Glibc)

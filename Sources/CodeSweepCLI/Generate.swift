@@ -3,6 +3,7 @@ import AssetCheck
 import CodeGenerate
 import CodeSweep
 import Foundation
+import Payloads
 import Reporting
 import SweepCore
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CodeSweep
 import Forensics
 import FileWalker
+import Payloads
 import Reporting
 import SweepCore
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CodeSweep
 import Forensics
 import Reporting
 import SweepCore

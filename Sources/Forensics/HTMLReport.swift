@@ -1,5 +1,6 @@
 import Crypto
 import CodeSweep
+import Payloads
 import SweepCore
 import MagickBridge
 

@@ -1,4 +1,4 @@
-import CodeSweep
+import Payloads
 import SweepCore
 
 /// The parts of a `report --html` card that say where a file came from (its provenance, as the

@@ -1,4 +1,4 @@
-import CodeSweep
+import Payloads
 import Reporting
 import SweepCore
 

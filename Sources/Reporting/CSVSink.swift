@@ -1,3 +1,4 @@
+import Payloads
 import SweepCore
 
 /// `--format csv`: RFC 4180 (comma, CRLF line ends, fields quoted when they hold a comma, quote,

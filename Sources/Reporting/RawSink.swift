@@ -1,3 +1,4 @@
+import Payloads
 import SweepCore
 
 /// `scan --raw`: the payloads only, one per line, exactly as read — no path, no symbology, no

@@ -1,3 +1,4 @@
+import Payloads
 import SweepCore
 
 /// `--format text`: for people. One line per code, `path: Symbology payload`, e.g.

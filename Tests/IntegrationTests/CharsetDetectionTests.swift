@@ -1,5 +1,6 @@
 import TestSupport
 import Foundation
+import Payloads
 import SweepCore
 import Testing
 

@@ -2,6 +2,7 @@ import TestSupport
 import CodeSweep
 import FileWalker
 import Foundation
+import Payloads
 import SweepCore
 import Testing
 

@@ -2,8 +2,8 @@ import TestSupport
 import Foundation
 import Testing
 @testable import AssetCheck
-import CodeSweep
 import Forensics
+import Payloads
 import Reporting
 import SweepCore
 

@@ -2,6 +2,7 @@ import TestSupport
 import Foundation
 import Testing
 @testable import AssetCheck
+import Payloads
 import SweepCore
 
 /// Every rule passing on the good asset and failing on the asset made to break it. The assets are

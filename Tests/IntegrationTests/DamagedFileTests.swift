@@ -1,7 +1,6 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
 @testable import SweepCore
 
 /// Files that are empty, cut short or not images at all: each gives an honest record.

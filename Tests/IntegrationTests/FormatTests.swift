@@ -1,7 +1,6 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
 @testable import SweepCore
 
 /// Every raster format CodeSweep reads, written by ImageMagick at test time and decoded back.

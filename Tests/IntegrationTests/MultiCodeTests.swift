@@ -1,7 +1,6 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
 @testable import SweepCore
 
 /// Several codes per file: pages of a TIFF, frames of an animated GIF, codes side by side.

@@ -1,7 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
+import Payloads
 import SweepCore
 
 /// Issue 28 item 6: payload text as a new user's other tools show it. The codes are made with

@@ -1,7 +1,6 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
 @testable import SweepCore
 
 /// EXIF orientation: a picture is drawn upright with a QR code off-centre, stored transformed

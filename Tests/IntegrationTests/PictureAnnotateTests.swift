@@ -1,7 +1,6 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
 @testable import Forensics
 import SweepCore
 

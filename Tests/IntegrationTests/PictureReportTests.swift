@@ -4,7 +4,6 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import CodeSweep
 @testable import Forensics
 import SweepCore
 

@@ -1,7 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
-@testable import CodeSweep
+import Payloads
 import SweepCore
 
 /// What zbarimg and ZXingReader users reach for: `--raw`, `--fail-if-none` (exit 4), `scan -`,

@@ -1,7 +1,7 @@
 import TestSupport
 import AssetCheck
-import CodeSweep
 import Foundation
+import Payloads
 import SweepCore
 import Testing
 

@@ -2,7 +2,6 @@ import TestSupport
 import Foundation
 import Testing
 @testable import AssetCheck
-import CodeSweep
 import SweepCore
 
 /// Assets made at test time with qrencode, zint and the real ImageMagick (/usr/bin/convert),

@@ -1,3 +1,4 @@
+import Payloads
 import QRSymbol
 
 /// The grid decoder's pass: every located QR code not read yet (and not tried before) is

@@ -1,3 +1,5 @@
+import Payloads
+
 /// Why a file could not be scanned. Raw values are the stable `error.kind` names.
 public enum ErrorKind: String, Sendable, Codable, CaseIterable {
     case notFound = "not_found"
