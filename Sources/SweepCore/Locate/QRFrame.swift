@@ -47,38 +47,12 @@ extension QRLocator {
         // outer modules and alignment pattern look most as they should wins.
         var best: (score: Double, toImage: Homography, n: Int, alignment: Point?)? = nil
         var all: [(score: Double, toImage: Homography, n: Int)] = []
-        let dst = [A.center, B.center, C.center]
         // The versions' and frames' searches for the alignment pattern overlap: each pixel is tested once.
         var alignmentTests = AlignmentTests(L, module: mm)
         let foreshortened = foreshortenedCorner(L, a: a, b: b, c: c, module: mm)
         for version in [estimated, estimated - 1, estimated + 1] where version >= 1 && version <= 40 {
             let n = QRStructure.size(version: version)
-            let nd = Double(n)
-            let src = [Point(x: 3.5, y: 3.5), Point(x: nd - 3.5, y: 3.5), Point(x: 3.5, y: nd - 3.5)]
-            guard let affine = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
-                                          to: dst + [Point(x: B.center.x + C.center.x - A.center.x, y: B.center.y + C.center.y - A.center.y)]) else { continue }
-            var frames: [(Homography, Point?)] = [(affine, nil)]
-            if let far = foreshortened, let h = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)], to: dst + [Point(x: far.x * s, y: far.y * s)]) {
-                frames.append((h, nil))
-            }
-            if let corner = outerCorner(L, a: a, b: b, c: c, dimension: nd, predicted: toL(affine.apply(Point(x: nd, y: nd))), module: mm),
-               let h = Homography(from: src + [Point(x: nd, y: nd)], to: dst + [Point(x: corner.x * s, y: corner.y * s)]) {
-                frames.append((h, nil))
-            }
-            if version >= 2 {
-                // Searched where each frame so far puts the pattern (under a strong slant the
-                // parallelogram's guess is modules away, the sides' corner much nearer).
-                var seen: [Point] = []
-                for (guess, _) in frames {
-                    for al in alignments(L, predicted: toL(guess.apply(Point(x: nd - 6.5, y: nd - 6.5))), module: mm, tests: &alignmentTests)
-                    where !seen.contains(where: { distance($0, al) < mm }) {
-                        seen.append(al)
-                        let ap = Point(x: al.x * s, y: al.y * s)
-                        if let h = Homography(from: src + [Point(x: nd - 6.5, y: nd - 6.5)], to: dst + [ap]) { frames.append((h, ap)) }
-                    }
-                }
-            }
-            for (h, ap) in frames {
+            for (h, ap) in frames(version: version, A, B, C, level: L, module: mm, foreshortened: foreshortened, tests: &alignmentTests) {
                 let f = frameScore(L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(h), dimension: n)
                 all.append((f, h, n))
                 // Another version must do clearly better than the estimate.
@@ -93,6 +67,44 @@ extension QRLocator {
         candidate.otherFrames = all.filter { $0.toImage != chosen.toImage }.sorted { $0.score > $1.score }
             .prefix(3).map { ($0.n, $0.toImage) }
         return candidate
+    }
+
+    /// The frames that fit the three finder centres for one version: its fourth point from the
+    /// parallelogram, from the foreshortened corner and from the finders' outer sides, then from
+    /// each alignment pattern found where those frames put it (with the pattern's centre, in
+    /// image pixels); none when the parallelogram gives no frame.
+    static func frames(version: Int, _ A: FinderPattern, _ B: FinderPattern, _ C: FinderPattern, level L: Level, module mm: Double,
+                       foreshortened: Point?, tests alignmentTests: inout AlignmentTests) -> [(Homography, Point?)] {
+        let s = L.scale
+        func toL(_ p: Point) -> Point { Point(x: p.x / s, y: p.y / s) }
+        let a = toL(A.center), b = toL(B.center), c = toL(C.center)
+        let dst = [A.center, B.center, C.center]
+        let nd = Double(QRStructure.size(version: version))
+        let src = [Point(x: 3.5, y: 3.5), Point(x: nd - 3.5, y: 3.5), Point(x: 3.5, y: nd - 3.5)]
+        guard let affine = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
+                                      to: dst + [Point(x: B.center.x + C.center.x - A.center.x, y: B.center.y + C.center.y - A.center.y)]) else { return [] }
+        var frames: [(Homography, Point?)] = [(affine, nil)]
+        if let far = foreshortened, let h = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)], to: dst + [Point(x: far.x * s, y: far.y * s)]) {
+            frames.append((h, nil))
+        }
+        if let corner = outerCorner(L, a: a, b: b, c: c, dimension: nd, predicted: toL(affine.apply(Point(x: nd, y: nd))), module: mm),
+           let h = Homography(from: src + [Point(x: nd, y: nd)], to: dst + [Point(x: corner.x * s, y: corner.y * s)]) {
+            frames.append((h, nil))
+        }
+        if version >= 2 {
+            // Searched where each frame so far puts the pattern (under a strong slant the
+            // parallelogram's guess is modules away, the sides' corner much nearer).
+            var seen: [Point] = []
+            for (guess, _) in frames {
+                for al in alignments(L, predicted: toL(guess.apply(Point(x: nd - 6.5, y: nd - 6.5))), module: mm, tests: &alignmentTests)
+                where !seen.contains(where: { distance($0, al) < mm }) {
+                    seen.append(al)
+                    let ap = Point(x: al.x * s, y: al.y * s)
+                    if let h = Homography(from: src + [Point(x: nd - 6.5, y: nd - 6.5)], to: dst + [ap]) { frames.append((h, ap)) }
+                }
+            }
+        }
+        return frames
     }
 
     /// The fraction of finder modules the frame (module coordinates to level pixels) finds as
@@ -289,63 +301,5 @@ extension QRLocator {
         guard let plus = reach(1), let minus = reach(-1) else { return nil }
         let w = plus + minus
         return w > 3.5 * m && w < 14 * m ? w : nil
-    }
-
-    /// Alignment patterns (a one-module dark dot in a light ring in a dark ring) within a
-    /// few modules of where the affine frame predicts one, nearest first (at most four; the
-    /// data area holds look-alikes, which the frame score sorts out).
-    static func alignments(_ L: Level, predicted: Point, module m: Double, tests: inout AlignmentTests) -> [Point] {
-        let radius = max(4, Int((m * 4).rounded()))
-        let px = Int(predicted.x), py = Int(predicted.y)
-        var found: [(Point, Double)] = []
-        for dy in -radius...radius {
-            for dx in -radius...radius {
-                guard let c = tests.center(px + dx, py + dy) else { continue }
-                if found.contains(where: { distance($0.0, c) < m }) { continue }
-                found.append((c, Double(dx * dx + dy * dy)))
-            }
-        }
-        return found.sorted { $0.1 < $1.1 }.prefix(4).map(\.0)
-    }
-
-    /// The alignment-pattern test of single pixels (dark, with one-module runs through it across
-    /// and down: then the centre of those runs), remembered in a window round the first pixel
-    /// asked, so that searches round nearby predictions cost one test a pixel.
-    struct AlignmentTests {
-        let L: Level, m: Double, cap: Int
-        var x0 = 0, y0 = 0, side = 0
-        var state: [UInt8] = []       // 0 untested, 1 no, 2 yes
-        var centers: [Point] = []
-
-        init(_ L: Level, module m: Double) { self.L = L; self.m = m; cap = Int(m * 2.5) + 2 }
-
-        mutating func center(_ x: Int, _ y: Int) -> Point? {
-            if side == 0 {
-                side = 2 * (3 * max(4, Int((m * 4).rounded()))) + 1
-                x0 = x - side / 2; y0 = y - side / 2
-                state = [UInt8](repeating: 0, count: side * side)
-                centers = [Point](repeating: Point(x: 0, y: 0), count: side * side)
-            }
-            let u = x - x0, v = y - y0
-            guard u >= 0, v >= 0, u < side, v < side else { return test(x, y) }
-            let k = v * side + u
-            switch state[k] {
-            case 1: return nil
-            case 2: return centers[k]
-            default:
-                let c = test(x, y)
-                state[k] = c == nil ? 1 : 2
-                if let c { centers[k] = c }
-                return c
-            }
-        }
-
-        func test(_ x: Int, _ y: Int) -> Point? {
-            func oneModule(_ r: Int) -> Bool { Double(r) >= 0.4 * m && Double(r) <= 1.9 * m }
-            guard L.isDark(x, y),
-                  let h = runsThrough(L, x, y, 1, 0, cap: cap), h.runs.allSatisfy(oneModule),
-                  let v = runsThrough(L, x, y, 0, 1, cap: cap), v.runs.allSatisfy(oneModule) else { return nil }
-            return Point(x: Double(x) + h.center + 0.5, y: Double(y) + v.center + 0.5)
-        }
     }
 }
