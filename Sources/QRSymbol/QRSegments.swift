@@ -54,52 +54,13 @@ public enum QRSegments {
             case 0:
                 return content
             case 1:
-                guard let count = reader.readCount(countBits(mode: 1, version: version)) else { return nil }
-                var left = count
-                while left > 0 {
-                    let digits = min(3, left)
-                    let bits = [0, 4, 7, 10][digits]
-                    guard reader.remaining >= bits else { return nil }
-                    let v = reader.read(bits)
-                    guard v < [1, 10, 100, 1000][digits] else { return nil }
-                    var text = String(v)
-                    while text.count < digits { text = "0" + text }
-                    content.bytes += Array(text.utf8)
-                    left -= digits
-                }
+                guard let count = reader.readCount(countBits(mode: 1, version: version)),
+                      let digits = readNumeric(&reader, count: count) else { return nil }
+                content.bytes += digits
                 content.modes.append("numeric")
             case 2:
-                guard let count = reader.readCount(countBits(mode: 2, version: version)) else { return nil }
-                var chars: [UInt8] = []
-                var left = count
-                while left > 0 {
-                    if left >= 2 {
-                        guard reader.remaining >= 11 else { return nil }
-                        let v = reader.read(11)
-                        guard v < 45 * 45 else { return nil }
-                        chars += [alphanumeric[v / 45], alphanumeric[v % 45]]
-                        left -= 2
-                    } else {
-                        guard reader.remaining >= 6 else { return nil }
-                        let v = reader.read(6)
-                        guard v < 45 else { return nil }
-                        chars.append(alphanumeric[v])
-                        left -= 1
-                    }
-                }
-                if content.fnc1 != nil {
-                    // "%%" stands for "%", a lone "%" for GS.
-                    var out: [UInt8] = []
-                    var i = 0
-                    while i < chars.count {
-                        if chars[i] == UInt8(ascii: "%") {
-                            if i + 1 < chars.count && chars[i + 1] == UInt8(ascii: "%") { out.append(UInt8(ascii: "%")); i += 2; continue }
-                            out.append(0x1D)
-                        } else { out.append(chars[i]) }
-                        i += 1
-                    }
-                    chars = out
-                }
+                guard let count = reader.readCount(countBits(mode: 2, version: version)),
+                      let chars = readAlphanumeric(&reader, count: count, fnc1: content.fnc1 != nil) else { return nil }
                 content.bytes += chars
                 content.modes.append("alphanumeric")
             case 4:
@@ -108,26 +69,10 @@ public enum QRSegments {
                 content.modes.append("byte")
             case 8:
                 guard let count = reader.readCount(countBits(mode: 8, version: version)), reader.remaining >= 13 * count else { return nil }
-                for _ in 0..<count {
-                    let v = reader.read(13)
-                    var c = (v / 0xC0) << 8 | (v % 0xC0)
-                    c += c < 0x1F00 ? 0x8140 : 0xC140
-                    content.bytes += [UInt8(c >> 8), UInt8(c & 0xFF)]
-                }
+                content.bytes += readKanji(&reader, count: count)
                 content.modes.append("kanji")
             case 7:
-                guard reader.remaining >= 8 else { return nil }
-                let first = reader.read(8)
-                let value: Int
-                if first & 0x80 == 0 {
-                    value = first
-                } else if first & 0xC0 == 0x80 {
-                    guard reader.remaining >= 8 else { return nil }
-                    value = (first & 0x3F) << 8 | reader.read(8)
-                } else if first & 0xE0 == 0xC0 {
-                    guard reader.remaining >= 16 else { return nil }
-                    value = (first & 0x1F) << 16 | reader.read(16)
-                } else { return nil }
+                guard let value = readECIDesignator(&reader) else { return nil }
                 if content.eci == nil { content.eci = value }
                 content.modes.append("eci")
             case 5:
@@ -146,6 +91,89 @@ public enum QRSegments {
         }
         // Fewer than four bits left: the terminator may be cut short (§7.4.9).
         return content
+    }
+
+    /// A numeric segment's `count` digits, as ASCII (groups of three in 10 bits, the rest in
+    /// 4 or 7); nil when the data runs out or a group is out of range.
+    static func readNumeric(_ reader: inout BitReader, count: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var left = count
+        while left > 0 {
+            let digits = min(3, left)
+            let bits = [0, 4, 7, 10][digits]
+            guard reader.remaining >= bits else { return nil }
+            let v = reader.read(bits)
+            guard v < [1, 10, 100, 1000][digits] else { return nil }
+            var text = String(v)
+            while text.count < digits { text = "0" + text }
+            bytes += Array(text.utf8)
+            left -= digits
+        }
+        return bytes
+    }
+
+    /// An alphanumeric segment's `count` characters, as ASCII (pairs in 11 bits, a last one in
+    /// 6); under FNC1 "%%" stands for "%" and a lone "%" for GS. Nil when the data runs out or a
+    /// value is out of range.
+    static func readAlphanumeric(_ reader: inout BitReader, count: Int, fnc1: Bool) -> [UInt8]? {
+        var chars: [UInt8] = []
+        var left = count
+        while left > 0 {
+            if left >= 2 {
+                guard reader.remaining >= 11 else { return nil }
+                let v = reader.read(11)
+                guard v < 45 * 45 else { return nil }
+                chars += [alphanumeric[v / 45], alphanumeric[v % 45]]
+                left -= 2
+            } else {
+                guard reader.remaining >= 6 else { return nil }
+                let v = reader.read(6)
+                guard v < 45 else { return nil }
+                chars.append(alphanumeric[v])
+                left -= 1
+            }
+        }
+        guard fnc1 else { return chars }
+        var out: [UInt8] = []
+        var i = 0
+        while i < chars.count {
+            if chars[i] == UInt8(ascii: "%") {
+                if i + 1 < chars.count && chars[i + 1] == UInt8(ascii: "%") { out.append(UInt8(ascii: "%")); i += 2; continue }
+                out.append(0x1D)
+            } else { out.append(chars[i]) }
+            i += 1
+        }
+        return out
+    }
+
+    /// A kanji segment's `count` characters (13 bits each) as Shift JIS byte pairs; the caller
+    /// has checked that the bits are there.
+    static func readKanji(_ reader: inout BitReader, count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<count {
+            let v = reader.read(13)
+            var c = (v / 0xC0) << 8 | (v % 0xC0)
+            c += c < 0x1F00 ? 0x8140 : 0xC140
+            bytes += [UInt8(c >> 8), UInt8(c & 0xFF)]
+        }
+        return bytes
+    }
+
+    /// An ECI designator: one, two or three bytes by the first byte's leading bits (§7.4.2.1);
+    /// nil when malformed or cut short.
+    static func readECIDesignator(_ reader: inout BitReader) -> Int? {
+        guard reader.remaining >= 8 else { return nil }
+        let first = reader.read(8)
+        if first & 0x80 == 0 { return first }
+        if first & 0xC0 == 0x80 {
+            guard reader.remaining >= 8 else { return nil }
+            return (first & 0x3F) << 8 | reader.read(8)
+        }
+        if first & 0xE0 == 0xC0 {
+            guard reader.remaining >= 16 else { return nil }
+            return (first & 0x1F) << 16 | reader.read(16)
+        }
+        return nil
     }
 
     struct BitReader {

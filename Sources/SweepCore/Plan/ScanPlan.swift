@@ -37,146 +37,17 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
             ])
         case .normal:
-            let small: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40)]
-            return ScanPlan(effort: .normal, passes: [
-                // A photo (4 MP and more) is scanned at 3 MP only if the cheap look saw code-like
-                // texture at some scale: a smooth photo, the common case in a library, costs the
-                // look and the 0.75 MP pass. Smaller images are always scanned.
-                ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)]),
-                ScanPass("fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike]),
-                // Where the QR locator found a code no pass has read: each one warped flat and
-                // square for ZBar; with a wide margin (a fourth corner guessed short); contrast-
-                // stretched and thresholded at three block sizes, the speckle of glare and noise
-                // then removed by a median (dark codes in glare, damaged codes); the module grid
-                // drawn anew. Each pass warps only the codes still unread, so a photo whose codes
-                // the 3 MP pass read costs the locator and nothing more.
-                // The grid decoder first: it reads most located codes for a fraction of a warp and
-                // a ZBar pass, and tells the candidates that are no code (no format information).
-                ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
-                ScanPass("located", [.located(side: 300, margin: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-threshold-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-grid", [.locatedGrid(shift: 0)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-grid-shifted", [.locatedGrid(shift: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy
-                // only at the finest scale, so only those places are decoded at full size.
-                ScanPass("fine-full", [.fineRegions(maxArea: 0.15)], when: [.atLeast(megapixels: 4), .fineTexture]),
-                // Huge modules (a code filling the frame) need a smaller image.
-                ScanPass("fit0.75", [.fit(megapixels: 0.75)], when: [.nothingFound]),
-                // Modules of about 3 px under camera blur are busy already when shrunk (so not
-                // "fine") but read only at full size: the code-like places, decoded there.
-                ScanPass("regions-full", [.smallRegions(maxArea: 0.02)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound]),
-                // Small images (thumbnails, crops, web images): every retry is cheap there, so
-                // they get the retries a photo only gets where the probe saw code-like texture.
-                // Chosen one by one by what each pass alone adds on the zxing-cpp corpus.
-                // Big modules: the fit passes leave a small image as it is.
-                ScanPass("half", [.downscale(2)], when: small),
-                ScanPass("third", [.downscale(3)], when: small),
-                ScanPass("quarter", [.downscale(4)], when: small),
-                // Tiny modules and missing quiet zones.
-                ScanPass("upscale2", [.upscale(2)], when: small),
-                // Blur: bars smeared into grey, lifted back out and cut at one level.
-                ScanPass("sharpen", [.sharpen], when: small),
-                ScanPass("upscale2-sharpen-binarize", [.upscale(2), .sharpen, .binarize], when: small),
-                ScanPass("unsharp3-binarize", [.unsharp(radius: 3, amount: 3), .binarize], when: small),
-                ScanPass("unsharp5", [.unsharp(radius: 5, amount: 3)], when: small),
-                ScanPass("upscale2-unsharp3", [.upscale(2), .unsharp(radius: 3, amount: 3)], when: small),
-                ScanPass("upscale4-binarize", [.upscale(4), .binarize], when: [.atMost(megapixels: 0.25), .noSureRead(minQuality: 40)]),
-                ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: small),
-                ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: small),
-                ScanPass("rotate45", [.rotate(45)], when: small),
-                // Inverted and low-contrast codes: retried on the code-like places. In a photo
-                // (4 MP and more) only where the texture is in places, not everywhere (a page of
-                // text, a wall, a fabric: there each retry would be a whole 3 MP scan).
-                ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
-                ScanPass("invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .twoDimensional),
-                ScanPass("invert-full", [.fineRegions(maxArea: 0.15), .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
-                ScanPass("sharpen-full", [.fineRegions(maxArea: 0.15), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
-                ScanPass("upscale2-sharpen-full", [.fineRegions(maxArea: 0.15), .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
-                ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
-                ScanPass("threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
-                // Crowded sheets: whatever was found, look again tile by tile.
-                // Only on a sheet of codes (the locator found eight or more, and four of them
-                // were read) with one still unread: a page of text, a fabric or a field of
-                // finder-like squares is busy too, and tiling it at full resolution costs more
-                // than all else.
-                ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedReadAtLeast(4), .locatedUnread]),
-                // Linear codes at a slant. Where texture is everywhere (text, a wall, a fabric)
-                // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
-                ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
-                ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
-                // Only where bars show, or in a small image with no QR code located (a stacked
-                // DataBar shows no bar field): each turn costs a 1 MP scan, and a busy photo of a
-                // QR code, of text, brick or fabric shows no bars (BoofCV dev: 3.2 s for no code).
-                ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
-                ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
-            ] + secondDecoderPasses)
+            // The cheap passes everywhere, then the retries where the cheap look or the locator
+            // says a code is, the second decoder last (the groups: PlanPasses.swift).
+            return ScanPlan(effort: .normal, passes: firstViewPasses + locatedPasses + resolutionPasses + smallImagePasses
+                            + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
             // whole frame at full resolution.
-            return ScanPlan(effort: .thorough, passes: forEffort(.normal).passes + [
-                // The warps of located codes that normal drops: on the BoofCV dev half, after the
-                // grid decoder, they added 5 codes for 13 s.
-                ScanPass("located-wide", [.located(side: 240, margin: 0.6)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-                ScanPass("all-full", []),
-                ScanPass("all-half", [.downscale(2)]),
-                ScanPass("all-quarter", [.downscale(4)]),
-                ScanPass("all-eighth", [.downscale(8)]),
-                ScanPass("all-upscale2", [.upscale(2)]),
-                ScanPass("all-upscale3", [.upscale(3)]),
-                ScanPass("all-invert", [.invert], symbols: .twoDimensional),
-                ScanPass("all-invert-half", [.downscale(2), .invert], symbols: .twoDimensional),
-                ScanPass("all-stretch", [.contrastStretch]),
-                ScanPass("all-threshold", [.adaptiveThreshold(radius: 16)]),
-                ScanPass("all-threshold-half", [.downscale(2), .adaptiveThreshold(radius: 10)]),
-                ScanPass("all-sharpen", [.sharpen]),
-                ScanPass("all-tiles3", [.tiles(grid: 3, overlap: 0.15)]),
-                ScanPass("all-tiles5", [.tiles(grid: 5, overlap: 0.2)]),
-                ScanPass("all-rotate15", [.downscale(2), .rotate(15)], symbols: .linear),
-                ScanPass("all-rotate-15", [.downscale(2), .rotate(-15)], symbols: .linear),
-                ScanPass("all-rotate30", [.downscale(2), .rotate(30)], symbols: .linear),
-                ScanPass("all-rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
-                ScanPass("all-rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
-                ScanPass("all-rotate-45", [.downscale(2), .rotate(-45)], symbols: .linear),
-                // The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec), after ZBar: full size and halved.
-                ScanPass("all-zxing-full", [], symbols: .twoDimensional, decoder: .zxing),
-                ScanPass("all-zxing-half", [.downscale(2)], symbols: .twoDimensional, decoder: .zxing),
-            ])
+            return ScanPlan(effort: .thorough, passes: forEffort(.normal).passes + thoroughLocatedPasses + wholeFramePasses)
         }
     }
-
-    /// The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec) in `normal`: last, after every
-    /// ZBar pass (a worker reports ZBar's codes before it first calls it, so a crash inside it
-    /// loses none of them), and only where it pays: an image under 4 MP on its 3 MP view (the
-    /// first full view); then every image on the code-like places of that view that no code read
-    /// so far explains, each cropped around its place (zxing-cpp 1.4's Aztec and Data Matrix
-    /// detectors start from the middle of the image: a code off-centre in a screenshot is read
-    /// only in a crop; and on a textured photo the whole 3 MP view cost 80-200 ms, a fifth of
-    /// ZBar's pass there, the places cost what they cover). No second-decoder pass decodes a photo
-    /// at full resolution: in `normal` that is spent only where the QR locator or the bar-field
-    /// test says a code is, and neither sees these symbologies (`thorough` reads the full frame).
-    /// (`fast` runs ZBar alone: its cost is the goal there.)
-    public static let secondDecoderPasses: [ScanPass] = [
-        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
-                 symbols: .twoDimensional, decoder: .zxing),
-        // Small images (up to 1 MP) where nothing was read: inverted (light on dark), doubled
-        // (tiny modules), halved (big blurred ones). Each added reads on the zxing-cpp corpus
-        // (aztec 26 → 30, datamatrix 80 → 83 of the codes; sharpen, median, Otsu and local
-        // thresholds and a 45° turn added none).
-        // Turned places (under 4 MP): zxing-cpp 1.4 reads a PDF417 only within about 5° of
-        // upright and an Aztec only within about 10°; each place turned back by 20° both ways.
-        ScanPass("zxing-places-rotate20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike, .under(megapixels: 4)],
-                 symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
-                 symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-    ]
 
     /// A readable listing, one pass per line.
     public var listing: String {
