@@ -84,20 +84,30 @@ public enum CharsetDetector {
 
     // MARK: Structure and area weights (bytes only)
 
-    /// GB18030: one byte 00-7F; two bytes 81-FE + 40-7E/80-FE; four bytes 81-FE 30-39 81-FE 30-39.
-    static func scoreGB18030(_ b: [UInt8]) -> Double? {
+    /// The walk every multi-byte scorer makes: ASCII bytes pass unweighed; at each other byte
+    /// `character` checks the character that starts there, adds its weight to `score` and
+    /// returns how many bytes it takes, or nil when the bytes are not valid in the charset.
+    static func walk(_ b: [UInt8], _ character: (_ i: Int, _ score: inout Double) -> Int?) -> Double? {
         var i = 0, score = 0.0
         while i < b.count {
+            if b[i] < 0x80 { i += 1; continue }
+            guard let length = character(i, &score) else { return nil }
+            i += length
+        }
+        return score
+    }
+
+    /// GB18030: one byte 00-7F; two bytes 81-FE + 40-7E/80-FE; four bytes 81-FE 30-39 81-FE 30-39.
+    static func scoreGB18030(_ b: [UInt8]) -> Double? {
+        walk(b) { i, score in
             let c = b[i]
-            if c < 0x80 { i += 1; continue }
             guard c != 0x80, c != 0xFF, i + 1 < b.count else { return nil }
             let t = b[i + 1]
             if (0x30...0x39).contains(t) {
                 guard i + 3 < b.count, (0x81...0xFE).contains(b[i + 2]), (0x30...0x39).contains(b[i + 3]),
                       (0x81...0x84).contains(c) || (0x90...0xE3).contains(c) else { return nil }
                 score += 1.0 // other scripts, emoji: legitimate but not typical of Chinese text
-                i += 4
-                continue
+                return 4
             }
             guard (0x40...0x7E).contains(t) || (0x80...0xFE).contains(t) else { return nil }
             if t >= 0xA1 {
@@ -115,17 +125,14 @@ public enum CharsetDetector {
             } else {
                 score += 0.2                           // GBK extension hanzi: rare
             }
-            i += 2
+            return 2
         }
-        return score
     }
 
     /// Shift-JIS (CP932): 00-7F; A1-DF half-width katakana; 81-9F/E0-FC + 40-7E/80-FC.
     static func scoreShiftJIS(_ b: [UInt8]) -> Double? {
-        var i = 0, score = 0.0
-        while i < b.count {
+        walk(b) { i, score in
             let c = b[i]
-            if c < 0x80 { i += 1; continue }
             if (0xA1...0xDF).contains(c) {
                 // Half-width katakana come in words; a lone one is more likely a Latin-1 sign.
                 let inRun = (i > 0 && (0xA1...0xDF).contains(b[i - 1])) || (i + 1 < b.count && (0xA1...0xDF).contains(b[i + 1]))
@@ -134,8 +141,7 @@ public enum CharsetDetector {
                 // through; the same byte pairs read as EUC-KR are rare Hangul syllables.
                 if i + 1 < b.count, b[i + 1] == 0xDE, c == 0xB3 || (0xB6...0xC4).contains(c) || (0xCA...0xCE).contains(c) { score += 2.0 }
                 if i + 1 < b.count, b[i + 1] == 0xDF, (0xCA...0xCE).contains(c) { score += 2.0 }
-                i += 1
-                continue
+                return 1
             }
             guard (0x81...0x9F).contains(c) || (0xE0...0xFC).contains(c), i + 1 < b.count else { return nil }
             let t = b[i + 1]
@@ -153,17 +159,14 @@ public enum CharsetDetector {
             case 0xED40...0xEEFC, 0xFA40...0xFC4B: score += 0.2 // IBM extensions
             default: return nil                        // unassigned or user-defined (F0-F9)
             }
-            i += 2
+            return 2
         }
-        return score
     }
 
     /// Big5: 00-7F; A1-F9 + 40-7E/A1-FE.
     static func scoreBig5(_ b: [UInt8]) -> Double? {
-        var i = 0, score = 0.0
-        while i < b.count {
+        walk(b) { i, score in
             let c = b[i]
-            if c < 0x80 { i += 1; continue }
             guard (0xA1...0xF9).contains(c), i + 1 < b.count else { return nil }
             let t = b[i + 1]
             guard (0x40...0x7E).contains(t) || (0xA1...0xFE).contains(t) else { return nil }
@@ -178,17 +181,14 @@ public enum CharsetDetector {
             case 0xC940...0xF9D5: score += 1.0         // level 2 hanzi
             default: score += 0.3                      // F9D6-F9FE ETEN box drawing
             }
-            i += 2
+            return 2
         }
-        return score
     }
 
     /// EUC-KR (KS X 1001): 00-7F; A1-FE + A1-FE, without the user-defined rows C9 and FE.
     static func scoreEUCKR(_ b: [UInt8]) -> Double? {
-        var i = 0, score = 0.0
-        while i < b.count {
+        walk(b) { i, score in
             let c = b[i]
-            if c < 0x80 { i += 1; continue }
             guard (0xA1...0xFE).contains(c), c != 0xC9, c != 0xFE, i + 1 < b.count else { return nil }
             let t = b[i + 1]
             guard (0xA1...0xFE).contains(t) else { return nil }
@@ -201,9 +201,8 @@ public enum CharsetDetector {
             case 0xB0...0xC8: score += 2.1             // Hangul syllables (a hair above Big5 level 1, which overlaps)
             default: score += 0.5                      // CA-FD hanja: rare in modern Korean
             }
-            i += 2
+            return 2
         }
-        return score
     }
 
     /// ISO-8859-1: every byte is assigned, but 80-9F are C1 controls that text does not hold.
