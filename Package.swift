@@ -33,11 +33,13 @@ let package = Package(
         // conversion, ECI), URL hosts as a browser parses them (punycode, IPv4 forms) and look-alike
         // hosts. Used by the records, the sinks, check, report, summarize and generate.
         .target(name: "Payloads"),
-        // The engine's pure Swift part, no C (the decoders come in as functions), in folders by
-        // stage: Image (luma and RGB images, orientation, headers, geometry), Plan (the scan plan
-        // as data, a reason per pass), Execute (the plan executor, the cheap look, the grid pass,
-        // merging), Locate (the QR locator and grid reader), Records (codes, file records, their
-        // JSON), Support (file I/O, argument bytes, globs, did-you-mean).
+        // The engine's pure Swift part: no C, the decoders come in as functions (CodeSweep's
+        // reader passes ZBar and zxing-cpp). In folders by stage: Image (luma and RGB images,
+        // orientation, file headers, geometry), Plan (the scan plan as data, a reason per pass;
+        // reader options), Execute (the plan executor: the views each pass's steps make, the
+        // cheap look, the grid pass, linear confirmation, merging, add-on pairing), Locate (the
+        // QR locator and grid reader), Records (codes, file records, their JSON), Support (file
+        // I/O, argument bytes, globs, did-you-mean for what a person types).
         .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
@@ -49,9 +51,10 @@ let package = Package(
         .target(name: "FileWalker", dependencies: ["SweepCore"]),
         // Output sinks: jsonl, json, csv, text.
         .target(name: "Reporting", dependencies: ["SweepCore", "Payloads"]),
-        // The sweep: the reader (the plan executor run with ZBar and zxing-cpp: luma image +
-        // options -> codes), files scanned in worker processes, and which files a run sweeps and
-        // resumes (shards, path lists, the resume log).
+        // The sweep, all `scan` does between the walk and the sinks: the reader (SweepCore's plan
+        // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
+        // digested and read, in worker processes, and which files a run sweeps (shards, path
+        // lists) and which it skips on resuming (the resume log).
         .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
