@@ -1,4 +1,3 @@
-import Payloads
 import SweepCore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Payloads
 import SweepCore
 #if canImport(Glibc)
 import Glibc
