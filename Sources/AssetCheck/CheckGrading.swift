@@ -5,8 +5,8 @@ import SweepCore
 /// read in, inside `FileScanner` (in the worker process that scanned the file, with the scan's
 /// limits, on the same bytes), its result carried beside the record's codes as JSON
 /// (`FileRecord.measurements`; `CheckRunner.scan` reads them back into `Scannability`).
-public enum CheckGrading {
-    public static let grader = CodeGrader { code, image in ScannabilityProbe.plainLook.measure(code, in: image).json }
+package enum CheckGrading {
+    package static let grader = CodeGrader { code, image in ScannabilityProbe.plainLook.measure(code, in: image).json }
 }
 
 extension ScannabilityProbe {
@@ -14,12 +14,12 @@ extension ScannabilityProbe {
     /// (`BarcodeReader.read`) with one plain look of the symbology's decoder
     /// (`ReaderOptions.plainLook`: ZBar, or zxing-cpp for Data Matrix, PDF417 and Aztec; no scan
     /// plan, no retries), like a phone's single look.
-    public static var plainLook: ScannabilityProbe { plainLook(reusing: nil) }
+    package static var plainLook: ScannabilityProbe { plainLook(reusing: nil) }
 
     /// The production probe, taking a ZBar answer from `log` where the read that found the
     /// code already decoded the same pixels with the same settings (the same call, the same
     /// symbols: see `ReadFrame.reusing`).
-    public static func plainLook(reusing log: DecodeLog?) -> ScannabilityProbe {
+    package static func plainLook(reusing log: DecodeLog?) -> ScannabilityProbe {
         ScannabilityProbe { image, symbology in
             BarcodeReader.read(ReadFrame(image, reusing: log), .plainLook(symbology)).codes
                 .filter { $0.symbology == symbology }.map(\.bytes)
@@ -29,7 +29,7 @@ extension ScannabilityProbe {
 
 extension Scannability {
     /// The measurement as it crosses from the worker (`FileRecord.measurements`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var f: [(String, JSONValue)] = []
         if let modulePx { f.append(("module_px", .double(modulePx))) }
         if let modulesPerSide { f.append(("modules_per_side", .int(modulesPerSide))) }
@@ -44,7 +44,7 @@ extension Scannability {
     }
 
     /// Reads `json` back; nil when a field is missing or of the wrong kind.
-    public init?(json v: JSONValue) {
+    package init?(json v: JSONValue) {
         guard let quiet = v["quiet_zone_px"]?.doubleValue, let contrast = v["contrast"]?.doubleValue,
               let readsAsIs = v["reads_as_is"]?.boolValue, let scale = v["scale_margin"]?.doubleValue,
               let blur = v["blur_margin"]?.doubleValue, let fade = v["contrast_margin"]?.doubleValue,

@@ -3,45 +3,45 @@ import FileWalker
 import SweepCore
 
 /// The whole check: one result per image, in walk order.
-public struct CheckReport: Sendable, Equatable {
-    public var images: [ImageResult]
+package struct CheckReport: Sendable, Equatable {
+    package var images: [ImageResult]
     /// Where the rules came from, for the summary ("Samples/check/.codesweep.yml", "flags").
-    public var rulesSource: String
-    public var seconds: Double
-    public init(images: [ImageResult], rulesSource: String, seconds: Double) {
+    package var rulesSource: String
+    package var seconds: Double
+    package init(images: [ImageResult], rulesSource: String, seconds: Double) {
         self.images = images; self.rulesSource = rulesSource; self.seconds = seconds
     }
-    public var passed: Int { images.count { $0.status == .passed } }
-    public var failed: Int { images.count { $0.status == .failed } }
-    public var errors: Int { images.count { $0.status == .error } }
-    public var violations: Int { images.reduce(0) { $0 + $1.violations.count } }
+    package var passed: Int { images.count { $0.status == .passed } }
+    package var failed: Int { images.count { $0.status == .failed } }
+    package var errors: Int { images.count { $0.status == .error } }
+    package var violations: Int { images.reduce(0) { $0 + $1.violations.count } }
     /// 0 every image passed, 1 some broke a rule, 2 some could not be read.
-    public var exitStatus: Int32 { errors > 0 ? 2 : failed > 0 ? 1 : 0 }
+    package var exitStatus: Int32 { errors > 0 ? 2 : failed > 0 ? 1 : 0 }
 }
 
 /// Scans with the existing engine (Walker → Sweep → FileScanner, worker processes as configured),
 /// grading every code where it is read (`CheckGrading`, in the worker that scanned its file),
 /// then applies the rules to the records and their grades in this process.
-public struct CheckRunner: Sendable {
-    public var rules: CheckRules
-    public var context: PathContext
-    public var today: String
-    public var jobs: Int
-    public var isolation: Isolation
-    public var followSymlinks = false
-    public var hidden = false
+package struct CheckRunner: Sendable {
+    package var rules: CheckRules
+    package var context: PathContext
+    package var today: String
+    package var jobs: Int
+    package var isolation: Isolation
+    package var followSymlinks = false
+    package var hidden = false
 
-    public init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
+    package init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
         self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
     }
 
     /// A check that found no image to check: an error, not a pass (exit 2), so a gate whose
     /// paths or include patterns match nothing cannot turn green by mistake.
-    public struct NothingChecked: Error, CustomStringConvertible, Equatable {
-        public var paths: [String]
-        public var include: [String]
-        public init(paths: [String], include: [String]) { self.paths = paths; self.include = include }
-        public var description: String {
+    package struct NothingChecked: Error, CustomStringConvertible, Equatable {
+        package var paths: [String]
+        package var include: [String]
+        package init(paths: [String], include: [String]) { self.paths = paths; self.include = include }
+        package var description: String {
             var s = "no image was checked: no image file found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
             if !include.isEmpty {
                 s += " matching include \(include.map { "'\($0)'" }.joined(separator: ", "))"
@@ -53,11 +53,11 @@ public struct CheckRunner: Sendable {
 
     /// A `require_code` glob that matches no image the check could see: a rule that checks
     /// nothing (a typo, a folder renamed) is an error (exit 2), not a silent pass.
-    public struct RequireCodeMatchesNothing: Error, CustomStringConvertible, Equatable {
-        public var globs: [String]
+    package struct RequireCodeMatchesNothing: Error, CustomStringConvertible, Equatable {
+        package var globs: [String]
         /// Set in a spot check: the roots of the full check the globs were also looked for in.
-        public var fullCheckRoots: [String]?
-        public var description: String {
+        package var fullCheckRoots: [String]?
+        package var description: String {
             let quoted = globs.map { "'\($0)'" }.joined(separator: ", ")
             let where_ = fullCheckRoots.map { roots in
                 "no image given matches it, nor any image in the full check's paths (\(roots.map { "'\($0)'" }.joined(separator: ", ")))"
@@ -74,7 +74,7 @@ public struct CheckRunner: Sendable {
     /// files must still match an image in the full check's roots (walked, not scanned). In a
     /// full check every exact expectations entry must be checked and every `require_code` glob
     /// must match a checked image.
-    public func run(paths: [String], rulesSource: String, fullCheckRoots: [String]? = nil) async throws -> CheckReport {
+    package func run(paths: [String], rulesSource: String, fullCheckRoots: [String]? = nil) async throws -> CheckReport {
         let evaluator = try Evaluator(rules: rules, context: context, today: today)
         let clock = ContinuousClock.now
         let (records, scans) = await scan(paths: paths)
@@ -113,7 +113,7 @@ public struct CheckRunner: Sendable {
 
     /// Walks and sweeps `paths` with the engine, grading every code found: the records in walk
     /// order, each with its codes' scannability (nil where a code could not be graded).
-    public func scan(paths: [String]) async -> ([FileRecord], [[Scannability?]]) {
+    package func scan(paths: [String]) async -> ([FileRecord], [[Scannability?]]) {
         let items = Walker(options: walkOptions).walk(paths)
         var settings = ScanSettings()
         settings.reader = ReaderOptions(symbologies: .standard, effort: .normal)

@@ -1,20 +1,20 @@
 /// What a `check` run checks, and by which rules: the rules file (the one named, or
 /// `.codesweep.yml` in the current folder unless told not to look), the folder its paths are
 /// relative to, and the roots to walk (the command line's, else the file's `paths:`, else ".").
-public struct CheckSetup: Sendable, Equatable {
-    public static let defaultRulesFile = ".codesweep.yml"
+package struct CheckSetup: Sendable, Equatable {
+    package static let defaultRulesFile = ".codesweep.yml"
 
-    public var rules = CheckRules()
+    package var rules = CheckRules()
     /// The rules file read, as given (nil: none).
-    public var rulesPath: String?
+    package var rulesPath: String?
     /// Its folder, absolute: paths and globs in the file are relative to it.
-    public var rulesDirectory: String?
-    public let currentDirectory: String
+    package var rulesDirectory: String?
+    package let currentDirectory: String
 
     /// Finds and reads the rules file. `read` gives a file's bytes (nil: cannot be read). A rules
     /// file that is named, or the default one when it exists, must read; a missing default is
     /// no error (the flags are the rules).
-    public init(rulesFile: String?, lookForDefault: Bool, currentDirectory cwd: String,
+    package init(rulesFile: String?, lookForDefault: Bool, currentDirectory cwd: String,
                 exists: (String) -> Bool, read: (String) throws -> [UInt8]?) throws {
         currentDirectory = cwd
         let path = rulesFile ?? (lookForDefault && exists(Self.defaultRulesFile) ? Self.defaultRulesFile : nil)
@@ -26,17 +26,17 @@ public struct CheckSetup: Sendable, Equatable {
     }
 
     /// Where the rules came from, for the summary: "flags", the file, or "FILE + flags".
-    public func source(withFlags flags: Bool) -> String {
+    package func source(withFlags flags: Bool) -> String {
         guard let rulesPath else { return "flags" }
         return flags ? rulesPath + " + flags" : rulesPath
     }
 
     /// What rule paths and globs are anchored in.
-    public var context: PathContext { PathContext(currentDirectory: currentDirectory, rulesDirectory: rulesDirectory ?? currentDirectory) }
+    package var context: PathContext { PathContext(currentDirectory: currentDirectory, rulesDirectory: rulesDirectory ?? currentDirectory) }
 
     /// The roots to walk: the command line's paths, else the rules file's `paths:` (relative to
     /// the file's folder, shown relative to the current one), else ".".
-    public func roots(commandLine paths: [String]) -> [String] {
+    package func roots(commandLine paths: [String]) -> [String] {
         if !paths.isEmpty { return paths }
         guard !rules.paths.isEmpty else { return ["."] }
         return rules.paths.map { p in

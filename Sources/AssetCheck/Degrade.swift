@@ -14,7 +14,7 @@ extension LumaImage {
     /// coverage-weighted mean of the source pixels under its footprint, like a camera sensor cell.
     /// The sums are taken in the same order as the plain per-pixel loops (ScannabilityGateTests compares
     /// with them bit for bit); flat weight tables and whole-row passes only make it cheaper.
-    public func resampled(scale: Double) -> LumaImage {
+    package func resampled(scale: Double) -> LumaImage {
         precondition(scale > 0)
         let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
         guard width > 0, height > 0 else { return self }
@@ -92,7 +92,7 @@ extension LumaImage {
     /// edges clamped). Each pixel's sum is taken in kernel order, as the plain per-pixel loops
     /// take it (ScannabilityGateTests compares with them bit for bit); the passes run a row at a time
     /// over a copy of the row padded with its edge pixels, which the compiler vectorises.
-    public func gaussianBlurred(sigma: Double) -> LumaImage {
+    package func gaussianBlurred(sigma: Double) -> LumaImage {
         guard sigma > 0.05, width > 0, height > 0 else { return self }
         let r = max(1, Int((3 * sigma).rounded(.up)))
         var kernel = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
@@ -147,7 +147,7 @@ extension LumaImage {
     /// Faded ink: every pixel moves toward the paper level `light` so that the remaining
     /// contrast is `fraction` of the original (1 = unchanged, 0 = blank). Computed once per
     /// grey level (a table of 256), the same value the per-pixel formula gives.
-    public func contrastReduced(to fraction: Double, light: UInt8) -> LumaImage {
+    package func contrastReduced(to fraction: Double, light: UInt8) -> LumaImage {
         let l = Double(light)
         let table = (0...255).map { v in UInt8(max(0, min(255, (l + (Double(v) - l) * fraction).rounded()))) }
         let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, filled in
@@ -162,10 +162,10 @@ extension LumaImage {
     }
 
     /// The p-th percentile (0...1) of the pixel values.
-    public func percentile(_ p: Double) -> UInt8 { percentiles([p])[0] }
+    package func percentile(_ p: Double) -> UInt8 { percentiles([p])[0] }
 
     /// Several percentiles (each 0...1) from one histogram.
-    public func percentiles(_ ps: [Double]) -> [UInt8] {
+    package func percentiles(_ ps: [Double]) -> [UInt8] {
         guard !pixels.isEmpty else { return ps.map { _ in 0 } }
         var hist = [Int](repeating: 0, count: 256)
         hist.withUnsafeMutableBufferPointer { h in
@@ -182,7 +182,7 @@ extension LumaImage {
     }
 
     /// Bilinear sample at a real position (clamped to the image).
-    public func sample(_ p: Point) -> Double {
+    package func sample(_ p: Point) -> Double {
         withSampler { $0(p.x, p.y) }
     }
 

@@ -2,48 +2,48 @@ import Payloads
 import SweepCore
 
 /// One code as the check saw it.
-public struct CodeResult: Sendable, Equatable {
+package struct CodeResult: Sendable, Equatable {
     /// 1-based, in the order the scan reported codes.
-    public var index: Int
-    public var code: DetectedCode
-    public var text: String?
-    public var scan: Scannability?
-    public init(index: Int, code: DetectedCode, scan: Scannability?) {
+    package var index: Int
+    package var code: DetectedCode
+    package var text: String?
+    package var scan: Scannability?
+    package init(index: Int, code: DetectedCode, scan: Scannability?) {
         self.index = index; self.code = code; self.scan = scan
         text = PayloadText.decode(code.bytes, eci: code.qr?.eci).text
     }
 }
 
 /// One image (one testcase in JUnit terms).
-public struct ImageResult: Sendable, Equatable {
-    public enum Status: String, Sendable { case passed, failed, error }
-    public var path: String
-    public var codes: [CodeResult]
-    public var violations: [Violation]
+package struct ImageResult: Sendable, Equatable {
+    package enum Status: String, Sendable { case passed, failed, error }
+    package var path: String
+    package var codes: [CodeResult]
+    package var violations: [Violation]
     /// Set when the image could not be read (status error).
-    public var error: String?
-    public var width: Int?, height: Int?
+    package var error: String?
+    package var width: Int?, height: Int?
     /// Seconds spent on this image (scan + scannability), for JUnit.
-    public var seconds: Double = 0
-    public var status: Status { error != nil ? .error : violations.isEmpty ? .passed : .failed }
-    public init(path: String, codes: [CodeResult] = [], violations: [Violation] = [], error: String? = nil) {
+    package var seconds: Double = 0
+    package var status: Status { error != nil ? .error : violations.isEmpty ? .passed : .failed }
+    package init(path: String, codes: [CodeResult] = [], violations: [Violation] = [], error: String? = nil) {
         self.path = path; self.codes = codes; self.violations = violations; self.error = error
     }
 }
 
 /// Applies the rules to a scanned record. Pure: measurements come in with the record.
-public struct Evaluator {
-    public let rules: CheckRules
-    public let context: PathContext
+package struct Evaluator {
+    package let rules: CheckRules
+    package let context: PathContext
     /// Today as YYYY-MM-DD (campaign expiry compares against it).
-    public let today: String
+    package let today: String
     let regex: Regex<AnyRegexOutput>?
 
-    public struct InvalidRule: Error, CustomStringConvertible {
-        public var description: String
+    package struct InvalidRule: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public init(rules: CheckRules, context: PathContext, today: String) throws(InvalidRule) {
+    package init(rules: CheckRules, context: PathContext, today: String) throws(InvalidRule) {
         self.rules = rules; self.context = context; self.today = today
         if let p = rules.url.pattern {
             do { regex = try Regex(p) } catch { throw InvalidRule(description: "url.pattern is not a valid regular expression: \(p) (\(error))") }
@@ -55,7 +55,7 @@ public struct Evaluator {
 
     /// A real day of the proleptic Gregorian calendar written YYYY-MM-DD: month 1-12, day within
     /// the month (29 February only in leap years). `2020-13-45` and `2020-02-30` are not dates.
-    public static func isDate(_ s: String) -> Bool {
+    package static func isDate(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               u.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) }) else { return false }
@@ -68,7 +68,7 @@ public struct Evaluator {
     }
 
     /// The expectation for a path: an exact path entry first, else the first glob that matches.
-    public func expectation(for path: String) -> Expectation? {
+    package func expectation(for path: String) -> Expectation? {
         let cands = Set(context.candidates(path))
         if let e = rules.expectations.first(where: { (cands.contains(PathContext.normalize($0.path)) || cands.contains(context.absolute($0.path))) }) {
             return e
@@ -79,7 +79,7 @@ public struct Evaluator {
     static func hasWildcard(_ s: String) -> Bool { Glob(s).hasWildcard }
 
     /// Expectation entries (exact paths) that no checked image matched: each is a failure of its own.
-    public func unmatchedExpectations(checked paths: [String]) -> [ImageResult] {
+    package func unmatchedExpectations(checked paths: [String]) -> [ImageResult] {
         let seen = Set(paths.flatMap { context.candidates($0) })
         return rules.expectations.filter { e in
             !Self.hasWildcard(e.path) && !seen.contains(PathContext.normalize(e.path)) && !seen.contains(context.absolute(e.path))
@@ -92,7 +92,7 @@ public struct Evaluator {
         }
     }
 
-    public func evaluate(_ record: FileRecord, scans: [Scannability?]) -> ImageResult {
+    package func evaluate(_ record: FileRecord, scans: [Scannability?]) -> ImageResult {
         var result = ImageResult(path: record.path)
         result.width = record.width; result.height = record.height
         if let error = record.error {
@@ -303,7 +303,7 @@ public struct Evaluator {
 
 extension Scannability {
     /// One line of measurements, for messages and the text report.
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let m = modulePx { parts.append("module \(fmt(m)) px") }
         if let n = modulesPerSide, let v = version { parts.append("\(n)×\(n) (version \(v))") }
@@ -320,7 +320,7 @@ extension Scannability {
 
     /// The three margins said as what was done to the code and still read: "still reads shown
     /// 4× smaller, blurred by σ 0.35 module and faded to 12 % of its contrast".
-    public var margins: String {
+    package var margins: String {
         let shrink = scaleMargin > 1 ? "shown \(fmt2(scaleMargin))× smaller" : "at its own size only (not smaller)"
         let blur = blurMargin > 0 ? "blurred by σ \(fmt2(blurMargin)) module" : "not blurred"
         let fade = contrastMargin < 1 ? "faded to \(Int((contrastMargin * 100).rounded())) % of its contrast" : "at its full contrast only"

@@ -1,15 +1,15 @@
 import SweepCore
 
 /// Where paths in the rules are anchored: absolute current directory and rules-file folder.
-public struct PathContext: Sendable, Equatable {
-    public var currentDirectory: String
-    public var rulesDirectory: String?
-    public init(currentDirectory: String, rulesDirectory: String? = nil) {
+package struct PathContext: Sendable, Equatable {
+    package var currentDirectory: String
+    package var rulesDirectory: String?
+    package init(currentDirectory: String, rulesDirectory: String? = nil) {
         self.currentDirectory = currentDirectory; self.rulesDirectory = rulesDirectory
     }
 
     /// "a/./b/../c" → "a/c"; keeps a leading "/".
-    public static func normalize(_ path: String) -> String {
+    package static func normalize(_ path: String) -> String {
         var parts: [Substring] = []
         for p in path.split(separator: "/", omittingEmptySubsequences: true) {
             if p == "." { continue }
@@ -20,18 +20,18 @@ public struct PathContext: Sendable, Equatable {
     }
 
     /// An absolute path shown relative to the current directory when it is below it.
-    public func display(_ path: String) -> String {
+    package func display(_ path: String) -> String {
         let cwd = Self.normalize(currentDirectory)
         return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 
-    public func absolute(_ path: String) -> String {
+    package func absolute(_ path: String) -> String {
         Self.normalize(path.hasPrefix("/") ? path : currentDirectory + "/" + path)
     }
 
     /// The ways a checked file's path can be written in the rules: relative to the rules file's
     /// folder, as given on the command line, and absolute.
-    public func candidates(_ path: String) -> [String] {
+    package func candidates(_ path: String) -> [String] {
         let abs = absolute(path)
         var out: [String] = []
         if let base = rulesDirectory.map(Self.normalize), abs.hasPrefix(base + "/") { out.append(String(abs.dropFirst(base.count + 1))) }
@@ -43,7 +43,7 @@ public struct PathContext: Sendable, Equatable {
     /// A rule path or glob (`Glob`'s dialect, as `--include`) against a checked file's path. A
     /// pattern without '/' matches the file name; with '/', the path relative to the rules
     /// folder, as given, or (a pattern starting with '/') the absolute path.
-    public func matches(_ pattern: String, path: String) -> Bool {
+    package func matches(_ pattern: String, path: String) -> Bool {
         if !pattern.contains("/") {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             return Glob(pattern).matches(name)

@@ -2,10 +2,10 @@ import SweepCore
 import Reporting
 
 /// The four outputs CI systems and people read. All pure: a report in, text out.
-public enum CheckOutput {
+package enum CheckOutput {
     // MARK: Human summary
 
-    public static func text(_ r: CheckReport, verbose: Bool = false) -> String {
+    package static func text(_ r: CheckReport, verbose: Bool = false) -> String {
         var out = ""
         for img in r.images {
             switch img.status {
@@ -51,7 +51,7 @@ public enum CheckOutput {
     /// JUnit XML as Jenkins, GitLab, CircleCI and Azure read it: one testsuite, one testcase per
     /// image (classname "codesweep.check", name = path), a <failure> for rule violations and an
     /// <error> for unreadable images, each with message/type attributes and the details as text.
-    public static func junit(_ r: CheckReport, timestamp: String) -> String {
+    package static func junit(_ r: CheckReport, timestamp: String) -> String {
         let time = NumberText.fixed(r.seconds, decimals: 3)
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<testsuites name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" time=\"\(time)\">\n"
@@ -90,7 +90,7 @@ public enum CheckOutput {
 
     /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
     /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.
-    public static func xml(_ s: String) -> String {
+    package static func xml(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
             switch u {
@@ -112,7 +112,7 @@ public enum CheckOutput {
     // MARK: GitHub Actions workflow commands
 
     /// One `::error file=…,title=…::message` line per violation (and per unreadable image).
-    public static func github(_ r: CheckReport) -> String {
+    package static func github(_ r: CheckReport) -> String {
         var out = ""
         for img in r.images {
             for v in img.violations {
@@ -127,12 +127,12 @@ public enum CheckOutput {
 
     /// Escaping of a command's message, as @actions/core does: % \r \n.
     /// Works on Unicode scalars: "\r\n" is one Character in Swift and must still become %0D%0A.
-    public static func githubData(_ s: String) -> String {
+    package static func githubData(_ s: String) -> String {
         escape(s, ["%": "%25", "\r": "%0D", "\n": "%0A"])
     }
 
     /// Escaping of a property value: the message escapes plus ':' and ','.
-    public static func githubProperty(_ s: String) -> String {
+    package static func githubProperty(_ s: String) -> String {
         escape(s, ["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
     }
 
@@ -146,7 +146,7 @@ public enum CheckOutput {
 
     // MARK: JSON
 
-    public static func json(_ r: CheckReport) -> JSONValue {
+    package static func json(_ r: CheckReport) -> JSONValue {
         .object([
             ("passed", .bool(r.exitStatus == 0)),
             ("exit_status", .int(Int(r.exitStatus))),

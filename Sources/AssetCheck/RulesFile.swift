@@ -4,22 +4,22 @@ import Yams
 /// Reads `.codesweep.yml` (see docs/check.md for the reference). Every value is read as a YAML
 /// scalar string and converted here, so `2025-06-30` stays a date string and `on` stays a word.
 /// Unknown keys are errors: a misspelt rule must not pass silently.
-public enum RulesFile {
-    public struct Error: Swift.Error, CustomStringConvertible {
-        public var description: String
+package enum RulesFile {
+    package struct Error: Swift.Error, CustomStringConvertible {
+        package var description: String
         init(_ d: String) { description = d }
-        public init(_ path: String, _ message: String) { description = "\(path): \(message)" }
+        package init(_ path: String, _ message: String) { description = "\(path): \(message)" }
     }
 
     /// The largest rules or expectations file read (a rules file is a few hundred bytes; an
     /// expectations list of 10,000 entries about 2 MB): a bigger one is refused before it is read.
-    public static let sizeLimit = 16 << 20
+    package static let sizeLimit = 16 << 20
 
     /// YAML text may hold no control characters but tab, line feed and carriage return (YAML
     /// 1.2, 5.1): a file that does is refused at once with the place of the first one, rather
     /// than handed to the YAML parser (whose error for a line of control bytes quoted the whole
     /// line, and took time quadratic in its length: 1 MB of NULs ran for minutes).
-    public static func checkText(_ text: String, source: String) throws {
+    package static func checkText(_ text: String, source: String) throws {
         var line = 1, column = 1
         for u in text.unicodeScalars {
             if u == "\n" { line += 1; column = 1; continue }
@@ -36,14 +36,14 @@ public enum RulesFile {
     }
 
     /// A YAML parser's message, cut to a sensible length (it may quote a whole line of the input).
-    public static func shortened(_ error: Swift.Error) -> String {
+    package static func shortened(_ error: Swift.Error) -> String {
         let text = "\(error)"
         return text.count > 300 ? String(text.prefix(300)) + "…" : text
     }
 
     /// Reads and parses the rules file at `path` (relative to `cwd` unless absolute), with the
     /// expectations file it names; also returns the rules file's folder (absolute).
-    public static func load(path: String, cwd: String, read: (String) throws -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
+    package static func load(path: String, cwd: String, read: (String) throws -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
         guard let data = try read(path) else { throw Error(path, "cannot read the rules file") }
         let dir = PathContext.normalize((path.hasPrefix("/") ? path : cwd + "/" + path) + "/..")
         let rules = try parse(String(decoding: data, as: UTF8.self), source: path) { p in
@@ -57,7 +57,7 @@ public enum RulesFile {
     /// Parses the rules text. `expectationsLoader` reads the `expectations` file named in it (a
     /// path relative to the rules file), returning its text and its folder (absolute): the paths
     /// in an expectations file are relative to the file's own folder.
-    public static func parse(_ text: String, source: String = ".codesweep.yml",
+    package static func parse(_ text: String, source: String = ".codesweep.yml",
                              expectationsLoader: (String) throws -> (text: String, directory: String) = { p in throw Error(p, "no expectations loader") }) throws -> CheckRules {
         try checkText(text, source: source)
         let root: Node?
@@ -102,7 +102,7 @@ public enum RulesFile {
 
     /// An expectations file: a YAML (or JSON) mapping of image path (or glob) → payload or list of
     /// payloads. Paths (and globs with a '/') are made absolute against `directory`, the file's folder.
-    public static func parseExpectations(_ text: String, source: String, directory: String) throws -> [Expectation] {
+    package static func parseExpectations(_ text: String, source: String, directory: String) throws -> [Expectation] {
         try checkText(text, source: source)
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(shortened(error))") }

@@ -9,17 +9,17 @@ import Darwin
 /// Measures a code found in an image and decodes degraded copies of its region.
 /// `decode` is one plain single-pass read of the region (in production `plainLook`: the
 /// engine's read with `ReaderOptions.plainLook`), passed in so this stays pure.
-public struct ScannabilityProbe {
-    public typealias Decode = (LumaImage, Symbology) -> [[UInt8]]
-    public let decode: Decode
-    public init(decode: @escaping Decode) { self.decode = decode }
+package struct ScannabilityProbe {
+    package typealias Decode = (LumaImage, Symbology) -> [[UInt8]]
+    package let decode: Decode
+    package init(decode: @escaping Decode) { self.decode = decode }
 
     /// Shrink factors tried, in order (stops at the first that fails).
-    public static let scaleSteps: [Double] = [1, 1.25, 1.5, 2, 3, 4]
+    package static let scaleSteps: [Double] = [1, 1.25, 1.5, 2, 3, 4]
     /// Blur σ in modules tried, in order.
-    public static let blurSteps: [Double] = [0.1, 0.2, 0.35, 0.5, 0.7]
+    package static let blurSteps: [Double] = [0.1, 0.2, 0.35, 0.5, 0.7]
     /// Fractions of the code's contrast tried, in order.
-    public static let contrastSteps: [Double] = [0.5, 0.3, 0.2, 0.12]
+    package static let contrastSteps: [Double] = [0.5, 0.3, 0.2, 0.12]
 
     /// Measures the code as it is; a code that a plain pass does not read but reads inverted
     /// (light on dark) is measured and graded on the inverted image, and marked `inverted`.
@@ -32,7 +32,7 @@ public struct ScannabilityProbe {
     /// parameters are below `gate` with their grades, are the ones the full search gives
     /// (ScannabilityGateTests compares them); the margins are then lower bounds (`marginsComplete`
     /// false). `generate` verifies with `gate` = its --min-grade.
-    public func measure(_ code: DetectedCode, in image: LumaImage, gate: Grade? = nil) -> Scannability {
+    package func measure(_ code: DetectedCode, in image: LumaImage, gate: Grade? = nil) -> Scannability {
         let plain = measure(code, in: image, inverted: false, gate: gate)
         guard !plain.readsAsIs, code.symbology.isTwoDimensional else { return plain }
         let reversed = measure(code, in: image.inverted(), inverted: true, gate: gate)

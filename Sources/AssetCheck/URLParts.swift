@@ -5,27 +5,27 @@ import SweepCore
 /// checks do not depend on a platform's URL type and its leniency). The host goes through
 /// `URLHost`, the WHATWG host parser phones follow (percent-decoding, UTS-46 mapping, punycode,
 /// IPv4 forms), the same one `summarize` and `report` use.
-public struct URLParts: Sendable, Equatable {
-    public var scheme: String          // lowercased
+package struct URLParts: Sendable, Equatable {
+    package var scheme: String          // lowercased
     /// The host as a browser takes it (`URLHost.ascii`), without brackets or port; "" for scheme:path URLs.
-    public var host: String
+    package var host: String
     /// The parsed host (nil for scheme:path URLs) and the host as the payload writes it.
-    public var parsedHost: URLHost? = nil
-    public var writtenHost = ""
-    public var port: Int?
-    public var path: String
-    public var query: [(name: String, value: String?)]
-    public var fragment: String?
+    package var parsedHost: URLHost? = nil
+    package var writtenHost = ""
+    package var port: Int?
+    package var path: String
+    package var query: [(name: String, value: String?)]
+    package var fragment: String?
 
-    public static func == (l: URLParts, r: URLParts) -> Bool {
+    package static func == (l: URLParts, r: URLParts) -> Bool {
         l.scheme == r.scheme && l.host == r.host && l.port == r.port && l.path == r.path && l.fragment == r.fragment
             && l.query.map(\.name) == r.query.map(\.name) && l.query.map(\.value) == r.query.map(\.value)
     }
 
     /// Why a payload is not a URL, for messages.
-    public enum ParseError: Error, Equatable, CustomStringConvertible {
+    package enum ParseError: Error, Equatable, CustomStringConvertible {
         case noScheme, badCharacter(Character), noHost, badPort(String), badHost(String, reason: String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .noScheme: "it has no scheme (like https://)"
             case .badCharacter(let c): "it contains \(c.unicodeScalars.first.map { $0.value < 0x20 || $0 == " " ? "a space or control character" : "'\(c)'" } ?? "a bad character"), which a URL cannot hold unescaped"
@@ -44,7 +44,7 @@ public struct URLParts: Sendable, Equatable {
     /// slashes may stand between the scheme and the host, which is required; the authority ends
     /// at the first `/`, `?` or `#`; the credentials end at its last `@`; the port starts at the
     /// first `:` outside brackets; the host goes through `URLHost` (IPv6 canonicalised).
-    public static func parse(_ text: String) throws(ParseError) -> URLParts {
+    package static func parse(_ text: String) throws(ParseError) -> URLParts {
         // Scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw .noScheme }
         let schemeText = text[..<colon]
@@ -143,22 +143,22 @@ public struct URLParts: Sendable, Equatable {
 }
 
 /// Host and query-name patterns: `Glob`'s dialect, case-insensitive (both sides lower-cased).
-public enum Wildcard {
-    public static func matches(_ pattern: String, _ text: String, caseInsensitive: Bool = false) -> Bool {
+package enum Wildcard {
+    package static func matches(_ pattern: String, _ text: String, caseInsensitive: Bool = false) -> Bool {
         caseInsensitive ? Glob(pattern.lowercased()).matches(text.lowercased()) : Glob(pattern).matches(text)
     }
 
     /// Host patterns: "example.com" matches exactly; "*.example.com" matches any subdomain
     /// (not example.com itself); other wildcards as in `matches`. The pattern is normalised as
     /// hosts are (`URLHost.pattern`) and compared with the host's punycode and Unicode forms.
-    public static func hostMatches(_ pattern: String, _ host: String) -> Bool {
+    package static func hostMatches(_ pattern: String, _ host: String) -> Bool {
         guard case .success(let h) = URLHost.parse(host) else {
             return matches(URLHost.pattern(pattern).ascii, host, caseInsensitive: true)
         }
         return hostMatches(pattern, h)
     }
 
-    public static func hostMatches(_ pattern: String, _ host: URLHost, lookalikes: Bool = false) -> Bool {
+    package static func hostMatches(_ pattern: String, _ host: URLHost, lookalikes: Bool = false) -> Bool {
         denyReason(pattern, host, lookalikes: lookalikes) != nil
     }
 
@@ -167,7 +167,7 @@ public enum Wildcard {
     /// address carries, one loopback address for another).
     /// An IP address pattern (`[::1]`, `[0:0::1]`, `127.0.0.1`, `0x7f.1`) is an address, not a
     /// glob: both sides are compared canonical (`[` would otherwise open a glob's character set).
-    public static func denyReason(_ pattern: String, _ host: URLHost, lookalikes: Bool) -> String? {
+    package static func denyReason(_ pattern: String, _ host: URLHost, lookalikes: Bool) -> String? {
         var literal: URLHost? = nil
         if pattern.hasPrefix("[") || !Glob(pattern).hasWildcard, case .success(let h) = URLHost.parse(pattern), h.kind != .domain {
             literal = h

@@ -7,17 +7,17 @@ import SweepCore
 import Yams
 
 /// One line of a batch list: the file's name, the payload text and per-code options.
-public struct BatchEntry: Sendable, Equatable {
-    public var name: String
-    public var payload: String
-    public var options: [Option]
+package struct BatchEntry: Sendable, Equatable {
+    package var name: String
+    package var payload: String
+    package var options: [Option]
     /// Where it came from, for messages: "list.csv:12".
-    public var origin: String
-    public struct Option: Sendable, Equatable {
-        public var key: String, value: String
-        public init(_ key: String, _ value: String) { self.key = key; self.value = value }
+    package var origin: String
+    package struct Option: Sendable, Equatable {
+        package var key: String, value: String
+        package init(_ key: String, _ value: String) { self.key = key; self.value = value }
     }
-    public init(name: String, payload: String, options: [Option] = [], origin: String) {
+    package init(name: String, payload: String, options: [Option] = [], origin: String) {
         self.name = name; self.payload = payload; self.options = options; self.origin = origin
     }
 }
@@ -26,8 +26,8 @@ public struct BatchEntry: Sendable, Equatable {
 /// starting `name,payload`) or YAML (a sequence of mappings with `name`, `payload`, `options`
 /// and/or option keys, or a mapping name → payload). Options are `key=value` words, the flag
 /// names without `--` (`ec=H fg=#003366 logo=logo.png`).
-public enum BatchList {
-    public static func parse(_ text: String, source: String) throws(GenerateError) -> [BatchEntry] {
+package enum BatchList {
+    package static func parse(_ text: String, source: String) throws(GenerateError) -> [BatchEntry] {
         let lower = source.lowercased()
         let entries = lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") ? try parseYAML(text, source: source) : try parseCSV(text, source: source)
         var seen: [String: String] = [:]
@@ -49,7 +49,7 @@ public enum BatchList {
     }
 
     /// `key=value` words (a leading `--` is allowed).
-    public static func options(_ text: String, _ at: String) throws(GenerateError) -> [BatchEntry.Option] {
+    package static func options(_ text: String, _ at: String) throws(GenerateError) -> [BatchEntry.Option] {
         var out: [BatchEntry.Option] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" }) {
             var w = Substring(word)
@@ -154,10 +154,10 @@ public enum BatchList {
 /// The expectations file `codesweep check --expectations` reads: a YAML mapping of image path
 /// (relative to the manifest's folder) → payload, in the order given. Values are YAML
 /// double-quoted scalars with escapes, so any text survives.
-public enum Manifest {
-    public static let defaultName = "expected.yml"
+package enum Manifest {
+    package static let defaultName = "expected.yml"
 
-    public static func yaml(_ entries: [(file: String, payload: String)]) -> String {
+    package static func yaml(_ entries: [(file: String, payload: String)]) -> String {
         var s = "# Made by codesweep generate: image → payload. Check with\n#   codesweep check --expectations <this file> <folder>\n"
         for e in entries { s += "\(quoted(e.file)): \(quoted(e.payload))\n" }
         return s
@@ -190,11 +190,11 @@ public enum Manifest {
 /// What `generate` is about to write, checked before anything is made: no two outputs on one
 /// file (`a` and `a.png`, `b` with format=svg and `b.svg`, the manifest on a picture), no output
 /// on one of the inputs (the batch list, a logo, the rules file), no output through a link.
-public enum OutputPlan {
+package enum OutputPlan {
     /// `outputs`: each path to be written and what it is for ("list.csv:3", "the manifest");
     /// `inputs`: each file read and what it is. Two paths are one file when they are spelt the
     /// same after normalisation, or when both exist and have the same device and inode.
-    public static func check(outputs: [(path: String, origin: String)], inputs: [(path: String, what: String)], cwd: String) throws(GenerateError) {
+    package static func check(outputs: [(path: String, origin: String)], inputs: [(path: String, what: String)], cwd: String) throws(GenerateError) {
         func key(_ p: String) -> String { PathContext.normalize(p.hasPrefix("/") ? p : cwd + "/" + p) }
         func identity(_ p: String, follow: Bool) -> String? {
             var st = stat()

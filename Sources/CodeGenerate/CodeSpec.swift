@@ -3,12 +3,12 @@ import QRSymbol
 import SweepCore
 
 /// The file format a code is written in.
-public enum OutputKind: String, Sendable, CaseIterable {
+package enum OutputKind: String, Sendable, CaseIterable {
     case png, svg, jpeg
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    package var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
     /// From a file name's extension (case-insensitive): .png, .svg, .jpg/.jpeg.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
         switch fileName[fileName.index(after: dot)...].lowercased() {
         case "png": self = .png
@@ -20,43 +20,43 @@ public enum OutputKind: String, Sendable, CaseIterable {
 }
 
 /// The logo's plate: a background-coloured square under the logo, with rounded corners or not.
-public enum PlateShape: String, Sendable, CaseIterable { case rounded, square }
+package enum PlateShape: String, Sendable, CaseIterable { case rounded, square }
 
 /// How one code should look and be encoded. `apply(option:value:)` takes the same names as the
 /// command's flags (without `--`), for batch lists.
-public struct CodeSpec: Sendable, Equatable {
+package struct CodeSpec: Sendable, Equatable {
     /// nil: M, or H when there is a logo.
-    public var ec: QRErrorCorrection? = nil
+    package var ec: QRErrorCorrection? = nil
     /// Smallest QR version (1...40); 0 lets the encoder choose.
-    public var minVersion = 0
+    package var minVersion = 0
     /// Pixels a module; nil with `sizePx` set (fit), else `defaultModulePx`.
-    public var modulePx: Int? = nil
-    public var sizePx: Int? = nil
-    public var margin = 4
-    public var foreground = RGBColor.black
-    public var background = RGBColor.white
-    public var logoPath: String? = nil
+    package var modulePx: Int? = nil
+    package var sizePx: Int? = nil
+    package var margin = 4
+    package var foreground = RGBColor.black
+    package var background = RGBColor.white
+    package var logoPath: String? = nil
     /// The logo's area as a fraction of the code's area (symbol without quiet zone).
-    public var logoSize = 0.10
-    public var plate = PlateShape.rounded
-    public var format = OutputKind.png
-    public var jpegQuality = 95
+    package var logoSize = 0.10
+    package var plate = PlateShape.rounded
+    package var format = OutputKind.png
+    package var jpegQuality = 95
     /// Encode the payload text in this charset (iconv name); nil keeps the bytes as given.
-    public var charset: String? = nil
+    package var charset: String? = nil
     /// Put an ECI designator before the data: with a charset, its number (when it has one);
     /// without, ECI 26 (UTF-8) for a payload that is UTF-8 text and not all ASCII.
-    public var eci = true
+    package var eci = true
 
-    public static let defaultModulePx = 8
-    public init() {}
+    package static let defaultModulePx = 8
+    package init() {}
 
-    public var effectiveEC: QRErrorCorrection { ec ?? (logoPath != nil ? .H : .M) }
+    package var effectiveEC: QRErrorCorrection { ec ?? (logoPath != nil ? .H : .M) }
 
     /// Option names batch lists take (the flags without `--`).
-    public static let optionNames = ["ec", "min-version", "module", "size", "margin", "fg", "bg", "logo", "logo-size",
+    package static let optionNames = ["ec", "min-version", "module", "size", "margin", "fg", "bg", "logo", "logo-size",
                                      "plate", "format", "quality", "charset", "no-eci"]
 
-    public mutating func apply(option key: String, value: String) throws(GenerateError) {
+    package mutating func apply(option key: String, value: String) throws(GenerateError) {
         func int(_ range: ClosedRange<Int>) throws(GenerateError) -> Int {
             guard let v = Int(value), range.contains(v) else { throw GenerateError.usage("--\(key) takes a whole number in \(range.lowerBound)...\(range.upperBound), not '\(value)'") }
             return v
@@ -98,18 +98,18 @@ public struct CodeSpec: Sendable, Equatable {
 }
 
 /// Why a code was not made, or a usage error.
-public struct GenerateError: Error, CustomStringConvertible, Equatable {
-    public enum Kind: Sendable, Equatable { case usage, refused }
-    public var kind: Kind
-    public var description: String
-    public static func usage(_ s: String) -> GenerateError { GenerateError(kind: .usage, description: s) }
-    public static func refused(_ s: String) -> GenerateError { GenerateError(kind: .refused, description: s) }
+package struct GenerateError: Error, CustomStringConvertible, Equatable {
+    package enum Kind: Sendable, Equatable { case usage, refused }
+    package var kind: Kind
+    package var description: String
+    package static func usage(_ s: String) -> GenerateError { GenerateError(kind: .usage, description: s) }
+    package static func refused(_ s: String) -> GenerateError { GenerateError(kind: .refused, description: s) }
 }
 
 /// Payload text to bytes in a legacy charset, and the ECI designator that names it.
-public enum PayloadEncoding {
+package enum PayloadEncoding {
     /// ECI assignments (AIM ECI registry) for the charsets CodeSweep reads.
-    public static func eciNumber(_ charset: String) -> UInt32? {
+    package static func eciNumber(_ charset: String) -> UInt32? {
         let n = charset.lowercased().replacing("_", with: "-")
         switch n {
         case "utf-8", "utf8": return 26
@@ -132,13 +132,13 @@ public enum PayloadEncoding {
     }
 
     /// The ECI number of UTF-8.
-    public static let utf8ECI: UInt32 = 26
+    package static let utf8ECI: UInt32 = 26
 
     /// The payload's bytes and ECI: without a charset the bytes as given, with ECI 26 (UTF-8)
     /// when they are UTF-8 text that is not all ASCII (a reader without it guesses: zbarimg reads
     /// UTF-8 "café" as Shift-JIS "caf矇"); with a charset, the text (which must be UTF-8)
     /// converted, with its ECI. `eci` false leaves the designator out either way.
-    public static func encode(_ bytes: [UInt8], charset: String?, eci: Bool) throws(GenerateError) -> (bytes: [UInt8], eci: UInt32?) {
+    package static func encode(_ bytes: [UInt8], charset: String?, eci: Bool) throws(GenerateError) -> (bytes: [UInt8], eci: UInt32?) {
         guard let charset else {
             let utf8Text = !bytes.allSatisfy { $0 < 0x80 } && String(validating: bytes, as: UTF8.self) != nil
             return (bytes, eci && utf8Text ? utf8ECI : nil)
@@ -155,7 +155,7 @@ public enum PayloadEncoding {
 
     /// What a person should know about the payload's charset designator, or nil: non-ASCII
     /// bytes written without an ECI leave readers to guess.
-    public static func note(_ bytes: [UInt8], charset: String?, eci: UInt32?) -> String? {
+    package static func note(_ bytes: [UInt8], charset: String?, eci: UInt32?) -> String? {
         guard charset == nil, eci == nil, !bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         if String(validating: bytes, as: UTF8.self) != nil {
             return "no ECI (--no-eci): readers must guess the charset of this UTF-8 text, and some guess wrong (zbarimg reads UTF-8 'café' as Shift-JIS 'caf矇')"

@@ -2,43 +2,43 @@ import AssetCheck
 import SweepCore
 
 /// One code of a run: what to make and where it goes.
-public struct GenerateJob: Sendable {
-    public var label: String
-    public var outputPath: String
-    public var payload: [UInt8]
-    public var spec: CodeSpec
-    public var logo: [UInt8]?
-    public init(label: String, outputPath: String, payload: [UInt8], spec: CodeSpec, logo: [UInt8]?) {
+package struct GenerateJob: Sendable {
+    package var label: String
+    package var outputPath: String
+    package var payload: [UInt8]
+    package var spec: CodeSpec
+    package var logo: [UInt8]?
+    package init(label: String, outputPath: String, payload: [UInt8], spec: CodeSpec, logo: [UInt8]?) {
         self.label = label; self.outputPath = outputPath; self.payload = payload; self.spec = spec; self.logo = logo
     }
 }
 
-public struct GenerateOutcome: Sendable {
-    public var job: GenerateJob
-    public var code: GeneratedCode?
-    public var error: GenerateError?
-    public var verification: Verification?
+package struct GenerateOutcome: Sendable {
+    package var job: GenerateJob
+    package var code: GeneratedCode?
+    package var error: GenerateError?
+    package var verification: Verification?
     /// The versions made that did not verify, in order, each with its first problem (a code
     /// with a logo is tried at larger versions: `GenerateRun.one`). When the outcome failed,
     /// its code and verification are the first of these.
-    public var failedVersions: [(version: Int, problem: String)] = []
+    package var failedVersions: [(version: Int, problem: String)] = []
     /// Made, and verified (or verification skipped) without a problem.
-    public var ok: Bool { code != nil && error == nil && (verification?.passed ?? true) }
+    package var ok: Bool { code != nil && error == nil && (verification?.passed ?? true) }
 
-    public init(job: GenerateJob, code: GeneratedCode?, error: GenerateError?, verification: Verification?,
+    package init(job: GenerateJob, code: GeneratedCode?, error: GenerateError?, verification: Verification?,
                 failedVersions: [(version: Int, problem: String)] = []) {
         self.job = job; self.code = code; self.error = error; self.verification = verification; self.failedVersions = failedVersions
     }
 }
 
-public enum GenerateRun {
+package enum GenerateRun {
     /// Makes and verifies every job, `jobs` at a time, and hands each outcome to `deliver` in
     /// list order as soon as it and those before it are done, so a run holds at most a few
     /// pictures however long the list (an outcome that finished early waits for the ones
     /// before it). Every C handle (libqrencode input, wands, ZBar scanners) lives inside one
     /// task's call. An error `deliver` throws ends the run: no job is started after it, the
     /// jobs under way finish and are dropped.
-    public static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int,
+    package static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int,
                            deliver: (GenerateOutcome) throws -> Void) async throws {
         let jobs = max(1, jobs), window = 4 * jobs
         try await withThrowingTaskGroup(of: (Int, GenerateOutcome).self) { group in
@@ -66,14 +66,14 @@ public enum GenerateRun {
     }
 
     /// Larger versions tried, at most, when a code with a logo does not verify.
-    public static let logoRetries = 8
+    package static let logoRetries = 8
 
     /// Makes and verifies one code. A code with a logo that does not read back, or whose
     /// margins grade too low, is made again at the next version up (the logo then covers other
     /// modules, at another size against them; a logo with finder-like shapes can stop a decoder
     /// at one version and not at another), up to `logoRetries` more versions; the first that
     /// verifies is taken. None does: the first failure is reported, with the versions tried.
-    public static func one(_ job: GenerateJob, verifier: Verifier?) -> GenerateOutcome {
+    package static func one(_ job: GenerateJob, verifier: Verifier?) -> GenerateOutcome {
         var spec = job.spec
         var first: GenerateOutcome? = nil
         var failed: [(version: Int, problem: String)] = []

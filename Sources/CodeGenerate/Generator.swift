@@ -5,28 +5,28 @@ import QRSymbol
 import SweepCore
 
 /// One code made in memory: the file's bytes and what went into them.
-public struct GeneratedCode: Sendable {
-    public var payload: [UInt8]
-    public var eci: UInt32?
-    public var matrix: QRMatrix
-    public var layout: QRLayout
-    public var format: OutputKind
+package struct GeneratedCode: Sendable {
+    package var payload: [UInt8]
+    package var eci: UInt32?
+    package var matrix: QRMatrix
+    package var layout: QRLayout
+    package var format: OutputKind
     /// The file as it will be written.
-    public var file: [UInt8]
+    package var file: [UInt8]
     /// The picture's pixels (for SVG: drawn at the same size, module for module).
-    public var raster: RGBImage
-    public var contrast: ColorContrast
-    public var logo: LogoBudget?
+    package var raster: RGBImage
+    package var contrast: ColorContrast
+    package var logo: LogoBudget?
     /// For people: an inverted colour pair, a charset without ECI number, ...
-    public var warnings: [String]
+    package var warnings: [String]
 }
 
 /// Makes codes: payload bytes → libqrencode matrix → pixels (and a logo) → PNG, JPEG or SVG.
 /// Checks that need no finished picture (contrast, logo budget) come first, so a refused code
 /// costs little and nothing is written.
-public enum CodeGenerator {
+package enum CodeGenerator {
     /// `logo` holds the logo file's bytes when `spec.logoPath` is set (read by the caller).
-    public static func make(_ input: [UInt8], spec: CodeSpec, logo: [UInt8]? = nil) throws(GenerateError) -> GeneratedCode {
+    package static func make(_ input: [UInt8], spec: CodeSpec, logo: [UInt8]? = nil) throws(GenerateError) -> GeneratedCode {
         var warnings: [String] = []
         let contrast = ColorContrast(foreground: spec.foreground, background: spec.background)
         guard contrast.isEnough else {
@@ -103,10 +103,10 @@ public enum CodeGenerator {
     }
 
     /// How many versions above the payload's own a logo may push the code.
-    public static let logoVersionSteps = 15
+    package static let logoVersionSteps = 15
 
     /// Corner radius of a rounded plate, in modules.
-    public static let plateRadius = 1.5
+    package static let plateRadius = 1.5
 
     /// The plate in the background colour; rounded corners with hard edges (a pixel is in when
     /// its centre is), so no blended grey lands next to modules.

@@ -12,54 +12,54 @@ import SweepCore
 /// that differs, or a module under a grey the scanner may read either way — are the damage, and
 /// they are counted from the modules per Reed-Solomon block: in every block they may use at most
 /// `safety` × what the block restores (the rest is left for print flaws, glare and wear).
-public struct LogoBudget: Sendable, Equatable {
+package struct LogoBudget: Sendable, Equatable {
     /// Share of what a block restores that the logo may use.
-    public static let safety = 0.6
-    public static let plateBorderModules = 1
+    package static let safety = 0.6
+    package static let plateBorderModules = 1
 
-    public var plate: ModuleRect
+    package var plate: ModuleRect
     /// Logo side in modules (the plate's inside).
-    public var logoModules: Double
-    public var areaFraction: Double
-    public var version: Int
-    public var ec: QRErrorCorrection
+    package var logoModules: Double
+    package var areaFraction: Double
+    package var version: Int
+    package var ec: QRErrorCorrection
     /// Function modules (finder, timing, format, version) under the plate; alignment patterns are counted apart.
-    public var functionModulesCovered: Int
-    public var alignmentPatternsCovered: Int
+    package var functionModulesCovered: Int
+    package var alignmentPatternsCovered: Int
 
-    public var totalCodewords: Int
+    package var totalCodewords: Int
     /// Codewords with a module under the plate.
-    public var coveredCodewords: Int
+    package var coveredCodewords: Int
     /// Data bits after the payload and its terminator, which the fit chose.
-    public var freeBits: Int
+    package var freeBits: Int
     /// Bits of covered codewords with a clear target (light or dark).
-    public var bitsToFix: Int
+    package var bitsToFix: Int
     /// Covered codewords that do not show the plate and logo (they are errors to a decoder).
-    public var damagedCodewords: Int
-    public var damagedPerBlock: [Int]
+    package var damagedCodewords: Int
+    package var damagedPerBlock: [Int]
     /// Codewords per block (the longest block) and what one block restores.
-    public var blockLength: Int
-    public var correctablePerBlock: Int
+    package var blockLength: Int
+    package var correctablePerBlock: Int
     /// At most this many damaged codewords in any one block.
-    public var allowedPerBlock: Int
+    package var allowedPerBlock: Int
     /// The allowance of all blocks together.
-    public var allowedCodewords: Int { allowedPerBlock * damagedPerBlock.count }
-    public var worstBlock: Int { damagedPerBlock.max() ?? 0 }
+    package var allowedCodewords: Int { allowedPerBlock * damagedPerBlock.count }
+    package var worstBlock: Int { damagedPerBlock.max() ?? 0 }
 
     /// false: no fit was made, or it gave up because a block that holds only payload (no free
     /// bits) was already over the allowance.
-    public var fitted = false
+    package var fitted = false
 
-    public var fits: Bool { functionModulesCovered == 0 && worstBlock <= allowedPerBlock }
+    package var fits: Bool { functionModulesCovered == 0 && worstBlock <= allowedPerBlock }
 
     /// How many damaged codewords one block of this version and level may have.
-    public static func allowedPerBlock(version: Int, ec: QRErrorCorrection) -> Int {
+    package static func allowedPerBlock(version: Int, ec: QRErrorCorrection) -> Int {
         Int((Double(QRBlockLayout(version: version, ec: ec).correctablePerBlock) * safety).rounded(.down))
     }
 
     /// The plate for a logo of `areaFraction` of a `size`-module symbol (without quiet zone):
     /// logo + border, whole modules, centred (the same parity as `size` keeps it symmetric).
-    public static func plate(size n: Int, areaFraction: Double) -> (plate: ModuleRect, logoModules: Double) {
+    package static func plate(size n: Int, areaFraction: Double) -> (plate: ModuleRect, logoModules: Double) {
         let logoSide = (areaFraction * Double(n * n)).squareRoot()
         var side = Int((logoSide + 2 * Double(plateBorderModules)).rounded(.up))
         if side % 2 != n % 2 { side += 1 }
@@ -69,12 +69,12 @@ public struct LogoBudget: Sendable, Equatable {
     }
 
     /// Targets of a plate with nothing drawn on it: every module under it light.
-    public static func plainTargets(size n: Int, plate: ModuleRect) -> [ModuleTarget] {
+    package static func plainTargets(size n: Int, plate: ModuleRect) -> [ModuleTarget] {
         (0..<(n * n)).map { plate.contains($0 % n, $0 / n) ? .light : .open }
     }
 
     /// The budget of `fit` (the symbol with its free bits chosen for `targets`).
-    public init(fit: LogoFit, targets: [ModuleTarget], areaFraction: Double) {
+    package init(fit: LogoFit, targets: [ModuleTarget], areaFraction: Double) {
         self.init(matrix: fit.matrix, areaFraction: areaFraction, targets: targets)
         freeBits = fit.freeBits
         bitsToFix = fit.bitsToFix
@@ -82,7 +82,7 @@ public struct LogoBudget: Sendable, Equatable {
     }
 
     /// The budget of `matrix` as it is, with `targets` (nil: a plain plate) drawn over it.
-    public init(matrix: QRMatrix, areaFraction: Double, targets: [ModuleTarget]? = nil) {
+    package init(matrix: QRMatrix, areaFraction: Double, targets: [ModuleTarget]? = nil) {
         let n = matrix.size
         (plate, logoModules) = Self.plate(size: n, areaFraction: areaFraction)
         self.areaFraction = areaFraction
@@ -122,7 +122,7 @@ public struct LogoBudget: Sendable, Equatable {
     }
 
     /// Why the logo is refused, with the numbers.
-    public var refusal: String? {
+    package var refusal: String? {
         if functionModulesCovered > 0 {
             return "a logo of \(percent(areaFraction)) of the code's area needs a \(plate.width)×\(plate.height)-module plate, which covers \(functionModulesCovered) finder/timing/format modules of this \(QRStructure.size(version: version))-module code; use a smaller --logo-size or a higher --min-version"
         }

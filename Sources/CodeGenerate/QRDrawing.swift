@@ -5,27 +5,27 @@ import SweepCore
 
 /// Where the modules go in pixels: whole pixels a module (crisp edges, no resampling), the quiet
 /// zone in modules, and any pixels left over from a requested `--size` added to the margin.
-public struct QRLayout: Sendable, Equatable {
-    public var modules: Int
-    public var modulePx: Int
-    public var marginModules: Int
+package struct QRLayout: Sendable, Equatable {
+    package var modules: Int
+    package var modulePx: Int
+    package var marginModules: Int
     /// Extra light pixels on the left/top (and right/bottom: `side` minus the rest) to reach a requested size.
-    public var padPx: Int
-    public var side: Int
+    package var padPx: Int
+    package var side: Int
 
-    public init(modules: Int, modulePx: Int, marginModules: Int) {
+    package init(modules: Int, modulePx: Int, marginModules: Int) {
         self.modules = modules; self.modulePx = modulePx; self.marginModules = marginModules
         padPx = 0
         side = (modules + 2 * marginModules) * modulePx
     }
 
-    public struct TooSmall: Error, CustomStringConvertible, Equatable {
-        public var description: String
+    package struct TooSmall: Error, CustomStringConvertible, Equatable {
+        package var description: String
     }
 
     /// The largest whole module size that fits `sizePx` with the margin; the picture is exactly
     /// `sizePx` wide, the remainder split into the margin.
-    public init(modules: Int, fitting sizePx: Int, marginModules: Int) throws(TooSmall) {
+    package init(modules: Int, fitting sizePx: Int, marginModules: Int) throws(TooSmall) {
         let cells = modules + 2 * marginModules
         let m = sizePx / cells
         guard m >= 1 else {
@@ -37,10 +37,10 @@ public struct QRLayout: Sendable, Equatable {
     }
 
     /// Pixel origin of module (0, 0).
-    public var originPx: Int { padPx + marginModules * modulePx }
+    package var originPx: Int { padPx + marginModules * modulePx }
 
     /// The matrix in two colours.
-    public func render(_ matrix: QRMatrix, foreground: RGBColor, background: RGBColor) -> RGBImage {
+    package func render(_ matrix: QRMatrix, foreground: RGBColor, background: RGBColor) -> RGBImage {
         var img = RGBImage(width: side, height: side, fill: background)
         let o = originPx
         for (x, y, run) in matrix.darkRuns() {
@@ -52,8 +52,8 @@ public struct QRLayout: Sendable, Equatable {
 
 /// SVG: one path for all dark modules (horizontal runs as rectangles, in module units, so the
 /// geometry is exact at any size), on a background rectangle.
-public enum QRSVG {
-    public static func path(_ matrix: QRMatrix, margin: Int) -> String {
+package enum QRSVG {
+    package static func path(_ matrix: QRMatrix, margin: Int) -> String {
         var d = ""
         for (x, y, run) in matrix.darkRuns() { d += "M\(x + margin) \(y + margin)h\(run)v1h-\(run)z" }
         return d
@@ -61,7 +61,7 @@ public enum QRSVG {
 
     /// A whole document. `sidePx` sets width/height (the viewBox is in modules); `logo`, when
     /// given, is a PNG drawn on a plate (`plate` in modules, rounded with radius `plateRadius`).
-    public static func document(_ matrix: QRMatrix, margin: Int, sidePx: Int, foreground: RGBColor, background: RGBColor,
+    package static func document(_ matrix: QRMatrix, margin: Int, sidePx: Int, foreground: RGBColor, background: RGBColor,
                                 logo: (png: [UInt8], plate: ModuleRect, inset: Double, radius: Double)? = nil) -> String {
         let cells = matrix.size + 2 * margin
         var s = """
@@ -83,8 +83,8 @@ public enum QRSVG {
 }
 
 /// A rectangle in module coordinates of the symbol (no quiet zone).
-public struct ModuleRect: Sendable, Equatable {
-    public var x: Int, y: Int, width: Int, height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
-    public func contains(_ px: Int, _ py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
+package struct ModuleRect: Sendable, Equatable {
+    package var x: Int, y: Int, width: Int, height: Int
+    package init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+    package func contains(_ px: Int, _ py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
 }

@@ -13,7 +13,7 @@ import SweepCore
 /// either made right as a whole or left alone and counted as damaged.
 
 /// What a module of the symbol should show once the plate and logo are drawn over it.
-public enum ModuleTarget: UInt8, Sendable {
+package enum ModuleTarget: UInt8, Sendable {
     /// Not under the plate: the module shows itself.
     case open = 0
     case light, dark
@@ -27,7 +27,7 @@ extension ModuleTarget {
     /// pixel at module (plate.x, plate.y). A module is dark when its mean grey lies in the
     /// darker 40 % of the way from the foreground's grey to the background's and every pixel
     /// of its middle is on the dark side of halfway; light likewise; anything else is unsure.
-    public static func under(plate: ModuleRect, picture: LumaImage, modulePx m: Int, symbolSize n: Int,
+    package static func under(plate: ModuleRect, picture: LumaImage, modulePx m: Int, symbolSize n: Int,
                              foreground: UInt8, background: UInt8) -> [ModuleTarget] {
         var out = [ModuleTarget](repeating: .open, count: n * n)
         let fg = Double(foreground), span = Double(Int(background) - Int(foreground))
@@ -55,14 +55,14 @@ extension ModuleTarget {
 
 /// Which codewords under the plate do not show what the plate shows: the codewords the error
 /// correction has to restore. Counted from the modules themselves, so it holds for any symbol.
-public struct LogoDamage: Sendable, Equatable {
+package struct LogoDamage: Sendable, Equatable {
     /// Codewords with at least one module under the plate.
-    public var covered: Int
+    package var covered: Int
     /// Covered codewords with a module that differs from its target or is unsure, per block.
-    public var damagedPerBlock: [Int]
-    public var damaged: Int { damagedPerBlock.reduce(0, +) }
+    package var damagedPerBlock: [Int]
+    package var damaged: Int { damagedPerBlock.reduce(0, +) }
 
-    public init(_ matrix: QRMatrix, targets: [ModuleTarget]) {
+    package init(_ matrix: QRMatrix, targets: [ModuleTarget]) {
         let bits = QRStructure.bitMap(version: matrix.version)
         let layout = QRBlockLayout(version: matrix.version, ec: matrix.ec)
         let blockOf = layout.interleaving().map(\.block)
@@ -80,9 +80,9 @@ public struct LogoDamage: Sendable, Equatable {
 }
 
 /// The data bit stream's segments (§7.4): how many bits they take before the terminator.
-public enum QRDataStream {
+package enum QRDataStream {
     /// nil when a mode indicator is not one the standard defines (then nothing is free).
-    public static func segmentBits(_ data: [UInt8], version: Int) -> Int? {
+    package static func segmentBits(_ data: [UInt8], version: Int) -> Int? {
         let total = data.count * 8
         var pos = 0
         func read(_ n: Int) -> Int? {
@@ -118,24 +118,24 @@ public enum QRDataStream {
 }
 
 /// A QR symbol whose free bits have been chosen to show the plate and logo.
-public struct LogoFit: Sendable {
-    public var matrix: QRMatrix
+package struct LogoFit: Sendable {
+    package var matrix: QRMatrix
     /// Data bits after the segments and the terminator: what the fit may choose.
-    public var freeBits: Int
+    package var freeBits: Int
     /// Bits of codewords under the plate with a clear target (the equations to satisfy).
-    public var bitsToFix: Int
+    package var bitsToFix: Int
     /// Codewords whose covered modules the fit made show their targets (of those not already
     /// damaged by an unsure module).
-    public var matchedCodewords: Int
-    public var damage: LogoDamage
+    package var matchedCodewords: Int
+    package var damage: LogoDamage
     /// false: the fit gave up (see `giveUpAbove`) or found no mask; `matrix` is as it came.
-    public var solved: Bool
+    package var solved: Bool
 
     /// `targets`: one per module of `matrix`, row-major. Codewords are taken cheapest first
     /// (fewest covered bits), nearest the centre first among equals. `giveUpAbove`: when a
     /// block without free bits (it holds only payload) already has more damaged codewords than
     /// this, nothing can save the symbol: the bits are left as they are (`solved` false).
-    public init(_ matrix: QRMatrix, targets: [ModuleTarget], giveUpAbove: Int? = nil) {
+    package init(_ matrix: QRMatrix, targets: [ModuleTarget], giveUpAbove: Int? = nil) {
         let n = matrix.size
         precondition(targets.count == n * n)
         let layout = QRBlockLayout(version: matrix.version, ec: matrix.ec)

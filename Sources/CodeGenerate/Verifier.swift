@@ -5,38 +5,38 @@ import Payloads
 import SweepCore
 
 /// What verifying one code found.
-public struct Verification: Sendable {
+package struct Verification: Sendable {
     /// Payloads the engine read from the picture.
-    public var decoded: [[UInt8]]
-    public var readsBack: Bool
-    public var scannability: Scannability?
+    package var decoded: [[UInt8]]
+    package var readsBack: Bool
+    package var scannability: Scannability?
     /// Reasons the code fails (empty: it passes).
-    public var problems: [String]
+    package var problems: [String]
     /// The code has a logo, and what failed is the read-back or the margins (what the logo's
     /// place among the modules decides), nothing a larger version cannot change: not the
     /// module size, quiet zone or contrast, a second code, or a rule.
-    public var aLargerVersionMayHelp = false
-    public var passed: Bool { problems.isEmpty }
+    package var aLargerVersionMayHelp = false
+    package var passed: Bool { problems.isEmpty }
 }
 
 /// Decodes a code made by `CodeGenerator` with the engine (`BarcodeReader`, the scan plan at
 /// `normal` effort, as `check` scans), grades it with `check`'s `ScannabilityProbe` (own size,
 /// shrunk, blurred, faded) and applies `check`'s rules to it.
-public struct Verifier: Sendable {
-    public var minGrade: Grade
+package struct Verifier: Sendable {
+    package var minGrade: Grade
     /// The rules file's rules (nil: none), with the context its paths are anchored in.
-    public var rules: CheckRules?
-    public var context: PathContext
-    public var today: String
+    package var rules: CheckRules?
+    package var context: PathContext
+    package var today: String
 
-    public init(minGrade: Grade = .B, rules: CheckRules? = nil, context: PathContext = PathContext(currentDirectory: "/"), today: String = "1970-01-01") {
+    package init(minGrade: Grade = .B, rules: CheckRules? = nil, context: PathContext = PathContext(currentDirectory: "/"), today: String = "1970-01-01") {
         self.minGrade = minGrade; self.rules = rules; self.context = context; self.today = today
     }
 
     /// The grey picture a scanner gets from the file: PNG and JPEG are decoded from the bytes to
     /// be written, exactly as `check` will load them; an SVG is verified on its raster (the
     /// same modules at the same size).
-    public static func luma(of code: GeneratedCode) -> LumaImage? {
+    package static func luma(of code: GeneratedCode) -> LumaImage? {
         switch code.format {
         case .svg: return code.raster.luma()
         case .png, .jpeg:
@@ -46,7 +46,7 @@ public struct Verifier: Sendable {
     }
 
     /// `path` is where the code will be written (rules with paths and expectations match it).
-    public func verify(_ code: GeneratedCode, path: String) -> Verification {
+    package func verify(_ code: GeneratedCode, path: String) -> Verification {
         guard let image = Self.luma(of: code) else {
             return Verification(decoded: [], readsBack: false, scannability: nil, problems: ["the picture could not be decoded again"])
         }

@@ -11,12 +11,12 @@ import Glibc
 /// never append to one file at once; the second is refused. The settings that change records
 /// are kept beside the report (`ResumeSettings`), so a resume with other settings is refused
 /// instead of writing a mixed report.
-public struct ResumeLog: Sendable {
+package struct ResumeLog: Sendable {
     struct Key: Hashable, Sendable { var path: [UInt8]; var size: Int?; var mtimeMillis: Int64? }
     var done: Set<Key> = []
     /// Records in the report that are failures (status "error").
     var failed: Set<Key> = []
-    public private(set) var recordCount = 0
+    package private(set) var recordCount = 0
     /// Which record-changing settings the records themselves show (for a report with no stored
     /// settings): the digests present, whether timings are present, whether any file was read.
     var hashKinds: Set<String> = []
@@ -30,7 +30,7 @@ public struct ResumeLog: Sendable {
     /// Opens FILE for appending (creating it), locks it exclusively, reads what it holds and
     /// cuts off a last line left incomplete by a kill, so appended records start on a line of
     /// their own. The returned output holds the lock until the process ends.
-    public static func open(_ path: String) throws(OutputError) -> (log: ResumeLog, out: OutputFile) {
+    package static func open(_ path: String) throws(OutputError) -> (log: ResumeLog, out: OutputFile) {
         let shown = ArgumentBytes.display(path)
         let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw OutputError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
@@ -79,10 +79,10 @@ public struct ResumeLog: Sendable {
     }
 
     /// The item (same path, size and mtime) has a record already (the sweep skips it).
-    public func isRecorded(_ item: WalkItem) -> Bool { done.contains(Self.key(of: item)) }
+    package func isRecorded(_ item: WalkItem) -> Bool { done.contains(Self.key(of: item)) }
 
     /// The item's record is a failure (a resumed sweep's exit status counts it with its own).
-    public func isRecordedFailure(_ item: WalkItem) -> Bool { failed.contains(Self.key(of: item)) }
+    package func isRecordedFailure(_ item: WalkItem) -> Bool { failed.contains(Self.key(of: item)) }
 
     static func key(of item: WalkItem) -> Key {
         switch item {
@@ -93,7 +93,7 @@ public struct ResumeLog: Sendable {
 
     /// For a report with no stored settings: the record-changing settings its records show
     /// that differ from `settings` (only --hash and --timings can be seen in records).
-    public func visibleDifferences(from settings: ResumeSettings) -> [String] {
+    package func visibleDifferences(from settings: ResumeSettings) -> [String] {
         guard recordCount > 0 else { return [] }
         var out: [String] = []
         let wanted = Set(settings.hashes)
@@ -109,13 +109,13 @@ public struct ResumeLog: Sendable {
 
 /// The settings that change what a record says, kept beside a `--resume` report in
 /// `REPORT.codesweep-settings.json`, so that resuming with other settings is refused.
-public struct ResumeSettings: Equatable, Sendable {
+package struct ResumeSettings: Equatable, Sendable {
     /// (flag, value as the flag is written), in a fixed order.
-    public var values: [(String, String)]
-    public var hashes: [String]
-    public var timings: Bool
+    package var values: [(String, String)]
+    package var hashes: [String]
+    package var timings: Bool
 
-    public init(symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
+    package init(symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
                 hashes: [String], timings: Bool, charset: String?, limits: String) {
         self.hashes = hashes.sorted()
         self.timings = timings
@@ -139,7 +139,7 @@ public struct ResumeSettings: Equatable, Sendable {
     }
 
     /// The same flags with the same values (in any order).
-    public static func == (a: ResumeSettings, b: ResumeSettings) -> Bool {
+    package static func == (a: ResumeSettings, b: ResumeSettings) -> Bool {
         Dictionary(a.values, uniquingKeysWith: { x, _ in x }) == Dictionary(b.values, uniquingKeysWith: { x, _ in x })
     }
 
@@ -150,7 +150,7 @@ public struct ResumeSettings: Equatable, Sendable {
 
     static func describe(_ hashes: [String]) -> String { hashes.isEmpty ? "none" : hashes.joined(separator: ",") }
 
-    public static func sidecarPath(for report: String) -> String { report + ".codesweep-settings.json" }
+    package static func sidecarPath(for report: String) -> String { report + ".codesweep-settings.json" }
 
     var json: JSONValue {
         .object([("codesweep_settings", .int(1)),
@@ -158,7 +158,7 @@ public struct ResumeSettings: Equatable, Sendable {
     }
 
     /// The settings stored beside REPORT; nil when there are none (or they cannot be read).
-    public static func stored(for report: String) -> ResumeSettings? {
+    package static func stored(for report: String) -> ResumeSettings? {
         let path = sidecarPath(for: report)
         let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
@@ -169,7 +169,7 @@ public struct ResumeSettings: Equatable, Sendable {
     }
 
     /// Each setting that differs, as "--flag: the report was written with X, this run asks for Y".
-    public func differences(from stored: ResumeSettings) -> [String] {
+    package func differences(from stored: ResumeSettings) -> [String] {
         var out: [String] = []
         let old = Dictionary(stored.values, uniquingKeysWith: { a, _ in a })
         for (flag, value) in values {
@@ -182,7 +182,7 @@ public struct ResumeSettings: Equatable, Sendable {
     }
 
     /// Writes the settings beside REPORT (temporary file, fsync, rename).
-    public func store(for report: String) throws(OutputError) {
+    package func store(for report: String) throws(OutputError) {
         let target = Self.sidecarPath(for: report)
         try SafeFile.write(json.serialized() + "\n", to: target)
     }

@@ -11,27 +11,27 @@ import Glibc
 /// machine, the walk order, the file's contents or the time. So for the same roots, written the
 /// same way, shards 0..<N never overlap and always cover every file, whichever machine runs each.
 /// The filter is applied after the walk and before any file is opened for scanning.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// Counts from 0: 0 ..< count.
-    public let index: Int
-    public let count: Int
+    package let index: Int
+    package let count: Int
 
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, index >= 0, index < count else { return nil }
         self.index = index; self.count = count
     }
 
     /// `K/N` with 0 <= K < N.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
         self.init(index: k, count: n)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
-    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+    package static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h ^= UInt64(b)
@@ -40,17 +40,17 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         return h
     }
 
-    public static func of(_ pathBytes: [UInt8], count: Int) -> Int { Int(fnv1a64(pathBytes) % UInt64(count)) }
+    package static func of(_ pathBytes: [UInt8], count: Int) -> Int { Int(fnv1a64(pathBytes) % UInt64(count)) }
 
     /// Whether a walked item's path is in this shard (error items too: each lands in exactly one shard).
-    public func contains(_ pathBytes: [UInt8]) -> Bool { Shard.of(pathBytes, count: count) == index }
+    package func contains(_ pathBytes: [UInt8]) -> Bool { Shard.of(pathBytes, count: count) == index }
 }
 
 /// Paths listed in a file (`--files-from`, `--expect-from`): one per line, or NUL-separated.
-public enum PathList {
+package enum PathList {
     /// Reads FILE (`-` = standard input) and splits it. Empty entries are dropped; with newline
     /// separation a trailing carriage return is dropped too (lists written on Windows).
-    public static func read(_ file: String, nulSeparated: Bool) throws(PathListError) -> [[UInt8]] {
+    package static func read(_ file: String, nulSeparated: Bool) throws(PathListError) -> [[UInt8]] {
         let data: [UInt8]
         let shown = file == "-" ? "standard input" : ArgumentBytes.display(file)
         let fd = file == "-" ? 0 : ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
@@ -66,7 +66,7 @@ public enum PathList {
         return split(data, nulSeparated: nulSeparated)
     }
 
-    public static func split(_ data: [UInt8], nulSeparated: Bool) -> [[UInt8]] {
+    package static func split(_ data: [UInt8], nulSeparated: Bool) -> [[UInt8]] {
         let sep: UInt8 = nulSeparated ? 0 : 0x0A
         return data.split(separator: sep, omittingEmptySubsequences: true).compactMap { part -> [UInt8]? in
             var p = Array(part)
@@ -76,7 +76,7 @@ public enum PathList {
     }
 }
 
-public struct PathListError: Error, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct PathListError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }

@@ -7,9 +7,9 @@ import Glibc
 
 /// The worker side: reads requests on stdin, scans each file, answers on stdout, until stdin
 /// closes. A crash or hang here costs one file; the sweep replaces the worker.
-public enum WorkerServer {
+package enum WorkerServer {
     /// - grader: what measures codes when the settings ask for grading (`check`).
-    public static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
+    package static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
         signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
         signal(SIGPIPE, SIG_IGN)

@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// Why --annotate refuses to start (nothing has been written).
-public struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
-    public let description: String
+package struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
+    package let description: String
 }
 
 /// `scan --annotate DIR`: an upright copy of every image with codes, with each code's outline,
@@ -26,7 +26,7 @@ public struct AnnotationRefusal: Error, Sendable, CustomStringConvertible {
 /// with --files-from), each gets its path's tag, `<name>.<tag>.annotated.jpg`: 8 hex digits of
 /// the FNV-1a hash of the path as given (`tag(for:)`), so no picture replaces another and the
 /// names are the same in every run and shard of the same inputs.
-public final class AnnotationPlan {
+package final class AnnotationPlan {
     struct FileID: Hashable { var dev: UInt64; var ino: UInt64 }
 
     let outputDir: [UInt8]
@@ -39,15 +39,15 @@ public final class AnnotationPlan {
     /// Output paths written during this run (a later file never replaces an earlier one's).
     var written: Set<[UInt8]> = []
     /// Pictures asked for and not made (each also reported as a message); the sweep then exits 1.
-    public private(set) var problems = 0
+    package private(set) var problems = 0
     /// The first picture that could not be written (no space, an I/O error, a folder that cannot
     /// be made), naming it: the sweep stops and exits 2, as for the report itself.
-    public private(set) var writeFailure: String?
+    package private(set) var writeFailure: String?
 
     /// Plans the output paths for the walked items (the whole walk, every shard of it: names do
     /// not depend on the shard) and refuses if DIR is, or is inside, a folder being scanned, or
     /// if any output path is an input file. `roots` are the arguments and --files-from entries.
-    public init(outputDir: String, roots: [[UInt8]], items: [WalkItem]) throws(AnnotationRefusal) {
+    package init(outputDir: String, roots: [[UInt8]], items: [WalkItem]) throws(AnnotationRefusal) {
         guard !outputDir.isEmpty else { throw AnnotationRefusal(description: "--annotate needs a folder") }
         self.outputDir = ArgumentBytes.bytes(outputDir)
         var ids = Set<FileID>()
@@ -109,12 +109,12 @@ public final class AnnotationPlan {
 
     /// A path's tag in picture names: FNV-1a (64-bit) of its bytes as given, as 16 hex digits;
     /// names use the first 8 (`tag(for:)`).
-    public static func fullTag(for path: [UInt8]) -> String {
+    package static func fullTag(for path: [UInt8]) -> String {
         let hex = String(Shard.fnv1a64(path), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    public static func tag(for path: [UInt8]) -> String { String(fullTag(for: path).prefix(8)) }
+    package static func tag(for path: [UInt8]) -> String { String(fullTag(for: path).prefix(8)) }
 
     /// Names shared by several inputs get each input's tag before the suffix (`a.jpg` →
     /// `a.jpg.1b2c3d4e`); two of them with the same 8 digits take all 16.
@@ -142,7 +142,7 @@ public final class AnnotationPlan {
 
     /// Annotates one record's file if it has codes. Returns messages for stderr (empty when
     /// all went well).
-    public func annotate(_ record: FileRecord) -> [String] {
+    package func annotate(_ record: FileRecord) -> [String] {
         let messages = makePictures(record)
         problems += messages.filter { !$0.hasSuffix(Self.noFontNote) }.count
         return messages

@@ -6,15 +6,15 @@ import SweepCore
 /// control characters, bidi overrides and invisible formatting characters are shown as visible
 /// escapes (`\n`, `\x1b`, `\u{202E}`: `TerminalText`'s set and form) instead of acting on the
 /// text around them.
-public enum DisplayText {
-    public enum Piece: Equatable, Sendable {
+package enum DisplayText {
+    package enum Piece: Equatable, Sendable {
         case plain(String)
         /// The visible escape for one character that must not act (e.g. `\u{202E}`).
         case escaped(String)
     }
 
     /// The text cut into plain runs and escapes.
-    public static func pieces(_ text: String) -> [Piece] {
+    package static func pieces(_ text: String) -> [Piece] {
         var out: [Piece] = []
         var run = String.UnicodeScalarView()
         for u in text.unicodeScalars {
@@ -31,7 +31,7 @@ public enum DisplayText {
 
     /// One line of plain text with every dangerous character escaped (a backslash is doubled so
     /// that an escape cannot be faked).
-    public static func escapedLine(_ text: String) -> String {
+    package static func escapedLine(_ text: String) -> String {
         pieces(text).map {
             switch $0 {
             case .plain(let s): s.replacingBackslashes()
@@ -41,12 +41,12 @@ public enum DisplayText {
     }
 
     /// The start of a string, at most `limit` characters, with "…" when cut.
-    public static func prefix(_ text: String, _ limit: Int) -> String {
+    package static func prefix(_ text: String, _ limit: Int) -> String {
         text.count <= limit ? text : String(text.prefix(max(0, limit - 1))) + "…"
     }
 
     /// The short label drawn next to a code: symbology and the start of the payload.
-    public static func label(for code: DetectedCode, limit: Int = 32) -> String {
+    package static func label(for code: DetectedCode, limit: Int = 32) -> String {
         let decoded = PayloadText.decode(code.bytes)
         let body: String
         if let text = decoded.text {
@@ -59,13 +59,13 @@ public enum DisplayText {
 
     /// The host of a URL payload as a browser takes it (`URLHost.ofHostURL`: the schemes that
     /// always have a host, through the tool's one host parser), or nil.
-    public static func urlHost(_ text: String) -> String? {
+    package static func urlHost(_ text: String) -> String? {
         URLHost.ofHostURL(text)?.ascii
     }
 
     /// Whether a payload may become a link: exactly an http or https URL (scheme at the very
     /// start, nothing a browser would strip or reinterpret: no spaces, controls, bidi, quotes).
-    public static func isSafeLink(_ text: String) -> Bool {
+    package static func isSafeLink(_ text: String) -> Bool {
         guard urlHost(text) != nil, text.hasPrefix("http://") || text.hasPrefix("https://") else { return false }
         return !text.unicodeScalars.contains {
             TerminalText.isUnsafe($0) || $0 == " " || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`"

@@ -5,17 +5,17 @@ import SweepCore
 import MagickBridge
 
 /// A thumbnail for the page: an encoded picture (shown as a data: URI) or why there is none.
-public struct Thumbnail: Sendable {
-    public var dataURI: String?
-    public var width: Int
-    public var height: Int
-    public var note: String?
+package struct Thumbnail: Sendable {
+    package var dataURI: String?
+    package var width: Int
+    package var height: Int
+    package var note: String?
 
     /// Reads the record's file again (from `path`, the exact bytes of where it was found: see
     /// `ReportImages.locate`; the record's own path when nil) and makes an upright JPEG of frame
     /// `frame` no larger than `maxSide`. A file that is gone, changed size or cannot be decoded
     /// gets a note instead; the page then draws the outlines on a blank box.
-    public static func make(for record: FileRecord, maxSide: Int, frame: Int = 0, at path: [UInt8]? = nil) -> Thumbnail? {
+    package static func make(for record: FileRecord, maxSide: Int, frame: Int = 0, at path: [UInt8]? = nil) -> Thumbnail? {
         guard record.error == nil, let w = record.width, let h = record.height, w > 0, h > 0 else { return nil }
         let s = min(1, Double(maxSide) / Double(max(w, h)))
         let box = (max(1, Int((Double(w) * s).rounded())), max(1, Int((Double(h) * s).rounded())))
@@ -33,13 +33,13 @@ public struct Thumbnail: Sendable {
     }
 
     /// No picture, just a box of the image's proportions for the outlines (--thumbnail-size 0).
-    public static func blank(for record: FileRecord, maxSide: Int = 240) -> Thumbnail? {
+    package static func blank(for record: FileRecord, maxSide: Int = 240) -> Thumbnail? {
         guard record.error == nil, let w = record.width, let h = record.height, w > 0, h > 0 else { return nil }
         let s = min(1, Double(maxSide) / Double(max(w, h)))
         return Thumbnail(dataURI: nil, width: max(1, Int((Double(w) * s).rounded())), height: max(1, Int((Double(h) * s).rounded())), note: nil)
     }
 
-    public init(dataURI: String?, width: Int, height: Int, note: String?) {
+    package init(dataURI: String?, width: Int, height: Int, note: String?) {
         self.dataURI = dataURI; self.width = width; self.height = height; self.note = note
     }
 }
@@ -50,13 +50,13 @@ public struct Thumbnail: Sendable {
 /// data: images, so nothing is ever loaded from elsewhere.
 ///
 /// The output is also well-formed XML (polyglot HTML), so tests can parse it strictly.
-public struct HTMLReport {
-    public var title = "CodeSweep report"
+package struct HTMLReport {
+    package var title = "CodeSweep report"
     /// Source file name shown in the header.
-    public var source: String?
+    package var source: String?
     /// Make http(s) payloads links (rel="noopener noreferrer nofollow"); off by default.
-    public var clickableLinks = false
-    public init() {}
+    package var clickableLinks = false
+    package init() {}
 
     static let style = """
     :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--muted:#6e6e73;--line:#d2d2d7;--accent:#c0c}
@@ -130,7 +130,7 @@ public struct HTMLReport {
     static func cspHash(_ text: String) -> String { "'sha256-" + Base64.encode(Array(SHA256.hash(data: Array(text.utf8)))) + "'" }
 
     /// The Content-Security-Policy: nothing but this page's own style, script and data: images.
-    public static var contentSecurityPolicy: String {
+    package static var contentSecurityPolicy: String {
         "default-src 'none'; img-src data:; style-src \(cspHash(style)); script-src \(cspHash(script)); base-uri 'none'; form-action 'none'"
     }
 
@@ -138,7 +138,7 @@ public struct HTMLReport {
     /// `frameThumbnails[i]` holds pictures of the later frames of `records[i]` on which codes
     /// were found (an animated GIF), by frame number; a frame with codes but no picture there is
     /// drawn as a blank box with its outlines.
-    public func render(_ records: [FileRecord], thumbnails: [Thumbnail?], frameThumbnails: [[Int: Thumbnail]] = []) -> String {
+    package func render(_ records: [FileRecord], thumbnails: [Thumbnail?], frameThumbnails: [[Int: Thumbnail]] = []) -> String {
         var symCounts: [Symbology: Int] = [:]
         var hostCounts: [String: Int] = [:]
         var hostNames: [String: URLHost] = [:]
@@ -276,7 +276,7 @@ public struct HTMLReport {
 
     /// Text content: markup characters as entities; controls, bidi and invisible formatting
     /// characters as visible escapes in a marked span.
-    public static func text(_ s: String) -> String {
+    package static func text(_ s: String) -> String {
         var o = ""
         for piece in DisplayText.pieces(s) {
             switch piece {
@@ -289,7 +289,7 @@ public struct HTMLReport {
 
     /// An attribute value (always written in double quotes): markup characters as entities,
     /// anything DisplayText escapes as its visible escape.
-    public static func attr(_ s: String) -> String {
+    package static func attr(_ s: String) -> String {
         escapeMarkup(DisplayText.pieces(s).map {
             switch $0 {
             case .plain(let p): p

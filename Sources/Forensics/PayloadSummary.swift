@@ -5,57 +5,57 @@ import SweepCore
 /// `codesweep summarize`: what one or more reports found, payload by payload. Works on the
 /// reports as `ReportInput` reads them (the text each code was written with), so it needs
 /// nothing but the reports.
-public struct PayloadSummary {
-    public struct Payload {
-        public var symbology: String
-        public var bytes: [UInt8]
+package struct PayloadSummary {
+    package struct Payload {
+        package var symbology: String
+        package var bytes: [UInt8]
         /// As the report wrote it; nil for binary payloads.
-        public var text: String?
+        package var text: String?
         /// Codes with this payload (one file may hold several).
-        public var count = 0
+        package var count = 0
         /// Files holding it.
-        public var files = 0
+        package var files = 0
         /// The first and last file holding it, in report order.
-        public var first: String
-        public var last: String
+        package var first: String
+        package var last: String
         var lastFileIndex = -1
     }
 
-    public struct Host {
+    package struct Host {
         /// As compared: punycode labels (`URLHost.ascii`).
-        public var host: String
+        package var host: String
         /// The same with its labels decoded (`例え.jp`); equal to `host` for ASCII names.
-        public var unicode: String
+        package var unicode: String
         /// Why the host can pass for another (`HostLookalike`), or nil.
-        public var lookalike: String?
-        public var codes = 0
-        public var payloads = 0
-        public var files = 0
-        public var first: String
-        public var last: String
+        package var lookalike: String?
+        package var codes = 0
+        package var payloads = 0
+        package var files = 0
+        package var first: String
+        package var last: String
         var lastFileIndex = -1
     }
 
-    public var records = 0
-    public var filesWithCodes = 0
-    public var filesFailed = 0
-    public var codes = 0
+    package var records = 0
+    package var filesWithCodes = 0
+    package var filesFailed = 0
+    package var codes = 0
     /// Unique payloads (symbology + exact bytes), in order of first appearance.
-    public var payloads: [Payload] = []
-    public var hosts: [Host] = []
+    package var payloads: [Payload] = []
+    package var hosts: [Host] = []
     var payloadIndex: [String: [[UInt8]: Int]] = [:]
     var hostIndex: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Adds every record of a report read back (`ReportInput`: JSON Lines or a `--format json`
     /// document), with the text the report wrote for each code.
-    public mutating func add(_ read: ReportInput.Read) {
+    package mutating func add(_ read: ReportInput.Read) {
         for (i, record) in read.records.enumerated() { add(record, texts: i < read.texts.count ? read.texts[i] : []) }
     }
 
     /// Adds one record; `texts[i]` is the text the report wrote for code i (nil: binary).
-    public mutating func add(_ record: FileRecord, texts: [String?]) {
+    package mutating func add(_ record: FileRecord, texts: [String?]) {
         let fileIndex = records
         records += 1
         let path = record.path
@@ -93,7 +93,7 @@ public struct PayloadSummary {
     }
 
     /// Symbologies by name, each with its payloads, most frequent first (ties: first seen first).
-    public var bySymbology: [(symbology: String, payloads: [Payload])] {
+    package var bySymbology: [(symbology: String, payloads: [Payload])] {
         var order: [String] = []
         var groups: [String: [Payload]] = [:]
         for p in payloads {
@@ -107,24 +107,24 @@ public struct PayloadSummary {
     }
 
     /// Hosts with the most codes first (ties by name).
-    public var hostsByCount: [Host] {
+    package var hostsByCount: [Host] {
         hosts.sorted { $0.codes != $1.codes ? $0.codes > $1.codes : $0.host < $1.host }
     }
 
     /// The host of a URL payload as a browser takes it (`URLHost.ofHostURL`: http, https, ws,
     /// wss and ftp URLs; percent-decoded, UTS-46 mapped, punycode, lower case, no trailing dot,
     /// IPv4 forms as a dotted quad); nil for other text (`vmess://BASE64` has no host).
-    public static func urlHost(_ text: String) -> String? {
+    package static func urlHost(_ text: String) -> String? {
         URLHost.ofHostURL(text)?.ascii
     }
 
     /// Characters of a payload's text shown in the text summary; longer ones are cut, with a
     /// marker saying how long they are (the JSON summary holds them whole).
-    public static let displayLimit = 200
+    package static let displayLimit = 200
 
     /// A payload for people: its text in quotes (escaped; cut after `displayLimit` characters,
     /// with a marker), or its bytes as hex when binary.
-    public static func display(_ p: Payload) -> String {
+    package static func display(_ p: Payload) -> String {
         if let t = p.text {
             let n = t.count
             guard n > displayLimit else { return "\"" + TerminalText.escape(t).replacingQuotes() + "\"" }
@@ -136,9 +136,9 @@ public struct PayloadSummary {
     }
 
     /// The reports read, in the order given (names as given).
-    public var sources: [String] = []
+    package var sources: [String] = []
 
-    public var text: String {
+    package var text: String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var s = "\(plural(records, "file"))\(sources.count > 1 ? " in \(sources.count) reports" : ""), \(filesWithCodes) with codes, \(filesFailed) failed; \(plural(codes, "code")), \(payloads.count) unique payloads\n"
         for (sym, list) in bySymbology {
@@ -162,7 +162,7 @@ public struct PayloadSummary {
         return s
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         func payload(_ p: Payload) -> JSONValue {
             .object([
                 ("symbology", .string(p.symbology)),

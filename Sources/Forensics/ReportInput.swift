@@ -7,19 +7,19 @@ import Darwin
 
 /// A scan report read back by `codesweep report` and `codesweep summarize`: its records, from
 /// JSON Lines or a `--format json` document, and where each record's image is now.
-public enum ReportInput {
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        public var description: String
+package enum ReportInput {
+    package struct Failure: Error, CustomStringConvertible, Equatable {
+        package var description: String
     }
 
     /// A report read back.
-    public struct Read: Sendable {
-        public var records: [FileRecord] = []
+    package struct Read: Sendable {
+        package var records: [FileRecord] = []
         /// Per record, per code: the `text` the report wrote (the scan's reading, `--charset`
         /// and all; nil for binary or when the report has none).
-        public var texts: [[String?]] = []
+        package var texts: [[String?]] = []
         /// The entries passed over, for stderr.
-        public var skipped: [String] = []
+        package var skipped: [String] = []
 
         mutating func add(_ entry: Entry) {
             guard let r = entry.record else { return }
@@ -32,7 +32,7 @@ public enum ReportInput {
     /// "files":[record, …], …}`) gives its `files`; otherwise the text is JSON Lines, one record a
     /// line, and lines without a `path` (summaries) are passed over. `skipped` names the lines
     /// that are JSON objects with a path but not records.
-    public static func records(_ bytes: [UInt8], source: String) throws(Failure) -> Read {
+    package static func records(_ bytes: [UInt8], source: String) throws(Failure) -> Read {
         var read = Read()
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
            let whole = try? JSONReading.decode(Document.self, from: bytes) {
@@ -84,7 +84,7 @@ public enum ReportInput {
     /// file's own folder (a report written where the scan ran sits beside the paths it names),
     /// then in the current folder. The first candidate that exists wins; when none does, the
     /// first candidate (its error is what the page and the count say).
-    public static func locate(_ record: FileRecord, reportPath: [UInt8], root: [UInt8]?) -> [UInt8] {
+    package static func locate(_ record: FileRecord, reportPath: [UInt8], root: [UInt8]?) -> [UInt8] {
         let path = record.pathBytes
         if path.first == UInt8(ascii: "/") { return path }
         let candidates: [[UInt8]]
@@ -101,7 +101,7 @@ public enum ReportInput {
     /// resolved (realpath) must lie inside DIR (resolved too). An absolute path, `..` climbing
     /// out, or a link inside DIR pointing out is refused with a note, and nothing outside is
     /// read. Returns the resolved path to read, or why not.
-    public static func confined(_ candidate: [UInt8], root: [UInt8]) -> Result<[UInt8], ConfinementRefusal> {
+    package static func confined(_ candidate: [UInt8], root: [UInt8]) -> Result<[UInt8], ConfinementRefusal> {
         func real(_ p: [UInt8]) -> [UInt8]? {
             (p + [0]).withUnsafeBufferPointer { b in
                 b.withMemoryRebound(to: CChar.self) { c -> [UInt8]? in
@@ -118,10 +118,10 @@ public enum ReportInput {
         return .success(real)
     }
 
-    public struct ConfinementRefusal: Error, Equatable { public var note: String }
+    package struct ConfinementRefusal: Error, Equatable { package var note: String }
 
     /// The folder a path is in ("." for a bare name).
-    public static func reportFolder(_ path: [UInt8]) -> [UInt8] {
+    package static func reportFolder(_ path: [UInt8]) -> [UInt8] {
         guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return Array(".".utf8) }
         return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
     }

@@ -10,25 +10,25 @@ import Glibc
 /// have written it, with every file exactly once.
 ///
 /// Lines are copied byte for byte, never re-serialized, so a merge of shards equals a single run.
-public enum ReportMerge {
+package enum ReportMerge {
     /// One record line of an input report.
-    public struct Line: Sendable {
-        public var pathBytes: [UInt8]
-        public var path: String
+    package struct Line: Sendable {
+        package var pathBytes: [UInt8]
+        package var path: String
         /// The line as read, without its newline.
-        public var text: [UInt8]
-        public var source: String
-        public var lineNumber: Int
+        package var text: [UInt8]
+        package var source: String
+        package var lineNumber: Int
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var problems: [String]
-        public var description: String { problems.joined(separator: "\n") }
+    package struct Failure: Error, CustomStringConvertible {
+        package var problems: [String]
+        package var description: String { problems.joined(separator: "\n") }
     }
 
     /// Reads every line of the given reports. A line that is not a record is an error (a shard
     /// cut short by a kill must be re-run or resumed, not merged).
-    public static func load(_ files: [String]) throws(Failure) -> [Line] {
+    package static func load(_ files: [String]) throws(Failure) -> [Line] {
         var lines: [Line] = []
         var problems: [String] = []
         for file in files {
@@ -56,7 +56,7 @@ public enum ReportMerge {
     /// The walker's order for paths below the same root: depth first, entries by the bytes of
     /// their names. That is byte order with "/" ranked below every other byte ("a/b" before
     /// "a-c", although "-" < "/"), i.e. component by component.
-    public static func walkOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func walkOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var i = 0
         while i < a.count && i < b.count {
             let x = a[i] == 0x2F ? 0 : Int(a[i]) + 1, y = b[i] == 0x2F ? 0 : Int(b[i]) + 1
@@ -67,15 +67,15 @@ public enum ReportMerge {
     }
 
     /// What the merge must contain: the walk of the roots a single run would have been given.
-    public struct Expectation {
-        public var items: [WalkItem]
-        public init(items: [WalkItem]) { self.items = items }
+    package struct Expectation {
+        package var items: [WalkItem]
+        package init(items: [WalkItem]) { self.items = items }
     }
 
     /// Orders the lines and checks them. Without an expectation: sorted by `walkOrder`, checked
     /// for duplicates. With one: in the expectation's walk order (so roots keep the order they
     /// were given in), and also checked for files missing or not expected.
-    public static func merge(_ lines: [Line], expecting: Expectation? = nil) throws(Failure) -> [Line] {
+    package static func merge(_ lines: [Line], expecting: Expectation? = nil) throws(Failure) -> [Line] {
         var problems: [String] = []
         var byPath: [[UInt8]: Line] = [:]
         var duplicates = 0
@@ -131,7 +131,7 @@ public enum ReportMerge {
     /// the path as the scan was given it, so --root must be written the same way. The reports'
     /// files are looked up by name, so the hint does not depend on the order the reports (or
     /// the shards' lines) come in.
-    public static func rootHint(missing: [String], extra: [String]) -> String? {
+    package static func rootHint(missing: [String], extra: [String]) -> String? {
         guard !missing.isEmpty, !extra.isEmpty else { return nil }
         let extraSet = Set(extra)
         var byName: [Substring: [String]] = [:]
@@ -168,7 +168,7 @@ public enum ReportMerge {
     struct ReadError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
     /// A whole report file (`-` = standard input).
-    public static func readReport(_ file: String) throws -> [UInt8] { try read(file) }
+    package static func readReport(_ file: String) throws -> [UInt8] { try read(file) }
 
     static func read(_ file: String) throws(ReadError) -> [UInt8] {
         let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)

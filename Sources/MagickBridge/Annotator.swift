@@ -6,46 +6,46 @@ import Glibc
 
 /// One code to draw: its corners (upright full-resolution pixels, clockwise from the code's own
 /// top-left) and a short label (already escaped for display; nil draws no label).
-public struct AnnotationMark: Sendable, Equatable {
-    public var corners: [Point]
-    public var label: String?
-    public init(corners: [Point], label: String?) { self.corners = corners; self.label = label }
+package struct AnnotationMark: Sendable, Equatable {
+    package var corners: [Point]
+    package var label: String?
+    package init(corners: [Point], label: String?) { self.corners = corners; self.label = label }
 }
 
 /// The two formats annotated images and thumbnails are written in (the only coders the policy
 /// lets ImageMagick write).
-public enum PictureFormat: String, Sendable {
+package enum PictureFormat: String, Sendable {
     case png, jpeg
     var coder: String { self == .png ? "PNG" : "JPEG" }
-    public var fileExtension: String { self == .png ? "png" : "jpg" }
+    package var fileExtension: String { self == .png ? "png" : "jpg" }
 }
 
 /// An encoded image: the file's bytes and its pixel size.
-public struct EncodedPicture: Sendable {
-    public var bytes: [UInt8]
-    public var width: Int
-    public var height: Int
+package struct EncodedPicture: Sendable {
+    package var bytes: [UInt8]
+    package var width: Int
+    package var height: Int
     /// False when labels were asked for but could not be drawn (no usable font): outlines only.
-    public var labelsDrawn: Bool
+    package var labelsDrawn: Bool
     /// Where each label was drawn (`LabelLayout`), in the order of the marks that have one.
-    public var labels: [LabelBox] = []
+    package var labels: [LabelBox] = []
     /// The first-corner dot's outer radius, in pixels.
-    public var firstCornerRadius: Double = 0
+    package var firstCornerRadius: Double = 0
 }
 
 /// Pictures of what was found: annotated upright copies and thumbnails.
 /// Every wand is created and destroyed inside the call, in the calling task.
-public enum Annotator {
+package enum Annotator {
     /// Colours (also used by tests to find the outline).
-    public static let outlineColor = "#FF00FF"
-    public static let firstCornerColor = "#00E000"
-    public static let cornerColor = "#FF00FF"
+    package static let outlineColor = "#FF00FF"
+    package static let firstCornerColor = "#00E000"
+    package static let cornerColor = "#FF00FF"
 
     /// A TrueType font file for labels, or nil (labels are then left out). CODESWEEP_FONT
     /// overrides; otherwise the first DejaVu/Liberation/Noto sans found in the usual Debian places.
     /// A file path is given to FreeType directly, so no font configuration (type.xml,
     /// fontconfig) and no Ghostscript delegate is involved.
-    public static let fontPath: String? = {
+    package static let fontPath: String? = {
         var candidates: [String] = []
         if let env = getenv("CODESWEEP_FONT") { candidates.append(String(cString: env)) }
         candidates += [
@@ -62,7 +62,7 @@ public enum Annotator {
     /// Draws each mark on frame `frame` of the image, upright (EXIF orientation applied), and
     /// returns it encoded. `expectedSize` (the record's upright size) guards against a file that
     /// changed since it was scanned: corners would land in the wrong place.
-    public static func annotate(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, marks: [AnnotationMark],
+    package static func annotate(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, marks: [AnnotationMark],
                                 as output: PictureFormat, expectedSize: (width: Int, height: Int)? = nil,
                                 font: String? = Annotator.fontPath,
                                 limits: LoadLimits = LoadLimits()) throws(RecordError) -> EncodedPicture {
@@ -101,7 +101,7 @@ public enum Annotator {
 
     /// Frame 0, upright, scaled down to fit `maxSide` (never up), encoded. Also returns nothing
     /// of the original but its pixels: metadata is stripped.
-    public static func thumbnail(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, maxSide: Int, as output: PictureFormat = .jpeg,
+    package static func thumbnail(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, maxSide: Int, as output: PictureFormat = .jpeg,
                                  limits: LoadLimits = LoadLimits()) throws(RecordError) -> EncodedPicture {
         try withUprightFrame(bytes, format: format, frame: frame, limits: limits) { (wand) throws(RecordError) -> EncodedPicture in
             let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))

@@ -2,10 +2,10 @@ import CMagickWand
 import SweepCore
 
 /// A logo scaled to fit a square, as straight-alpha RGBA pixels.
-public struct LogoPixels: Sendable, Equatable {
-    public var width: Int, height: Int
-    public var rgba: [UInt8]
-    public init(width: Int, height: Int, rgba: [UInt8]) {
+package struct LogoPixels: Sendable, Equatable {
+    package var width: Int, height: Int
+    package var rgba: [UInt8]
+    package init(width: Int, height: Int, rgba: [UInt8]) {
         precondition(rgba.count == width * height * 4)
         self.width = width; self.height = height; self.rgba = rgba
     }
@@ -14,10 +14,10 @@ public struct LogoPixels: Sendable, Equatable {
 /// `codesweep generate`'s pictures: a drawn code encoded as PNG or JPEG (pixels as they are, no
 /// resampling), and a logo decoded and scaled for compositing. Every wand is created and
 /// destroyed inside the call, in the calling task.
-public enum CodePicture {
+package enum CodePicture {
     /// Encodes RGB pixels as PNG (8 bits a channel, lossless) or JPEG (`quality`, 4:4:4 so the
     /// colours of one-module details are not averaged over two pixels).
-    public static func encode(_ image: RGBImage, as format: PictureFormat, quality: Int = 95) throws(RecordError) -> [UInt8] {
+    package static func encode(_ image: RGBImage, as format: PictureFormat, quality: Int = 95) throws(RecordError) -> [UInt8] {
         try constitute(width: image.width, height: image.height, map: "RGB", pixels: image.pixels) { wand throws(RecordError) in
             if format == .jpeg { _ = MagickSetSamplingFactors(wand, 3, [1.0, 1.0, 1.0]) }
             return try Annotator.encode(wand, as: format, quality: quality)
@@ -25,7 +25,7 @@ public enum CodePicture {
     }
 
     /// Encodes straight-alpha RGBA pixels as PNG (for a logo embedded in an SVG).
-    public static func encodePNG(_ logo: LogoPixels) throws(RecordError) -> [UInt8] {
+    package static func encodePNG(_ logo: LogoPixels) throws(RecordError) -> [UInt8] {
         try constitute(width: logo.width, height: logo.height, map: "RGBA", pixels: logo.rgba) { wand throws(RecordError) in
             try Annotator.encode(wand, as: .png)
         }
@@ -49,7 +49,7 @@ public enum CodePicture {
     /// aspect ratio and its transparency.
     /// A PNG's text chunks are dropped first (see `PNGChunks.withoutText`: generate has no
     /// worker process and no memory limit of its own).
-    public static func logo(_ file: [UInt8], side: Int, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LogoPixels {
+    package static func logo(_ file: [UInt8], side: Int, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LogoPixels {
         guard side >= 1 else { throw RecordError(.internalError, "logo side \(side) px") }
         guard let format = ImageFormat.sniff(file.prefix(32)) else {
             throw RecordError(.notImage, "the logo is not a raster image CodeSweep reads (PNG, JPEG, GIF, WebP, HEIC/AVIF, TIFF, BMP)")

@@ -5,22 +5,22 @@ import SweepCore
 /// When the load was at full resolution these are its own frames; otherwise the file's bytes
 /// are decoded again, at full resolution, on first use only, and that decode is timed. Used
 /// inside the one task that scans the file.
-public final class FullResolutionFrames {
+package final class FullResolutionFrames {
     let loaded: LoadedImage
     let bytes: [UInt8]
     let limits: LoadLimits
     private var decoded: LoadedImage?
     /// How long the second decode took, in milliseconds; nil when none was made.
-    public private(set) var decodeMilliseconds: Double?
+    package private(set) var decodeMilliseconds: Double?
 
     /// `bytes` and `limits`: the ones `loaded` was loaded from.
-    public init(of loaded: LoadedImage, bytes: [UInt8], limits: LoadLimits) {
+    package init(of loaded: LoadedImage, bytes: [UInt8], limits: LoadLimits) {
         self.loaded = loaded; self.bytes = bytes; self.limits = limits
     }
 
     /// Frame `i` at full resolution; nil when the file has no such frame or it does not decode
     /// at full resolution within the limits (the decode is tried once).
-    public func frame(_ i: Int) -> LumaImage? {
+    package func frame(_ i: Int) -> LumaImage? {
         if loaded.scale == 1 { return i < loaded.frames.count ? loaded.frames[i] : nil }
         if decodeMilliseconds == nil {
             let start = ContinuousClock.now

@@ -5,19 +5,19 @@ import Glibc
 #endif
 
 /// An image as loaded: upright 8-bit luma frames plus what the record reports.
-public struct LoadedImage: Sendable {
-    public var format: ImageFormat
+package struct LoadedImage: Sendable {
+    package var format: ImageFormat
     /// Upright size of the first frame at full resolution.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// EXIF orientation of the first frame as stored (1...8).
-    public var orientation: Int
-    public var frames: [LumaImage]
+    package var orientation: Int
+    package var frames: [LumaImage]
     /// Each frame's pixel scale relative to full resolution (1 unless decoded reduced).
-    public var scale: Double
-    public var warnings: [String]
+    package var scale: Double
+    package var warnings: [String]
     /// EXIF/XMP provenance of the first frame; nil when the file has none of the fields.
-    public var metadata: ImageMetadata? = nil
+    package var metadata: ImageMetadata? = nil
 }
 
 public struct LoadLimits: Sendable, Equatable, Codable {
@@ -41,13 +41,13 @@ public struct LoadLimits: Sendable, Equatable, Codable {
 /// steps in order: the checks before any pixel is decoded (DecodeBudget.swift), the decode and
 /// the frames as upright luma (UprightFrames.swift). A reduced load's frames at full
 /// resolution: `FullResolutionFrames`.
-public enum ImageLoader {
+package enum ImageLoader {
     /// - Parameter minMegapixels: when set, a JPEG may be decoded reduced (libjpeg's DCT scaling
     ///   by 1/2, 1/4 or 1/8) as long as the result still holds at least this many megapixels;
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
-    public static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
+    package static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
                             minMegapixels: Double? = nil, reduceToFit: Bool = false) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }

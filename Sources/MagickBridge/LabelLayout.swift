@@ -1,12 +1,12 @@
 import SweepCore
 
 /// A label's place on an annotated picture, in pixels (top-left corner and size).
-public struct LabelBox: Sendable, Equatable {
-    public var x: Double, y: Double, width: Double, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
+package struct LabelBox: Sendable, Equatable {
+    package var x: Double, y: Double, width: Double, height: Double
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
-    public func intersects(_ o: LabelBox) -> Bool {
+    package func intersects(_ o: LabelBox) -> Bool {
         x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
     }
 }
@@ -16,11 +16,11 @@ public struct LabelBox: Sendable, Equatable {
 /// placed before, no first-corner dot (so the dot never covers a label, nor a label the dot) and
 /// no code. When no such place fits in the picture (a crowded small image), the label goes above
 /// its code, or below it, or at its top, whichever fits first.
-public enum LabelLayout {
+package enum LabelLayout {
     /// - codes: each code's corners (the first is the one marked with the large dot).
     /// - sizes: each label's text width and height (nil: no label).
     /// - dotRadius: the first-corner dot's outer radius; gap: space between a code and its label.
-    public static func place(codes: [[Point]], sizes: [(width: Double, height: Double)?], pictureWidth: Double, pictureHeight: Double,
+    package static func place(codes: [[Point]], sizes: [(width: Double, height: Double)?], pictureWidth: Double, pictureHeight: Double,
                              dotRadius: Double, gap: Double) -> [LabelBox?] {
         let dots = codes.compactMap(\.first).map {
             LabelBox(x: $0.x - dotRadius - 1, y: $0.y - dotRadius - 1, width: 2 * dotRadius + 2, height: 2 * dotRadius + 2)

@@ -10,28 +10,28 @@ import Glibc
 /// - a private temporary folder (MAGICK_TEMPORARY_PATH), removed at exit, so that failed large
 ///   reads leave no /tmp/magick-* files behind;
 /// - one ImageMagick thread per image: the sweep's task group gives the parallelism.
-public enum MagickEnvironment {
+package enum MagickEnvironment {
     /// ImageMagick's own resource limits, per process (a system policy.xml may lower them:
     /// Debian's allows 256 MiB of memory and 512 MiB of map). Pixels that do not fit in memory
     /// go to a memory-mapped file in the private temporary folder, capped by `mapMiB` and
     /// `diskMiB`: a bomb that got past the header checks fails with "cache resources
     /// exhausted" instead of filling /tmp. No more than `listLength` frames in a list.
-    public struct Limits: Sendable {
-        public var memoryMiB: Int = 512
-        public var mapMiB: Int = 512
-        public var diskMiB: Int = 1024
-        public var maxSide: Int = 32768
-        public var areaMegapixels: Int = 256
-        public var listLength: Int = 4096
-        public init() {}
+    package struct Limits: Sendable {
+        package var memoryMiB: Int = 512
+        package var mapMiB: Int = 512
+        package var diskMiB: Int = 1024
+        package var maxSide: Int = 32768
+        package var areaMegapixels: Int = 256
+        package var listLength: Int = 4096
+        package init() {}
     }
 
     /// The private folder holding policy.xml and ImageMagick's temporary files.
-    public nonisolated(unsafe) private(set) static var privateDirectory: String?
+    package nonisolated(unsafe) private(set) static var privateDirectory: String?
     private static let once: Void = setUp(Limits())
 
     /// Idempotent; safe to call from any thread (Swift runs a static's initialiser once).
-    public static func start() { _ = once }
+    package static func start() { _ = once }
 
     static let allowedCoders = "{JPEG,JPG,JPE,PNG,PNG8,PNG24,PNG32,PNG48,PNG64,GIF,GIF87,WEBP,HEIC,HEIF,AVIF,TIFF,TIF,TIFF64,BMP,BMP2,BMP3}"
 
@@ -80,7 +80,7 @@ public enum MagickEnvironment {
     }
 
     /// Removes the private folder and anything ImageMagick (or a worker process) left in it.
-    public static func cleanUp() {
+    package static func cleanUp() {
         guard let dir = privateDirectory else { return }
         removeTree(dir)
     }
@@ -128,7 +128,7 @@ public enum MagickEnvironment {
     }
 
     /// ImageMagick's version string.
-    public static var version: String {
+    package static var version: String {
         var n: Int = 0
         guard let s = MagickGetVersion(&n) else { return "unknown" }
         return String(cString: s)

@@ -1,5 +1,5 @@
 /// The charsets CodeSweep names in its output. Raw values are the stable `encoding` names.
-public enum Charset: String, Sendable, CaseIterable {
+package enum Charset: String, Sendable, CaseIterable {
     case utf8 = "utf-8"
     case utf16BE = "utf-16be"
     case utf16LE = "utf-16le"
@@ -11,7 +11,7 @@ public enum Charset: String, Sendable, CaseIterable {
 
     /// The name glibc's iconv knows. Shift-JIS is read as CP932 (Windows' superset), which keeps
     /// 0x5C a backslash and 0x7E a tilde, as every QR payload (URLs, vCards) expects.
-    public var iconvName: String {
+    package var iconvName: String {
         switch self {
         case .utf8: "UTF-8"
         case .utf16BE: "UTF-16BE"
@@ -25,7 +25,7 @@ public enum Charset: String, Sendable, CaseIterable {
     }
 
     /// Accepts the usual spellings ("SJIS", "gbk", "latin1", "UTF8", ...).
-    public init?(named name: String) {
+    package init?(named name: String) {
         let key = String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" && $0 != " " })
         switch key {
         case "utf8": self = .utf8
@@ -42,7 +42,7 @@ public enum Charset: String, Sendable, CaseIterable {
 
     /// AIM ECI assignment numbers (ISO/IEC 18004 / AIM ECI part 3) to charset names, for the
     /// ECI designators that name a character set. Returns the name used in the output.
-    public static func eciCharsetName(_ eci: Int) -> String? {
+    package static func eciCharsetName(_ eci: Int) -> String? {
         switch eci {
         case 1, 3: "iso-8859-1"
         case 4...13: "iso-8859-\(eci - 2)"

@@ -8,9 +8,9 @@ import Darwin
 /// Big5, EUC-KR, the ISO-8859 family and the Windows code pages). Only conversion lives here;
 /// deciding which charset to use is CharsetDetector's job. A converter is opened per call, so
 /// nothing is shared between tasks.
-public enum CharsetConverter {
+package enum CharsetConverter {
     /// True when iconv knows the name (as a source charset converted to UTF-8).
-    public static func isAvailable(_ iconvName: String) -> Bool {
+    package static func isAvailable(_ iconvName: String) -> Bool {
         let cd = iconv_open("UTF-8", iconvName)
         if isFailure(cd) { return false }
         iconv_close(cd)
@@ -18,18 +18,18 @@ public enum CharsetConverter {
     }
 
     /// Strict conversion: nil when the charset is unknown or any byte sequence is invalid.
-    public static func decode(_ bytes: [UInt8], iconvName: String) -> String? {
+    package static func decode(_ bytes: [UInt8], iconvName: String) -> String? {
         convert(bytes, iconvName: iconvName, lossy: false)
     }
 
     /// Lossy conversion: each invalid byte becomes U+FFFD. nil only when the charset is unknown.
-    public static func decodeLossy(_ bytes: [UInt8], iconvName: String) -> String? {
+    package static func decodeLossy(_ bytes: [UInt8], iconvName: String) -> String? {
         convert(bytes, iconvName: iconvName, lossy: true)
     }
 
     /// Text to bytes in `iconvName` (for `generate --charset`): nil when the charset is unknown
     /// or cannot represent some character of the text.
-    public static func encode(_ text: String, iconvName: String) -> [UInt8]? {
+    package static func encode(_ text: String, iconvName: String) -> [UInt8]? {
         let cd = iconv_open(iconvName, "UTF-8")
         if isFailure(cd) { return nil }
         defer { iconv_close(cd) }

@@ -24,11 +24,11 @@
 ///   dropped: `Hist` and a run of `0xF3` pairs is one rare hanzi repeated (GB18030 篌, Big5 麑),
 ///   a fill pattern. ISO-8859-1, the charset ISO/IEC 18004 gives byte mode without an ECI and
 ///   zxing-cpp's choice for such bytes, then reads it ("Históóó…").
-public enum CharsetDetector {
-    public struct Candidate: Sendable, Equatable {
-        public var charset: Charset
-        public var score: Double
-        public var text: String
+package enum CharsetDetector {
+    package struct Candidate: Sendable, Equatable {
+        package var charset: Charset
+        package var score: Double
+        package var text: String
     }
 
     /// Minimum plausibility, per non-ASCII byte, for a legacy charset to be believed.
@@ -37,7 +37,7 @@ public enum CharsetDetector {
     static let minimumScorePerByteInASCIIText = 0.05
 
     /// Valid and plausible candidates, best first (empty: the bytes are binary).
-    public static func candidates(_ bytes: [UInt8]) -> [Candidate] {
+    package static func candidates(_ bytes: [UInt8]) -> [Candidate] {
         let highBytes = bytes.reduce(0) { $0 + ($1 >= 0x80 ? 1 : 0) }
         guard highBytes > 0 else { return [] }
         let scorers: [(Charset, ([UInt8]) -> Double?)] = [
@@ -64,7 +64,7 @@ public enum CharsetDetector {
     }
 
     /// The best candidate, or nil for binary.
-    public static func detect(_ bytes: [UInt8]) -> Candidate? { candidates(bytes).first }
+    package static func detect(_ bytes: [UInt8]) -> Candidate? { candidates(bytes).first }
 
     /// At least four ASCII bytes to each high byte, and the ASCII part free of control bytes
     /// other than tab, CR and LF: text already, whatever its few high bytes are.

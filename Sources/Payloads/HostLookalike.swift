@@ -11,17 +11,17 @@
 /// - **look-alike Latin**: a Latin label with one of the IPA letters kept in `URLHost.lookalikes`
 ///   (`ɡoogle`).
 /// `check` makes it the violation `url.lookalike_host`; `report` and `summarize` show it.
-public struct HostLookalike: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case mixedScript = "mixed_script", wholeScript = "whole_script", latinLookalike = "latin_lookalike" }
-    public var kind: Kind
+package struct HostLookalike: Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable { case mixedScript = "mixed_script", wholeScript = "whole_script", latinLookalike = "latin_lookalike" }
+    package var kind: Kind
     /// The label as written (Unicode).
-    public var label: String
+    package var label: String
     /// The scripts of its letters, in order of first appearance ("Latin", "Cyrillic").
-    public var scripts: [String]
+    package var scripts: [String]
     /// The host with its look-alike letters read as the Latin letters they resemble.
-    public var readsAs: String
+    package var readsAs: String
 
-    public var description: String {
+    package var description: String {
         let what: String
         switch kind {
         case .mixedScript: what = "its label '\(label)' mixes \(scripts.joined(separator: " and ")) letters"
@@ -45,7 +45,7 @@ public struct HostLookalike: Sendable, Equatable, CustomStringConvertible {
 
     /// The first label of `host` that can pass for another, or nil (ASCII hosts, addresses,
     /// and names in one script that do not imitate Latin letters).
-    public static func check(_ host: URLHost) -> HostLookalike? {
+    package static func check(_ host: URLHost) -> HostLookalike? {
         guard host.kind == .domain, host.unicode != host.ascii else { return nil }
         let labels = host.unicode.split(separator: ".", omittingEmptySubsequences: false)
         let asciiTop = labels.last.map { $0.unicodeScalars.allSatisfy(\.isASCII) } ?? true
@@ -74,5 +74,5 @@ public struct HostLookalike: Sendable, Equatable, CustomStringConvertible {
 
 extension URLHost {
     /// Why this host can pass for another (`HostLookalike`), or nil.
-    public var lookalike: HostLookalike? { HostLookalike.check(self) }
+    package var lookalike: HostLookalike? { HostLookalike.check(self) }
 }

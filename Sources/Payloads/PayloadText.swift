@@ -1,13 +1,13 @@
 /// How a payload's bytes were turned into text. The bytes themselves are always kept
 /// (`bytes_b64`); this is only our reading of them.
-public struct PayloadText: Sendable, Equatable {
+package struct PayloadText: Sendable, Equatable {
     /// The decoded text, or nil when the bytes are binary.
-    public var text: String?
+    package var text: String?
     /// "utf-8", "gb18030", "shift_jis", "big5", "euc-kr", "iso-8859-1", ..., or "binary".
-    public var encoding: String
-    public init(text: String?, encoding: String) { self.text = text; self.encoding = encoding }
+    package var encoding: String
+    package init(text: String?, encoding: String) { self.text = text; self.encoding = encoding }
 
-    public static let binaryName = "binary"
+    package static let binaryName = "binary"
 
     /// Decodes payload bytes, in this order:
     /// 1. a forced charset (`--charset`): always used, invalid bytes become U+FFFD;
@@ -19,12 +19,12 @@ public struct PayloadText: Sendable, Equatable {
     /// Text full of control characters (or holding NUL) is binary whatever its charset.
     /// The form ZBar hands a QR payload under an ECI designator over in (even in binary mode):
     /// its text in UTF-8. nil without an ECI, or when the bytes are no text in its charset.
-    public static func zbarConverted(_ bytes: [UInt8], eci: Int?) -> [UInt8]? {
+    package static func zbarConverted(_ bytes: [UInt8], eci: Int?) -> [UInt8]? {
         guard let eci, let text = decode(bytes, eci: eci).text else { return nil }
         return Array(text.utf8)
     }
 
-    public static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
+    package static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
         if let forcedCharset, let forced = decode(bytes, forced: forcedCharset) { return forced }
         if let eci, let name = Charset.eciCharsetName(eci),
            let text = CharsetConverter.decode(bytes, iconvName: iconvName(for: name)),
@@ -55,13 +55,13 @@ public struct PayloadText: Sendable, Equatable {
 
     /// The output name for a charset the user names: ours when we know it, else the name
     /// lowercased (any charset iconv knows works, e.g. windows-1252, koi8-r).
-    public static func canonicalCharsetName(_ name: String) -> String {
+    package static func canonicalCharsetName(_ name: String) -> String {
         if name.lowercased() == binaryName { return binaryName }
         return Charset(named: name)?.rawValue ?? name.lowercased()
     }
 
     /// True when `--charset NAME` can be honoured.
-    public static func isSupportedCharset(_ name: String) -> Bool {
+    package static func isSupportedCharset(_ name: String) -> Bool {
         name.lowercased() == binaryName || CharsetConverter.isAvailable(iconvName(for: name))
     }
 
@@ -80,7 +80,7 @@ public struct PayloadText: Sendable, Equatable {
 
     /// Text has few control characters other than tab, CR, LF (and GS/RS/EOT/FS/US in GS1 and
     /// ISO 15434 data), and no NUL.
-    public static func looksLikeText(_ scalars: String.UnicodeScalarView) -> Bool {
+    package static func looksLikeText(_ scalars: String.UnicodeScalarView) -> Bool {
         var controls = 0, total = 0
         for u in scalars {
             total += 1

@@ -1,5 +1,5 @@
 /// Punycode (RFC 3492), the encoding of IDNA `xn--` labels. Pure Swift.
-public enum Punycode {
+package enum Punycode {
     static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128
 
     static func adapt(_ delta: Int, _ points: Int, _ first: Bool) -> Int {
@@ -27,7 +27,7 @@ public enum Punycode {
     static func threshold(_ k: Int, _ bias: Int) -> Int { k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias }
 
     /// The punycode of a label's code points (without the `xn--` prefix).
-    public static func encode(_ input: [UInt32]) -> String? {
+    package static func encode(_ input: [UInt32]) -> String? {
         var out = String(String.UnicodeScalarView(input.filter { $0 < 0x80 }.compactMap(Unicode.Scalar.init)))
         let basic = out.count
         var handled = basic
@@ -62,7 +62,7 @@ public enum Punycode {
     }
 
     /// The code points of a punycode label (without the `xn--` prefix), or nil when invalid.
-    public static func decode(_ text: String) -> [UInt32]? {
+    package static func decode(_ text: String) -> [UInt32]? {
         let chars = Array(text)
         var out: [UInt32] = []
         var start = 0

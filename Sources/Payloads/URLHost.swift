@@ -13,22 +13,22 @@ import Foundation
 /// in any of the forms browsers accept (`0x7f.1`, `0177.0.0.1`, `2130706433`) and becomes a
 /// dotted quad. An IPv6 literal keeps its brackets, lower-cased.
 /// Foundation is used for NFKC only (`precomposedStringWithCompatibilityMapping`).
-public struct URLHost: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case domain, ipv4, ipv6 }
+package struct URLHost: Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable { case domain, ipv4, ipv6 }
     /// The host as compared and shown: punycode labels, lower case, no trailing dot; IPv4 as a
     /// dotted quad; IPv6 in brackets.
-    public var ascii: String
+    package var ascii: String
     /// The same with `xn--` labels decoded (equal to `ascii` for ASCII names and addresses).
-    public var unicode: String
-    public var kind: Kind
-    public var description: String { ascii }
+    package var unicode: String
+    package var kind: Kind
+    package var description: String { ascii }
 
     /// Why a host is not one a browser would open.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func parse<S: StringProtocol>(_ input: S) -> Result<URLHost, Failure> {
+    package static func parse<S: StringProtocol>(_ input: S) -> Result<URLHost, Failure> {
         let raw = String(input)
         if raw.hasPrefix("[") {
             guard raw.hasSuffix("]"), raw.count > 2, let pieces = ipv6(raw.dropFirst().dropLast()) else {
@@ -85,13 +85,13 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
     /// The schemes the WHATWG URL Standard calls special that always have a host (all but
     /// file): the slashes before the host are optional (`https:evil.example` and
     /// `https:/evil.example` open `evil.example`), and any number may stand there.
-    public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
+    package static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
     /// The host of a `scheme://[user@]host[:port]/...` URL (leading and trailing white space
     /// ignored; for http, https, ws, wss and ftp the slashes may be missing or many, as in a
     /// browser and in `check`'s URLParts), or nil when the text is not such a URL or its host is
     /// not valid.
-    public static func ofURL(_ text: String) -> (scheme: String, host: URLHost)? {
+    package static func ofURL(_ text: String) -> (scheme: String, host: URLHost)? {
         // (The one list of such schemes, `specialSchemes`, serves check's URLParts too.)
         var t = Substring(text)
         while let f = t.first, f.isWhitespace { t.removeFirst() }
@@ -118,13 +118,13 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
     /// ftp), or nil: what `summarize` and `report` list as URL hosts. Another scheme's
     /// authority is that scheme's business (`vmess://` and `ss://` hold base64, not a host), so
     /// no host is made up from it.
-    public static func ofHostURL(_ text: String) -> URLHost? {
+    package static func ofHostURL(_ text: String) -> URLHost? {
         guard let (scheme, host) = ofURL(text), specialSchemes.contains(scheme) else { return nil }
         return host
     }
 
     /// The host part of an authority: after the last '@', before a port.
-    public static func authorityHost(_ authority: Substring) -> Substring? {
+    package static func authorityHost(_ authority: Substring) -> Substring? {
         var a = authority
         if let at = a.lastIndex(of: "@") { a = a[a.index(after: at)...] }
         if a.first == "[" {
@@ -138,7 +138,7 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
     /// A host pattern from an allow or deny list ("staging.*", "*.Ｅxample.com.", "bücher.de")
     /// in the same two forms as a host: mapped and lower-cased like a host, trailing dot dropped;
     /// labels without wildcards punycode-encoded for `ascii` and decoded for `unicode`.
-    public static func pattern(_ text: String) -> (ascii: String, unicode: String) {
+    package static func pattern(_ text: String) -> (ascii: String, unicode: String) {
         var labels = map(text).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if labels.count > 1, labels.last == "" { labels.removeLast() }
         var ascii: [String] = [], unicode: [String] = []
@@ -161,7 +161,7 @@ public struct URLHost: Sendable, Equatable, CustomStringConvertible {
     /// replaced by those letters (a small part of the UTS-39 confusables): `xn--stging-…` written
     /// with a Cyrillic 'а' has the skeleton "staging…". For deny lists only: a skeleton must never
     /// make a host allowed.
-    public var skeleton: String {
+    package var skeleton: String {
         String(String.UnicodeScalarView(unicode.unicodeScalars.map { Self.lookalikes[$0] ?? $0 }))
     }
 

@@ -10,7 +10,7 @@ extension URLHost {
 
     /// The WHATWG IPv6 parser: eight 16-bit pieces, `::` compressing one run of zeros, an
     /// embedded dotted quad (strict decimal) in the last 32 bits; nil when invalid.
-    public static func ipv6<S: StringProtocol>(_ text: S) -> [UInt16]? {
+    package static func ipv6<S: StringProtocol>(_ text: S) -> [UInt16]? {
         let input = Array(text.utf8)
         var address = [UInt16](repeating: 0, count: 8)
         var pieceIndex = 0, compress: Int? = nil, p = 0
@@ -76,7 +76,7 @@ extension URLHost {
 
     /// The WHATWG IPv6 serializer (RFC 5952): lower-case hex without leading zeros, the first
     /// longest run of two or more zero pieces written `::`.
-    public static func serializeIPv6(_ a: [UInt16]) -> String {
+    package static func serializeIPv6(_ a: [UInt16]) -> String {
         var best: (start: Int, length: Int)? = nil
         var i = 0
         while i < 8 {
@@ -106,14 +106,14 @@ extension URLHost {
     /// The IPv4 address an IPv6 address carries in its last 32 bits when it is IPv4-mapped
     /// (`::ffff:a.b.c.d`) or IPv4-compatible (`::a.b.c.d`, not `::` or `::1`): the machine a
     /// connection to it reaches on a dual-stack host.
-    public var embeddedIPv4: String? {
+    package var embeddedIPv4: String? {
         guard kind == .ipv6, let a = Self.ipv6(ascii.dropFirst().dropLast()) else { return nil }
         guard a[0..<5].allSatisfy({ $0 == 0 }), a[5] == 0xFFFF || (a[5] == 0 && (a[6] != 0 || a[7] > 1)) else { return nil }
         return [a[6] >> 8, a[6] & 0xFF, a[7] >> 8, a[7] & 0xFF].map { String($0) }.joined(separator: ".")
     }
 
     /// Loopback: 127.0.0.0/8, `[::1]`, and IPv6 forms of 127.x.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch kind {
         case .ipv4: ascii.hasPrefix("127.")
         case .ipv6: ascii == "[::1]" || (embeddedIPv4?.hasPrefix("127.") ?? false)

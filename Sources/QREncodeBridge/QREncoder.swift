@@ -8,16 +8,16 @@ import Glibc
 /// QRinput and QRcode and frees them before returning, so no C handle outlives the call or
 /// crosses a task. The payload goes in as one 8-bit (byte mode) segment, exactly as given,
 /// after an optional ECI designator (libqrencode's `QRinput_appendECIheader`).
-public enum QREncoder {
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        public var description: String
+package enum QREncoder {
+    package struct Failure: Error, CustomStringConvertible, Equatable {
+        package var description: String
     }
 
     /// libqrencode's version, e.g. "4.1.1".
-    public static var libraryVersion: String { String(cString: QRcode_APIVersionString()) }
+    package static var libraryVersion: String { String(cString: QRcode_APIVersionString()) }
 
     /// `minVersion` 0 lets the library pick the smallest version that holds the payload.
-    public static func encode(_ bytes: [UInt8], ec: QRErrorCorrection, minVersion: Int = 0, eci: UInt32? = nil) throws(Failure) -> QRMatrix {
+    package static func encode(_ bytes: [UInt8], ec: QRErrorCorrection, minVersion: Int = 0, eci: UInt32? = nil) throws(Failure) -> QRMatrix {
         guard (0...40).contains(minVersion) else { throw Failure(description: "QR versions are 1...40, not \(minVersion)") }
         guard !bytes.isEmpty else { throw Failure(description: "the payload is empty") }
         let level: QRecLevel
@@ -49,7 +49,7 @@ public enum QREncoder {
     }
 
     /// Byte-mode capacity of version 40 (ISO/IEC 18004 Table 7).
-    public static func maxBytes(_ ec: QRErrorCorrection) -> Int {
+    package static func maxBytes(_ ec: QRErrorCorrection) -> Int {
         switch ec {
         case .L: 2953
         case .M: 2331

@@ -4,7 +4,7 @@
 /// change some, and put them back. Pure value types, no C.
 
 /// GF(2⁸) with the QR Code field polynomial x⁸ + x⁴ + x³ + x² + 1 (0x11D), α = 2.
-public enum GF256 {
+package enum GF256 {
     /// αⁱ for i in 0..<510 (doubled so products need no modulo).
     static let exp: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 510)
@@ -23,20 +23,20 @@ public enum GF256 {
         return t
     }()
 
-    public static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+    package static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
         a == 0 || b == 0 ? 0 : exp[log[Int(a)] + log[Int(b)]]
     }
-    public static func power(_ i: Int) -> UInt8 { exp[i % 255] }
+    package static func power(_ i: Int) -> UInt8 { exp[i % 255] }
 }
 
 /// The Reed-Solomon encoder of §7.5.2: the error correction codewords are the remainder of
 /// data(x)·x^degree divided by the generator polynomial g(x) = (x − α⁰)(x − α¹)…(x − α^(degree−1)).
-public struct ReedSolomonEncoder: Sendable {
-    public let degree: Int
+package struct ReedSolomonEncoder: Sendable {
+    package let degree: Int
     /// g(x)'s coefficients, highest power first, the leading 1 included.
-    public let generator: [UInt8]
+    package let generator: [UInt8]
 
-    public init(degree: Int) {
+    package init(degree: Int) {
         precondition(degree >= 1 && degree <= 68)
         self.degree = degree
         var g: [UInt8] = [1]
@@ -53,7 +53,7 @@ public struct ReedSolomonEncoder: Sendable {
     }
 
     /// The `degree` error correction codewords of `data`.
-    public func errorCorrection(_ data: [UInt8]) -> [UInt8] {
+    package func errorCorrection(_ data: [UInt8]) -> [UInt8] {
         var r = [UInt8](repeating: 0, count: degree)
         for d in data {
             let factor = d ^ r[0]
@@ -67,22 +67,22 @@ public struct ReedSolomonEncoder: Sendable {
 /// How a version and level split the symbol's codewords into Reed-Solomon blocks (Table 9):
 /// every block has the same number of error correction codewords; the first blocks hold
 /// ⌊data / blocks⌋ data codewords, the last `data mod blocks` one more.
-public struct QRBlockLayout: Sendable, Equatable {
-    public let version: Int
-    public let ec: QRErrorCorrection
-    public let ecPerBlock: Int
+package struct QRBlockLayout: Sendable, Equatable {
+    package let version: Int
+    package let ec: QRErrorCorrection
+    package let ecPerBlock: Int
     /// Data codewords of each block, in block order.
-    public let dataPerBlock: [Int]
+    package let dataPerBlock: [Int]
 
-    public var blockCount: Int { dataPerBlock.count }
-    public var totalCodewords: Int { QRStructure.totalCodewords[version - 1] }
-    public var dataCodewords: Int { dataPerBlock.reduce(0, +) }
-    public func length(ofBlock b: Int) -> Int { dataPerBlock[b] + ecPerBlock }
+    package var blockCount: Int { dataPerBlock.count }
+    package var totalCodewords: Int { QRStructure.totalCodewords[version - 1] }
+    package var dataCodewords: Int { dataPerBlock.reduce(0, +) }
+    package func length(ofBlock b: Int) -> Int { dataPerBlock[b] + ecPerBlock }
 
     /// Codewords a block can restore when it does not know where the errors are: half its error
     /// correction codewords, less the misdecode protection codewords of the smallest symbols
     /// (Table 9's p: 1-L 3, 1-M 2, 1-Q and 1-H 1, 2-L 2, 3-L 1).
-    public var correctablePerBlock: Int {
+    package var correctablePerBlock: Int {
         let p: Int
         switch (version, ec) {
         case (1, .L): p = 3
@@ -93,7 +93,7 @@ public struct QRBlockLayout: Sendable, Equatable {
         return (ecPerBlock - p) / 2
     }
 
-    public init(version: Int, ec: QRErrorCorrection) {
+    package init(version: Int, ec: QRErrorCorrection) {
         precondition((1...40).contains(version))
         self.version = version; self.ec = ec
         let row: Int
@@ -128,7 +128,7 @@ public struct QRBlockLayout: Sendable, Equatable {
     /// For every codeword of the symbol (in placement order), its block and its position in the
     /// block (data first, then error correction), after §7.6's interleaving: data codewords
     /// taken column by column across the blocks, then the error correction codewords likewise.
-    public func interleaving() -> [(block: Int, position: Int)] {
+    package func interleaving() -> [(block: Int, position: Int)] {
         var out: [(block: Int, position: Int)] = []
         out.reserveCapacity(totalCodewords)
         for i in 0..<(dataPerBlock.max() ?? 0) {
@@ -141,7 +141,7 @@ public struct QRBlockLayout: Sendable, Equatable {
     }
 
     /// The symbol's codeword sequence split into blocks (each: data, then error correction).
-    public func blocks(of codewords: [UInt8]) -> [[UInt8]] {
+    package func blocks(of codewords: [UInt8]) -> [[UInt8]] {
         precondition(codewords.count == totalCodewords)
         var out = (0..<blockCount).map { [UInt8](repeating: 0, count: length(ofBlock: $0)) }
         for (i, at) in interleaving().enumerated() { out[at.block][at.position] = codewords[i] }
@@ -149,19 +149,19 @@ public struct QRBlockLayout: Sendable, Equatable {
     }
 
     /// The blocks put back into one codeword sequence.
-    public func codewords(of blocks: [[UInt8]]) -> [UInt8] {
+    package func codewords(of blocks: [[UInt8]]) -> [UInt8] {
         interleaving().map { blocks[$0.block][$0.position] }
     }
 
     /// The data codewords in bit stream order: block 0's data, then block 1's, …
-    public func dataStream(of blocks: [[UInt8]]) -> [UInt8] {
+    package func dataStream(of blocks: [[UInt8]]) -> [UInt8] {
         (0..<blockCount).flatMap { blocks[$0].prefix(dataPerBlock[$0]) }
     }
 }
 
 /// The eight data masks of §7.8.2; `x` is the column, `y` the row.
-public enum QRMask {
-    public static func flips(_ mask: Int, x: Int, y: Int) -> Bool {
+package enum QRMask {
+    package static func flips(_ mask: Int, x: Int, y: Int) -> Bool {
         switch mask {
         case 0: (y + x) % 2 == 0
         case 1: y % 2 == 0
@@ -177,7 +177,7 @@ public enum QRMask {
 
 extension QRMatrix {
     /// The codewords the modules carry, in placement order, with `mask` undone.
-    public func codewords(mask: Int) -> [UInt8] {
+    package func codewords(mask: Int) -> [UInt8] {
         let bits = QRStructure.bitMap(version: version)
         var out = [UInt8](repeating: 0, count: QRStructure.totalCodewords[version - 1])
         for y in 0..<size {
@@ -192,7 +192,7 @@ extension QRMatrix {
 
     /// The same symbol carrying `codewords` under `mask`; function patterns, format and version
     /// information and remainder bits stay as they are.
-    public func replacingCodewords(_ codewords: [UInt8], mask: Int) -> QRMatrix {
+    package func replacingCodewords(_ codewords: [UInt8], mask: Int) -> QRMatrix {
         precondition(codewords.count == QRStructure.totalCodewords[version - 1])
         let bits = QRStructure.bitMap(version: version)
         var m = modules
@@ -209,7 +209,7 @@ extension QRMatrix {
 
     /// The mask the symbol was made with: the one under which every block's error correction
     /// codewords are those of its data (under any other mask nearly every block fails).
-    public func detectMask() -> Int? {
+    package func detectMask() -> Int? {
         let layout = QRBlockLayout(version: version, ec: ec)
         let rs = ReedSolomonEncoder(degree: layout.ecPerBlock)
         return (0..<8).first { mask in

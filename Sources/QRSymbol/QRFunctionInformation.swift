@@ -4,10 +4,10 @@
 /// a decode at distance 0-3 is sure, the nearest of two copies wins.
 
 /// A symbol's error correction level and mask, as its format information says.
-public struct QRFormat: Sendable, Equatable, Hashable {
-    public var ec: QRErrorCorrection
-    public var mask: Int
-    public init(ec: QRErrorCorrection, mask: Int) { self.ec = ec; self.mask = mask }
+package struct QRFormat: Sendable, Equatable, Hashable {
+    package var ec: QRErrorCorrection
+    package var mask: Int
+    package init(ec: QRErrorCorrection, mask: Int) { self.ec = ec; self.mask = mask }
 
     /// The two bits the format information gives each level (Table 12): L 01, M 00, Q 11, H 10.
     static func bits(_ ec: QRErrorCorrection) -> Int {
@@ -20,7 +20,7 @@ public struct QRFormat: Sendable, Equatable, Hashable {
     }
 
     /// The 15 format bits as placed in the symbol: 5 data bits, 10 BCH bits, masked with 0x5412.
-    public var codeword: Int {
+    package var codeword: Int {
         let data = Self.bits(ec) << 3 | mask
         var rem = data
         for _ in 0..<10 { rem = (rem << 1) ^ ((rem >> 9) * 0x537) }
@@ -28,13 +28,13 @@ public struct QRFormat: Sendable, Equatable, Hashable {
     }
 
     /// All 32 formats with their codewords.
-    public static let all: [(format: QRFormat, codeword: Int)] = QRErrorCorrection.allCases.flatMap { ec in
+    package static let all: [(format: QRFormat, codeword: Int)] = QRErrorCorrection.allCases.flatMap { ec in
         (0..<8).map { m in let f = QRFormat(ec: ec, mask: m); return (f, f.codeword) }
     }
 
     /// The format nearest to `bits` (15 bits as read) and its Hamming distance. The codewords are
     /// at least 7 apart, so a distance of 3 or less names one format surely.
-    public static func decode(_ bits: Int) -> (format: QRFormat, distance: Int) {
+    package static func decode(_ bits: Int) -> (format: QRFormat, distance: Int) {
         var best = (format: all[0].format, distance: 99)
         for (f, c) in all {
             let d = (c ^ bits).nonzeroBitCount
@@ -45,7 +45,7 @@ public struct QRFormat: Sendable, Equatable, Hashable {
 
     /// Module positions (x, y) of the format bits, bit 0 (the least significant) first: the copy
     /// around the top-left finder, and the copy split between the other two finders.
-    public static func positions(size n: Int) -> (first: [(x: Int, y: Int)], second: [(x: Int, y: Int)]) {
+    package static func positions(size n: Int) -> (first: [(x: Int, y: Int)], second: [(x: Int, y: Int)]) {
         var first: [(x: Int, y: Int)] = []
         for i in 0...5 { first.append((8, i)) }
         first += [(8, 7), (8, 8), (7, 8)]
@@ -58,9 +58,9 @@ public struct QRFormat: Sendable, Equatable, Hashable {
 }
 
 /// Version information (§7.10): versions 7-40 carry their number in 18 bits, twice.
-public enum QRVersionInformation {
+package enum QRVersionInformation {
     /// The 18 bits for `version` (7...40): 6 data bits and 12 BCH bits (generator 0x1F25).
-    public static func codeword(_ version: Int) -> Int {
+    package static func codeword(_ version: Int) -> Int {
         var rem = version
         for _ in 0..<12 { rem = (rem << 1) ^ ((rem >> 11) * 0x1F25) }
         return version << 12 | (rem & 0xFFF)
@@ -68,7 +68,7 @@ public enum QRVersionInformation {
 
     /// The version nearest to `bits` (18 bits as read) and its distance; the codewords are at
     /// least 8 apart, so 3 or less is sure.
-    public static func decode(_ bits: Int) -> (version: Int, distance: Int) {
+    package static func decode(_ bits: Int) -> (version: Int, distance: Int) {
         var best = (version: 7, distance: 99)
         for v in 7...40 {
             let d = (codeword(v) ^ bits).nonzeroBitCount
@@ -79,7 +79,7 @@ public enum QRVersionInformation {
 
     /// Module positions (x, y) of the version bits, bit 0 first: the 6x3 block left of the
     /// top-right finder, and the 3x6 block above the bottom-left finder.
-    public static func positions(size n: Int) -> (topRight: [(x: Int, y: Int)], bottomLeft: [(x: Int, y: Int)]) {
+    package static func positions(size n: Int) -> (topRight: [(x: Int, y: Int)], bottomLeft: [(x: Int, y: Int)]) {
         var a: [(x: Int, y: Int)] = [], b: [(x: Int, y: Int)] = []
         for i in 0..<18 {
             a.append((n - 11 + i % 3, i / 3))
@@ -92,7 +92,7 @@ public enum QRVersionInformation {
 extension QRMatrix {
     /// The same symbol with its format information (both copies) saying `format`; the codeword
     /// modules are left as they are.
-    public func writingFormat(_ format: QRFormat) -> QRMatrix {
+    package func writingFormat(_ format: QRFormat) -> QRMatrix {
         var m = modules
         let code = format.codeword
         let (first, second) = QRFormat.positions(size: size)
@@ -104,7 +104,7 @@ extension QRMatrix {
     /// The same symbol under another mask: its codewords unmasked with its own mask, masked
     /// with `mask`, and the format information rewritten. Nil when the symbol's own mask
     /// cannot be found.
-    public func remasked(to mask: Int) -> QRMatrix? {
+    package func remasked(to mask: Int) -> QRMatrix? {
         guard let own = detectMask() else { return nil }
         return replacingCodewords(codewords(mask: own), mask: mask).writingFormat(QRFormat(ec: ec, mask: mask))
     }

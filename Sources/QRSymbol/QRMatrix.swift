@@ -1,8 +1,8 @@
 /// QR Code error correction levels (ISO/IEC 18004 §7.5.1) with the share of codewords each can
 /// restore, as the standard states it (approximately: 7, 15, 25, 30 %).
-public enum QRErrorCorrection: String, Sendable, CaseIterable, Comparable {
+package enum QRErrorCorrection: String, Sendable, CaseIterable, Comparable {
     case L, M, Q, H
-    public var restorableFraction: Double {
+    package var restorableFraction: Double {
         switch self {
         case .L: 0.07
         case .M: 0.15
@@ -10,8 +10,8 @@ public enum QRErrorCorrection: String, Sendable, CaseIterable, Comparable {
         case .H: 0.30
         }
     }
-    public static func < (l: Self, r: Self) -> Bool { l.restorableFraction < r.restorableFraction }
-    public init?(flag: String) {
+    package static func < (l: Self, r: Self) -> Bool { l.restorableFraction < r.restorableFraction }
+    package init?(flag: String) {
         switch flag.uppercased() {
         case "L": self = .L
         case "M": self = .M
@@ -23,20 +23,20 @@ public enum QRErrorCorrection: String, Sendable, CaseIterable, Comparable {
 }
 
 /// A QR Code symbol as modules (no quiet zone): `size` × `size`, row-major, true = dark.
-public struct QRMatrix: Sendable, Equatable {
-    public let version: Int
-    public let ec: QRErrorCorrection
-    public let size: Int
-    public let modules: [Bool]
+package struct QRMatrix: Sendable, Equatable {
+    package let version: Int
+    package let ec: QRErrorCorrection
+    package let size: Int
+    package let modules: [Bool]
 
-    public init(version: Int, ec: QRErrorCorrection, size: Int, modules: [Bool]) {
+    package init(version: Int, ec: QRErrorCorrection, size: Int, modules: [Bool]) {
         precondition(modules.count == size * size)
         self.version = version; self.ec = ec; self.size = size; self.modules = modules
     }
-    @inlinable public subscript(x: Int, y: Int) -> Bool { modules[y * size + x] }
+    @inlinable package subscript(x: Int, y: Int) -> Bool { modules[y * size + x] }
 
     /// Horizontal runs of dark modules, row by row: (first x, y, length).
-    public func darkRuns() -> [(x: Int, y: Int, length: Int)] {
+    package func darkRuns() -> [(x: Int, y: Int, length: Int)] {
         var out: [(x: Int, y: Int, length: Int)] = []
         for y in 0..<size {
             var x = 0
@@ -55,17 +55,17 @@ public struct QRMatrix: Sendable, Equatable {
 /// Facts of the QR Code symbol structure (ISO/IEC 18004), enough to know which codeword every
 /// module belongs to: function patterns, alignment pattern centres, total codewords per version,
 /// and the placement of codeword bits in two-module columns from the bottom-right corner.
-public enum QRStructure {
-    public static func size(version: Int) -> Int { 17 + 4 * version }
+package enum QRStructure {
+    package static func size(version: Int) -> Int { 17 + 4 * version }
 
     /// Total codewords (data + error correction) per version 1...40 (Table 9).
-    public static let totalCodewords: [Int] = [
+    package static let totalCodewords: [Int] = [
         26, 44, 70, 100, 134, 172, 196, 242, 292, 346, 404, 466, 532, 581, 655, 733, 815, 901, 991, 1085,
         1156, 1258, 1364, 1474, 1588, 1706, 1828, 1921, 2051, 2185, 2323, 2465, 2611, 2761, 2876, 3034, 3196, 3362, 3532, 3706,
     ]
 
     /// Remainder bits after the last codeword, per version.
-    public static func remainderBits(version: Int) -> Int {
+    package static func remainderBits(version: Int) -> Int {
         switch version {
         case 2...6: 7
         case 14...20, 28...34: 3
@@ -75,7 +75,7 @@ public enum QRStructure {
     }
 
     /// Row/column coordinates of alignment pattern centres (Annex E).
-    public static func alignmentCentres(version: Int) -> [Int] {
+    package static func alignmentCentres(version: Int) -> [Int] {
         guard version >= 2 else { return [] }
         let table: [[Int]] = [
             [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50],
@@ -90,7 +90,7 @@ public enum QRStructure {
     }
 
     /// Alignment pattern centres as (x, y), leaving out the three that would overlap finders.
-    public static func alignmentPatterns(version: Int) -> [(x: Int, y: Int)] {
+    package static func alignmentPatterns(version: Int) -> [(x: Int, y: Int)] {
         let c = alignmentCentres(version: version)
         guard let last = c.last else { return [] }
         var out: [(Int, Int)] = []
@@ -98,11 +98,11 @@ public enum QRStructure {
         return out
     }
 
-    public enum Role: UInt8, Sendable { case data = 0, finder, timing, alignment, format, version }
+    package enum Role: UInt8, Sendable { case data = 0, finder, timing, alignment, format, version }
 
     /// The role of every module, row-major: finders with their separators, timing, alignment,
     /// format and version information; everything else carries codeword bits.
-    public static func roles(version: Int) -> [Role] {
+    package static func roles(version: Int) -> [Role] {
         let n = size(version: version)
         var r = [Role](repeating: .data, count: n * n)
         func set(_ x: Int, _ y: Int, _ role: Role) { if x >= 0, y >= 0, x < n, y < n { r[y * n + x] = role } }
@@ -125,14 +125,14 @@ public enum QRStructure {
     /// For every module, the index of the codeword its bit belongs to (-1: function pattern or a
     /// remainder bit), following the placement of §7.7.3: two-module columns from the right,
     /// upwards then downwards, skipping the vertical timing column.
-    public static func codewordMap(version: Int) -> [Int] {
+    package static func codewordMap(version: Int) -> [Int] {
         bitMap(version: version).map { $0 < 0 ? -1 : $0 / 8 }
     }
 
     /// For every module, the index of the codeword bit it carries in the symbol's codeword
     /// sequence (codeword × 8 + bit, bit 0 the most significant), -1 for function patterns and
     /// remainder bits.
-    public static func bitMap(version: Int) -> [Int] {
+    package static func bitMap(version: Int) -> [Int] {
         let n = size(version: version)
         let roles = roles(version: version)
         var map = [Int](repeating: -1, count: n * n)

@@ -3,32 +3,32 @@
 /// parsed from the data codewords after error correction.
 
 /// What a symbol's data says.
-public struct QRContent: Sendable, Equatable {
+package struct QRContent: Sendable, Equatable {
     /// The payload as the segments give it: numeric and alphanumeric as ASCII, byte segments as
     /// they are, kanji as Shift JIS (two bytes a character); ECI designators are not bytes.
     /// Under FNC1 an alphanumeric "%" is GS (0x1D) and "%%" a "%" (§7.4.8.2).
-    public var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
     /// The first ECI designator (the charset the bytes are in), if any.
-    public var eci: Int?
+    package var eci: Int?
     /// FNC1 in first position (GS1) or second position (an application indicator).
-    public var fnc1: FNC1?
+    package var fnc1: FNC1?
     /// Structured append: this symbol's place (0-based) among `total`, and the parity byte.
-    public var structuredAppend: StructuredAppend?
+    package var structuredAppend: StructuredAppend?
     /// The modes of the segments, in order ("numeric", "alphanumeric", "byte", "kanji", "eci").
-    public var modes: [String] = []
+    package var modes: [String] = []
 
-    public enum FNC1: Sendable, Equatable {
+    package enum FNC1: Sendable, Equatable {
         case gs1
         case application(UInt8)
     }
-    public struct StructuredAppend: Sendable, Equatable {
-        public var index: Int, total: Int, parity: UInt8
-        public init(index: Int, total: Int, parity: UInt8) { self.index = index; self.total = total; self.parity = parity }
+    package struct StructuredAppend: Sendable, Equatable {
+        package var index: Int, total: Int, parity: UInt8
+        package init(index: Int, total: Int, parity: UInt8) { self.index = index; self.total = total; self.parity = parity }
     }
-    public init() {}
+    package init() {}
 }
 
-public enum QRSegments {
+package enum QRSegments {
     static let alphanumeric: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".utf8)
 
     /// Character count bits per mode for a version (Table 3).
@@ -45,7 +45,7 @@ public enum QRSegments {
     /// Parses the data codewords (all blocks' data, in stream order) of a symbol of `version`.
     /// Nil when the stream does not parse: an unknown mode, a count running past the data,
     /// a numeric or alphanumeric group out of range, or an ECI designator that is malformed.
-    public static func parse(_ data: [UInt8], version: Int) -> QRContent? {
+    package static func parse(_ data: [UInt8], version: Int) -> QRContent? {
         var reader = BitReader(data)
         var content = QRContent()
         while reader.remaining >= 4 {

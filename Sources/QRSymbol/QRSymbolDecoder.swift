@@ -5,46 +5,46 @@
 
 /// The modules as sampled: `size` x `size`, row-major; each value's sign says dark (> 0) or
 /// light (< 0), its magnitude how sure the sampler is (0: no idea, 1: sure).
-public struct QRModuleGrid: Sendable, Equatable {
-    public let size: Int
-    public var values: [Float]
-    public init(size: Int, values: [Float]) {
+package struct QRModuleGrid: Sendable, Equatable {
+    package let size: Int
+    package var values: [Float]
+    package init(size: Int, values: [Float]) {
         precondition(values.count == size * size)
         self.size = size; self.values = values
     }
-    @inlinable public subscript(x: Int, y: Int) -> Float { values[y * size + x] }
-    public func isDark(_ x: Int, _ y: Int) -> Bool { values[y * size + x] > 0 }
+    @inlinable package subscript(x: Int, y: Int) -> Float { values[y * size + x] }
+    package func isDark(_ x: Int, _ y: Int) -> Bool { values[y * size + x] > 0 }
 
     /// The grid as a mirror image reads it (rows and columns swapped).
-    public var transposed: QRModuleGrid {
+    package var transposed: QRModuleGrid {
         var t = values
         for y in 0..<size { for x in 0..<size { t[x * size + y] = values[y * size + x] } }
         return QRModuleGrid(size: size, values: t)
     }
 
     /// A clean symbol as a grid of sure modules.
-    public init(_ matrix: QRMatrix) {
+    package init(_ matrix: QRMatrix) {
         self.init(size: matrix.size, values: matrix.modules.map { $0 ? 1 : -1 })
     }
 }
 
 /// A decoded symbol.
-public struct QRDecoded: Sendable, Equatable {
-    public var content: QRContent
-    public var version: Int
-    public var ec: QRErrorCorrection
-    public var mask: Int
+package struct QRDecoded: Sendable, Equatable {
+    package var content: QRContent
+    package var version: Int
+    package var ec: QRErrorCorrection
+    package var mask: Int
     /// Codewords restored by error correction (errors and erasures that needed a change).
-    public var corrected: Int
+    package var corrected: Int
     /// Codewords marked as erasures in the blocks that needed them.
-    public var erasures: Int
+    package var erasures: Int
     /// Bits of the nearer format information copy that disagreed with the format chosen.
-    public var formatDistance: Int
+    package var formatDistance: Int
 }
 
-public enum QRSymbolDecoder {
+package enum QRSymbolDecoder {
     /// Why a grid did not decode.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// Neither format information copy is within 3 bits of a format (not a QR code, or the
         /// grid is far off): the caller should spend nothing more on this frame.
         case format
@@ -56,21 +56,21 @@ public enum QRSymbolDecoder {
         case data
     }
 
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// Check codewords kept back in every block as a margin against miscorrection when
         /// erasures are used (a random block "decodes" when the erasures take all the checks).
-        public var erasureReserve = 4
+        package var erasureReserve = 4
         /// At most this share of a block's check codewords are marked as erasures.
-        public var maxErasureShare = 1.0
+        package var maxErasureShare = 1.0
         /// Try erasures at all.
-        public var useErasures = true
-        public init() {}
+        package var useErasures = true
+        package init() {}
     }
 
     /// The format the grid's format information names, with the Hamming distance of the better
     /// copy; decided by the bits weighed by how sure each was, so one sure copy outvotes a
     /// doubtful one. Nil when no format is within 3 bits of either copy.
-    public static func format(of grid: QRModuleGrid) -> (format: QRFormat, distance: Int)? {
+    package static func format(of grid: QRModuleGrid) -> (format: QRFormat, distance: Int)? {
         let copies = QRFormat.positions(size: grid.size)
         return nearest(QRFormat.all.map { ($0.format, $0.codeword) }, in: grid, at: [copies.first, copies.second])
             .map { (format: $0.value, distance: $0.distance) }
@@ -78,7 +78,7 @@ public enum QRSymbolDecoder {
 
     /// The version the version information names (sizes of version 7 and up), weighed as the
     /// format; nil when neither copy is within 3 bits of a version.
-    public static func version(of grid: QRModuleGrid) -> Int? {
+    package static func version(of grid: QRModuleGrid) -> Int? {
         let copies = QRVersionInformation.positions(size: grid.size)
         return nearest((7...40).map { ($0, QRVersionInformation.codeword($0)) }, in: grid, at: [copies.topRight, copies.bottomLeft])?.value
     }
@@ -107,7 +107,7 @@ public enum QRSymbolDecoder {
     }
 
     /// Decodes a grid whose size is that of a version (21, 25, … 177).
-    public static func decode(_ grid: QRModuleGrid, options: Options = Options()) -> Result<QRDecoded, Failure> {
+    package static func decode(_ grid: QRModuleGrid, options: Options = Options()) -> Result<QRDecoded, Failure> {
         let n = grid.size
         guard n >= 21, n <= 177, (n - 17) % 4 == 0 else { return .failure(.format) }
         let version = (n - 17) / 4

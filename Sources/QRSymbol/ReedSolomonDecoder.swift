@@ -6,22 +6,22 @@
 /// errors-and-erasures form); the roots of the errata locator by trying every position (Chien);
 /// the values by Forney's formula; finally the syndromes again, so a block is only ever returned
 /// as a codeword.
-public enum ReedSolomonDecoder {
+package enum ReedSolomonDecoder {
     /// What decoding a block did.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Positions (in the block, 0 = first codeword) whose value was changed.
-        public var corrected: [Int]
+        package var corrected: [Int]
         /// Errors found at places not marked as erasures.
-        public var errors: Int
+        package var errors: Int
         /// Erasures given.
-        public var erasures: Int
+        package var erasures: Int
     }
 
     /// Decodes `block` in place. `erasures` are positions whose codewords are doubtful (each at
     /// most once); `reserve` check codewords are kept back as a margin against miscorrection:
     /// decoding fails unless 2e + f + reserve ≤ ecCount. Returns nil when the block cannot be
     /// restored within that (the block is then left as it was).
-    public static func decode(_ block: inout [UInt8], ecCount: Int, erasures: [Int] = [], reserve: Int = 0) -> Outcome? {
+    package static func decode(_ block: inout [UInt8], ecCount: Int, erasures: [Int] = [], reserve: Int = 0) -> Outcome? {
         let n = block.count
         guard ecCount >= 1, ecCount < n, n <= 255 else { return nil }
         let erasures = Array(Set(erasures.filter { $0 >= 0 && $0 < n })).sorted()
@@ -130,7 +130,7 @@ public enum ReedSolomonDecoder {
 
 extension GF256 {
     /// The multiplicative inverse of a non-zero element.
-    public static func inverse(_ a: UInt8) -> UInt8 {
+    package static func inverse(_ a: UInt8) -> UInt8 {
         precondition(a != 0)
         return exp[255 - log[Int(a)]]
     }

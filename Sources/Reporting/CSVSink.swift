@@ -11,24 +11,24 @@ import SweepCore
 ///
 /// The quoting is done on UTF-8 bytes, not on Characters: a quote or comma followed by a
 /// combining mark is one Character in Swift but still a quote or comma to a CSV reader.
-public struct CSVSink: RecordSink {
-    public struct Options: Sendable {
-        public var allFiles = false
-        public var neutraliseFormulas = true
-        public init(allFiles: Bool = false, neutraliseFormulas: Bool = true) {
+package struct CSVSink: RecordSink {
+    package struct Options: Sendable {
+        package var allFiles = false
+        package var neutraliseFormulas = true
+        package init(allFiles: Bool = false, neutraliseFormulas: Bool = true) {
             self.allFiles = allFiles; self.neutraliseFormulas = neutraliseFormulas
         }
     }
 
-    public static let codeColumns = ["path", "frame", "symbology", "text", "bytes_b64", "encoding",
+    package static let codeColumns = ["path", "frame", "symbology", "text", "bytes_b64", "encoding",
                                      "x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "pass"]
-    public static let fileColumns = ["status", "error_kind", "error_message"]
+    package static let fileColumns = ["status", "error_kind", "error_message"]
 
     let out: OutputFile
     let forcedCharset: String?
     let options: Options
 
-    public init(out: OutputFile, forcedCharset: String? = nil, options: Options = Options()) {
+    package init(out: OutputFile, forcedCharset: String? = nil, options: Options = Options()) {
         self.out = out; self.forcedCharset = forcedCharset; self.options = options
         let header = Self.codeColumns + (options.allFiles ? Self.fileColumns : [])
         out.write(row(header.map(Cell.number))) // header names are ours: never neutralised
@@ -39,7 +39,7 @@ public struct CSVSink: RecordSink {
         case number(String)  // written by us
     }
 
-    public mutating func write(_ record: FileRecord) {
+    package mutating func write(_ record: FileRecord) {
         var rows = ""
         let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
@@ -62,8 +62,8 @@ public struct CSVSink: RecordSink {
         out.write(rows) // one write per record
     }
 
-    public mutating func finish(summary: SweepSummary) {}
-    public var outputFailure: OutputError? { out.failure }
+    package mutating func finish(summary: SweepSummary) {}
+    package var outputFailure: OutputError? { out.failure }
 
     static func number(_ v: Double) -> String {
         JSONValue.double((v * 10).rounded() / 10).serialized()
@@ -79,7 +79,7 @@ public struct CSVSink: RecordSink {
     }
 
     /// A leading ' keeps Excel, LibreOffice and Google Sheets from treating the cell as a formula.
-    public static func neutralised(_ s: String) -> String {
+    package static func neutralised(_ s: String) -> String {
         guard let first = s.utf8.first else { return s }
         return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first) ? "'" + s : s
     }
@@ -87,7 +87,7 @@ public struct CSVSink: RecordSink {
     /// RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF, and also
     /// a semicolon or tab: spreadsheets set to those separators would otherwise split
     /// `x;=1+1` into a cell `=1+1` and run it.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         let needs = s.utf8.contains {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
                 || $0 == UInt8(ascii: ";") || $0 == 0x09

@@ -13,8 +13,8 @@ import SweepCore
 /// A reader never sees half a document: to a file, records stream into a temporary file in the
 /// target's folder, which is synced and renamed over the target at the end; to stdout, the
 /// document is kept in memory and written at the end.
-public struct JSONDocumentSink: RecordSink {
-    public static let schemaVersion = 1
+package struct JSONDocumentSink: RecordSink {
+    package static let schemaVersion = 1
 
     enum Destination {
         case file(SafeFile.Pending)
@@ -26,9 +26,9 @@ public struct JSONDocumentSink: RecordSink {
     var count = 0
     let forcedCharset: String?
     /// Set when a write, the fsync or the rename failed; the target was then left as it was.
-    public private(set) var failure: OutputError?
+    package private(set) var failure: OutputError?
 
-    public var outputFailure: OutputError? {
+    package var outputFailure: OutputError? {
         if let failure { return failure }
         switch destination {
         case .file(let pending): return pending.out.failure
@@ -37,7 +37,7 @@ public struct JSONDocumentSink: RecordSink {
     }
 
     /// Writes to `path` (atomically, at the end), or to stdout when `path` is nil.
-    public init(path: String?, toolName: String, toolVersion: String, forcedCharset: String? = nil) throws(OutputError) {
+    package init(path: String?, toolName: String, toolVersion: String, forcedCharset: String? = nil) throws(OutputError) {
         self.forcedCharset = forcedCharset
         if let path {
             // Through `SafeFile`: a link at the target is refused, the document is renamed into place whole.
@@ -62,12 +62,12 @@ public struct JSONDocumentSink: RecordSink {
         }
     }
 
-    public mutating func write(_ record: FileRecord) {
+    package mutating func write(_ record: FileRecord) {
         emit((count == 0 ? "\n" : ",\n") + record.json(forcedCharset: forcedCharset).serialized())
         count += 1
     }
 
-    public mutating func finish(summary: SweepSummary) {
+    package mutating func finish(summary: SweepSummary) {
         emit("\n],\"finished\":" + JSONValue.string(Timestamp.now()).serialized()
              + ",\"summary\":" + summary.json.serialized() + "}\n")
         switch destination {

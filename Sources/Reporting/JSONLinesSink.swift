@@ -2,13 +2,13 @@ import SweepCore
 
 /// `--format jsonl`: one JSON object per line, each written with a single write(2) as soon as the
 /// record is ready, so a killed sweep leaves only complete lines behind.
-public struct JSONLinesSink: RecordSink {
+package struct JSONLinesSink: RecordSink {
     let out: OutputFile
     let forcedCharset: String?
-    public init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
-    public mutating func write(_ record: FileRecord) {
+    package init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
+    package mutating func write(_ record: FileRecord) {
         out.write(record.json(forcedCharset: forcedCharset).serialized() + "\n")
     }
-    public mutating func finish(summary: SweepSummary) {}
-    public var outputFailure: OutputError? { out.failure }
+    package mutating func finish(summary: SweepSummary) {}
+    package var outputFailure: OutputError? { out.failure }
 }

@@ -14,22 +14,22 @@ import SweepCore
 /// (ftruncate back to where that write started), so the file ends with the last complete
 /// write: a jsonl report never holds half a line that `--resume` could take for a record.
 /// `close()` fsyncs a regular file and reports a failed fsync or close the same way.
-public final class OutputFile: @unchecked Sendable {
-    public let fd: Int32
+package final class OutputFile: @unchecked Sendable {
+    package let fd: Int32
     let ownsDescriptor: Bool
-    public let path: String?
+    package let path: String?
     /// Opened with O_APPEND: a write starts at the end of the file.
     let appending: Bool
     /// A regular file (fsync and truncation apply; for pipes and terminals they do not).
     let isRegularFile: Bool
     /// The first error, with a message naming the output; nil while all is well.
-    public private(set) var failure: OutputError?
+    package private(set) var failure: OutputError?
     private var closed = false
     /// How messages name this output when it stands in for another (a temporary file).
-    public var label: String?
+    package var label: String?
 
-    public static let standardOutput = OutputFile(fd: 1, owns: false, path: nil)
-    public static let standardError = OutputFile(fd: 2, owns: false, path: nil)
+    package static let standardOutput = OutputFile(fd: 1, owns: false, path: nil)
+    package static let standardError = OutputFile(fd: 2, owns: false, path: nil)
 
     init(fd: Int32, owns: Bool, path: String?, appending: Bool = false) {
         self.fd = fd; self.ownsDescriptor = owns; self.path = path
@@ -39,7 +39,7 @@ public final class OutputFile: @unchecked Sendable {
     }
 
     /// The output as a message names it: the path given, or "standard output".
-    public var name: String {
+    package var name: String {
         if let label { return label }
         if let path { return "'" + ArgumentBytes.display(path) + "'" }
         return fd == 1 ? "standard output" : fd == 2 ? "standard error" : "descriptor \(fd)"
@@ -48,7 +48,7 @@ public final class OutputFile: @unchecked Sendable {
     /// Opens (creating or truncating, or appending) a file for writing: a streamed report
     /// (`scan -o` jsonl, csv, text), whose records reach the disk as they are written. A symbolic
     /// link at the path is refused (O_NOFOLLOW), not followed. Whole files go through `SafeFile`.
-    public static func open(_ path: String, append: Bool = false) throws(OutputError) -> OutputFile {
+    package static func open(_ path: String, append: Bool = false) throws(OutputError) -> OutputFile {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
         let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, flags, 0o644) }
         guard fd >= 0 else {
@@ -59,12 +59,12 @@ public final class OutputFile: @unchecked Sendable {
     }
 
     /// Wraps a descriptor already open for writing (taken over: closed by `close()`).
-    public static func adopt(fd: Int32, path: String, appending: Bool) -> OutputFile {
+    package static func adopt(fd: Int32, path: String, appending: Bool) -> OutputFile {
         OutputFile(fd: fd, owns: true, path: path, appending: appending)
     }
 
     /// Creates a file that must not exist yet (O_EXCL), for a temporary file to be renamed later.
-    public static func createNew(_ path: String) throws(OutputError) -> OutputFile {
+    package static func createNew(_ path: String) throws(OutputError) -> OutputFile {
         let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw OutputError(message: "cannot create \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))") }
         return OutputFile(fd: fd, owns: true, path: path)
@@ -72,12 +72,12 @@ public final class OutputFile: @unchecked Sendable {
 
     /// Writes all bytes, retrying on short writes and EINTR. After a failure (see `failure`)
     /// nothing more is written.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         write(bytes: Array(text.utf8))
     }
 
     /// The same for bytes that need not be UTF-8 (`--raw` payloads).
-    public func write(bytes: [UInt8]) {
+    package func write(bytes: [UInt8]) {
         guard failure == nil, !closed else { return }
         if bytes.isEmpty { return }
         // Where this write starts, to cut a partly written one off again.
@@ -100,12 +100,12 @@ public final class OutputFile: @unchecked Sendable {
         failure = OutputError(message: message)
     }
 
-    public var isTerminal: Bool { isatty(fd) == 1 }
+    package var isTerminal: Bool { isatty(fd) == 1 }
 
     /// Makes what was written durable: fsync for a regular file (pipes and terminals have
     /// nothing to sync). A failure is kept in `failure` and returned.
     @discardableResult
-    public func sync() -> OutputError? {
+    package func sync() -> OutputError? {
         guard failure == nil, !closed, isRegularFile else { return failure }
         while fsync(fd) != 0 {
             if errno == EINTR { continue }
@@ -118,7 +118,7 @@ public final class OutputFile: @unchecked Sendable {
     /// Syncs, then closes a file this object opened. Returns the first failure of the output's
     /// life (a write, the fsync or the close), if any.
     @discardableResult
-    public func close() -> OutputError? {
+    package func close() -> OutputError? {
         guard !closed else { return failure }
         sync()
         closed = true
@@ -129,8 +129,8 @@ public final class OutputFile: @unchecked Sendable {
     }
 }
 
-public struct OutputError: Error, CustomStringConvertible {
-    public let message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
+package struct OutputError: Error, CustomStringConvertible {
+    package let message: String
+    package init(message: String) { self.message = message }
+    package var description: String { message }
 }

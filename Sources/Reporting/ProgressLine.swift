@@ -2,13 +2,13 @@ import SweepCore
 /// The words of `scan`'s progress line and end summary, as pure functions (the terminal side is
 /// `Progress` in the CLI): counts with their singular and plural, a rate that never reads
 /// "0 img/s", an ETA, the file just finished, and a line that never wraps on a narrow terminal.
-public enum ProgressLine {
+package enum ProgressLine {
     /// "1 code", "2 codes".
-    public static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    package static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
     /// Images per second, or seconds per image when slower than one a second; nil before the
     /// first file is done (no rate to say yet).
-    public static func rate(files: Int, elapsed: Double) -> String? {
+    package static func rate(files: Int, elapsed: Double) -> String? {
         guard files > 0, elapsed > 0 else { return nil }
         let perSecond = Double(files) / elapsed
         if perSecond >= 10 { return "\(Int(perSecond.rounded())) img/s" }
@@ -17,13 +17,13 @@ public enum ProgressLine {
     }
 
     /// "ETA 1m05s": the time the files left take at the rate so far; nil before there is a rate.
-    public static func eta(done: Int, total: Int, elapsed: Double) -> String? {
+    package static func eta(done: Int, total: Int, elapsed: Double) -> String? {
         guard done > 0, total > done, elapsed > 0 else { return nil }
         return "ETA " + duration(elapsed / Double(done) * Double(total - done))
     }
 
     /// "45s", "3m07s", "2h05m".
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.up))
         if s < 60 { return "\(s)s" }
         if s < 3600 { return "\(s / 60)m" + pad(s % 60) + "s" }
@@ -36,7 +36,7 @@ public enum ProgressLine {
     /// goes last and is shortened from the left; the counts come first and are cut last.
     /// `total` is nil while the walk that counts the files has not finished: "12 files, ...",
     /// no ETA.
-    public static func live(done: Int, total: Int?, codes: Int, failed: Int, elapsed: Double, current: String?, width: Int) -> String {
+    package static func live(done: Int, total: Int?, codes: Int, failed: Int, elapsed: Double, current: String?, width: Int) -> String {
         var parts = [total.map { "\(done)/\(count($0, "file"))" } ?? count(done, "file"), count(codes, "code")]
         if failed > 0 { parts.append("\(failed) failed") }
         if let r = rate(files: done, elapsed: elapsed) { parts.append(r) }
@@ -52,7 +52,7 @@ public enum ProgressLine {
 
     /// The end summary's line naming failed files: "failed: a.png (corrupt), b.gif (timeout)
     /// and 3 more". `names` are the first few, already escaped; `total` all of them.
-    public static func failed(_ names: [String], total: Int) -> String? {
+    package static func failed(_ names: [String], total: Int) -> String? {
         guard total > 0 else { return nil }
         var s = "failed: " + names.joined(separator: ", ")
         if total > names.count { s += " and \(total - names.count) more" }
@@ -60,7 +60,7 @@ public enum ProgressLine {
     }
 
     /// Terminal columns, roughly: East Asian wide characters and emoji take two.
-    public static func columns(_ s: String) -> Int {
+    package static func columns(_ s: String) -> Int {
         s.unicodeScalars.reduce(0) { $0 + width($1) }
     }
 

@@ -7,12 +7,12 @@ import SweepCore
 /// one as its bytes. Nothing is escaped: a payload holding a newline reads as two lines, and one
 /// holding terminal escapes or bidi controls acts on a terminal. Errors are not written here (the
 /// progress summary and the exit status say them).
-public struct RawSink: RecordSink {
+package struct RawSink: RecordSink {
     let out: OutputFile
     let forcedCharset: String?
-    public init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
+    package init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
 
-    public mutating func write(_ record: FileRecord) {
+    package mutating func write(_ record: FileRecord) {
         var bytes: [UInt8] = []
         for code in record.codes {
             let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
@@ -22,6 +22,6 @@ public struct RawSink: RecordSink {
         out.write(bytes: bytes)
     }
 
-    public mutating func finish(summary: SweepSummary) {}
-    public var outputFailure: OutputError? { out.failure }
+    package mutating func finish(summary: SweepSummary) {}
+    package var outputFailure: OutputError? { out.failure }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SweepCore
 
 /// A printer in ripgrep's sense: it receives records in output order and writes them.
-public protocol RecordSink {
+package protocol RecordSink {
     /// Called once per file, in output order.
     mutating func write(_ record: FileRecord)
     /// Called once at the end (also after an interruption) with the sweep's summary.
@@ -13,20 +13,20 @@ public protocol RecordSink {
 }
 
 /// Counts over a whole sweep.
-public struct SweepSummary: Sendable, Equatable {
-    public var filesScanned = 0
-    public var filesWithCodes = 0
-    public var filesWithoutCodes = 0
-    public var filesFailed = 0
-    public var codes = 0
-    public var codesBySymbology: [Symbology: Int] = [:]
-    public var errorsByKind: [ErrorKind: Int] = [:]
-    public var uniquePayloads: Set<[UInt8]> = []
-    public var elapsedSeconds: Double = 0
-    public var interrupted = false
-    public init() {}
+package struct SweepSummary: Sendable, Equatable {
+    package var filesScanned = 0
+    package var filesWithCodes = 0
+    package var filesWithoutCodes = 0
+    package var filesFailed = 0
+    package var codes = 0
+    package var codesBySymbology: [Symbology: Int] = [:]
+    package var errorsByKind: [ErrorKind: Int] = [:]
+    package var uniquePayloads: Set<[UInt8]> = []
+    package var elapsedSeconds: Double = 0
+    package var interrupted = false
+    package init() {}
 
-    public mutating func add(_ r: FileRecord) {
+    package mutating func add(_ r: FileRecord) {
         filesScanned += 1
         if let e = r.error {
             filesFailed += 1
@@ -43,9 +43,9 @@ public struct SweepSummary: Sendable, Equatable {
         }
     }
 
-    public var imagesPerSecond: Double { elapsedSeconds > 0 ? Double(filesScanned) / elapsedSeconds : 0 }
+    package var imagesPerSecond: Double { elapsedSeconds > 0 ? Double(filesScanned) / elapsedSeconds : 0 }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("files_scanned", .int(filesScanned)),
             ("files_with_codes", .int(filesWithCodes)),
@@ -62,7 +62,7 @@ public struct SweepSummary: Sendable, Equatable {
     }
 
     /// A few lines for people (stderr at the end of a terminal run).
-    public var text: String {
+    package var text: String {
         var s = "\(ProgressLine.count(filesScanned, "file")): \(filesWithCodes) with codes, \(filesWithoutCodes) without, \(filesFailed) failed"
         s += "; \(ProgressLine.count(codes, "code")) (\(uniquePayloads.count) unique)"
         if !codesBySymbology.isEmpty {

@@ -1,8 +1,8 @@
 /// The output formats (`--format`). Each is a RecordSink in its own file.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case jsonl, json, csv, text
 
-    public var help: String {
+    package var help: String {
         switch self {
         case .jsonl: "one JSON record per line, each written as soon as it is ready (default)"
         case .json: "one JSON document with every record and a summary, put in place at the end"

@@ -15,11 +15,11 @@ import SweepCore
 ///   the same file system), are fsynced, and only then is the file renamed over the target
 ///   (and the folder fsynced). On any failure (a full disk, an I/O error) the temporary file is
 ///   removed and the previous file at the target is left exactly as it was.
-public enum SafeFile {
+package enum SafeFile {
     /// Refuses a target that is a symbolic link or exists and is not a regular file (or a
     /// character device); returns whether it is a character device (written to as it is).
     @discardableResult
-    public static func checkTarget(_ path: String) throws(OutputError) -> Bool {
+    package static func checkTarget(_ path: String) throws(OutputError) -> Bool {
         var st = stat()
         guard ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 else { return false } // not there yet: fine
         let shown = ArgumentBytes.display(path)
@@ -33,9 +33,9 @@ public enum SafeFile {
     }
 
     /// A file being written: `out` is the temporary file; `commit()` puts it in place.
-    public final class Pending {
-        public let target: String
-        public let out: OutputFile
+    package final class Pending {
+        package let target: String
+        package let out: OutputFile
         /// Written straight to the target (a character device such as /dev/null: nothing to rename).
         let direct: Bool
         var done = false
@@ -43,7 +43,7 @@ public enum SafeFile {
 
         /// fsync, close, check the target again, rename over it, fsync the folder. On failure the
         /// temporary file is removed and the target is untouched.
-        public func commit() throws(OutputError) {
+        package func commit() throws(OutputError) {
             guard !done else { return }
             done = true
             if direct {
@@ -67,7 +67,7 @@ public enum SafeFile {
         }
 
         /// Removes the temporary file; the target stays as it was.
-        public func discard() {
+        package func discard() {
             guard !done else { return }
             done = true
             out.close()
@@ -76,7 +76,7 @@ public enum SafeFile {
     }
 
     /// Starts writing `path`: checks the target, creates the temporary file beside it.
-    public static func begin(_ path: String) throws(OutputError) -> Pending {
+    package static func begin(_ path: String) throws(OutputError) -> Pending {
         if try checkTarget(path) { // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
             return Pending(target: path, out: try OutputFile.open(path), direct: true)
         }
@@ -98,19 +98,19 @@ public enum SafeFile {
     }
 
     /// Writes the whole file (see the type's description).
-    public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
         let p = try begin(path)
         p.out.write(bytes: bytes)
         if let failure = p.out.failure { p.discard(); throw failure }
         try p.commit()
     }
 
-    public static func write(_ text: String, to path: String) throws(OutputError) {
+    package static func write(_ text: String, to path: String) throws(OutputError) {
         try write(Array(text.utf8), to: path)
     }
 
     /// ".NAME.codesweep-PID.tmp" beside the target, so the rename stays in one file system.
-    public static func temporaryPath(for target: String, attempt: Int = 0) -> String {
+    package static func temporaryPath(for target: String, attempt: Int = 0) -> String {
         let slash = target.lastIndex(of: "/")
         let dir = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target

@@ -10,8 +10,8 @@
 ///   noncharacters -> `\u{202E}` etc.
 ///
 /// The one escaper of the tool: `summarize`, `merge`, `check`, pictures and HTML pages use it.
-public enum TerminalText {
-    public static func escape(_ s: String) -> String {
+package enum TerminalText {
+    package static func escape(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
             if u == "\\" { out.append(contentsOf: "\\\\".unicodeScalars) }
@@ -25,7 +25,7 @@ public enum TerminalText {
     /// reports, pictures, HTML pages): C0 controls, DEL, C1 controls, bidi marks, embeddings,
     /// overrides and isolates, zero-width space, line and paragraph separators, BOM, interlinear
     /// annotations and noncharacters (not allowed in XML).
-    public static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x00..<0x20, 0x7F...0x9F, 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
         case 0xFEFF, 0xFFF9...0xFFFB, 0xFFFE, 0xFFFF, 0xFDD0...0xFDEF: true
@@ -34,7 +34,7 @@ public enum TerminalText {
     }
 
     /// The visible escape of one unsafe character: `\n`, `\r`, `\t`, `\x1b`, `\u{202E}`.
-    public static func escape(_ u: Unicode.Scalar) -> String {
+    package static func escape(_ u: Unicode.Scalar) -> String {
         switch u.value {
         case 0x0A: "\\n"
         case 0x0D: "\\r"

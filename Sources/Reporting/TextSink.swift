@@ -10,12 +10,12 @@ import SweepCore
 ///
 /// Files without codes print nothing. Every untrusted string (paths too) goes through
 /// TerminalText.escape, so no control character or escape sequence is ever printed raw.
-public struct TextSink: RecordSink {
+package struct TextSink: RecordSink {
     let out: OutputFile
     let forcedCharset: String?
-    public init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
+    package init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
 
-    public mutating func write(_ record: FileRecord) {
+    package mutating func write(_ record: FileRecord) {
         let path = TerminalText.escape(record.path)
         var lines = ""
         if let error = record.error {
@@ -31,6 +31,6 @@ public struct TextSink: RecordSink {
         out.write(lines)
     }
 
-    public mutating func finish(summary: SweepSummary) {}
-    public var outputFailure: OutputError? { out.failure }
+    package mutating func finish(summary: SweepSummary) {}
+    package var outputFailure: OutputError? { out.failure }
 }

@@ -7,16 +7,16 @@ import Darwin
 /// Dates and times in UTC, the one formatter: RFC 3339 / ISO 8601 with milliseconds for
 /// records ("2026-11-22T03:50:47.865Z"), the calendar date for `check`'s campaign expiry
 /// ("2026-11-22"), and JUnit's timestamp without zone or fraction ("2026-11-22T03:50:47").
-public enum Timestamp {
-    public enum Style: Sendable { case milliseconds, date, junit }
+package enum Timestamp {
+    package enum Style: Sendable { case milliseconds, date, junit }
 
-    public static func now(_ style: Style = .milliseconds) -> String {
+    package static func now(_ style: Style = .milliseconds) -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return format(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec) / 1_000_000, style: style)
     }
 
-    public static func format(seconds: Int, milliseconds: Int, style: Style = .milliseconds) -> String {
+    package static func format(seconds: Int, milliseconds: Int, style: Style = .milliseconds) -> String {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)

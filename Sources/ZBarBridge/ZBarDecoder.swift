@@ -4,21 +4,21 @@ import SweepCore
 /// Thin wrapper over ZBar's image scanner. Each call creates its own scanner and image and
 /// destroys them before returning, so no C handle ever outlives the call or crosses a task
 /// (scanners are not thread-safe, and a reused scanner grows memory in ZBar 0.23.92).
-public enum ZBarDecoder {
-    public struct Config: Sendable, Equatable {
+package enum ZBarDecoder {
+    package struct Config: Sendable, Equatable {
         /// Minimum ITF length handed to ZBar itself (fragments are then never reported).
-        public var minITFLength: Int32
-        public init(minITFLength: Int32 = 6) { self.minITFLength = minITFLength }
+        package var minITFLength: Int32
+        package init(minITFLength: Int32 = 6) { self.minITFLength = minITFLength }
     }
 
     /// ZBar's library version, e.g. "0.23.92".
-    public static var version: String {
+    package static var version: String {
         var major: UInt32 = 0, minor: UInt32 = 0, patch: UInt32 = 0
         zbar_version(&major, &minor, &patch)
         return "\(major).\(minor).\(patch)"
     }
 
-    public static func decode(_ image: LumaImage, symbologies: Set<Symbology>, config: Config = Config()) -> [RawSymbol] {
+    package static func decode(_ image: LumaImage, symbologies: Set<Symbology>, config: Config = Config()) -> [RawSymbol] {
         guard image.width > 0, image.height > 0, !symbologies.isEmpty else { return [] }
         guard let scanner = zbar_image_scanner_create() else { return [] }
         defer { zbar_image_scanner_destroy(scanner) }

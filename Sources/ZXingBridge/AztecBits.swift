@@ -4,7 +4,7 @@
 /// own test `aztec-1/padding_bs.png`: 996 zero bytes came back as 1,027 bytes ending in whatever
 /// lay past its buffer, different from run to run; valgrind: "Invalid read" in
 /// ZXing::Aztec::Decode). Pure Swift, no state.
-public enum AztecBits {
+package enum AztecBits {
     /// The bytes, or nil when the bits use what this check does not follow: FLG(n) (FNC1 or an
     /// ECI designator) or a structured-append header (M/L U/L first), whose bytes zxing-cpp
     /// renders its own way.
@@ -12,7 +12,7 @@ public enum AztecBits {
     /// Modes as zxing-cpp follows ISO/IEC 24778: a shift or latch code read in a mode makes that
     /// mode the one to return to (so D/L U/S B/S returns to Upper after the bytes), a latch also
     /// makes its target the mode to return to; after a character, the return mode is current.
-    public static func decode(_ raw: [UInt8], bitCount: Int) -> [UInt8]? {
+    package static func decode(_ raw: [UInt8], bitCount: Int) -> [UInt8]? {
         guard bitCount >= 0, bitCount <= raw.count * 8 else { return nil }
         var bits = BitReader(raw: raw, count: bitCount)
         if bitCount > 20, bits.read(5) == 29, bits.read(5) == 29 { return nil } // structured append

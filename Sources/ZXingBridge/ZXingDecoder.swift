@@ -7,16 +7,16 @@ import Glibc
 /// The second decoder: zxing-cpp (Debian's libzxing 1.4) for the symbologies ZBar does not
 /// read (Data Matrix, PDF417, Aztec). Same shape as `ZBarDecoder`: a luma image in, raw symbols
 /// out, all reader state made and freed inside the call (no C or C++ handle outlives it).
-public enum ZXingDecoder {
+package enum ZXingDecoder {
     /// What one call tells besides its symbols: nil, or why it read nothing (an exception, or
     /// an abort() inside the library that was caught on this thread).
-    public struct Outcome: Sendable, Equatable {
-        public var symbols: [RawSymbol]
-        public var failure: String?
+    package struct Outcome: Sendable, Equatable {
+        package var symbols: [RawSymbol]
+        package var failure: String?
     }
 
     /// The library's version, e.g. "1.4.0".
-    public static var version: String { String(cString: czx_version()) }
+    package static var version: String { String(cString: czx_version()) }
 
     /// Test hook: `CODESWEEP_TEST_SECOND_DECODER` = `abort` (abort() inside the reader, caught
     /// by the guard), `abort-unguarded` (abort() that ends the process), `crash` (SIGKILL) or
@@ -53,7 +53,7 @@ public enum ZXingDecoder {
     /// Reads the given symbologies (those zxing-cpp is used for; others are ignored) in `image`.
     /// Corners come in ZBar's order for 2D codes (top-left, bottom-left, bottom-right,
     /// top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
-    public static func decode(_ image: LumaImage, symbologies: Set<Symbology>, guardAbort: Bool = true) -> Outcome {
+    package static func decode(_ image: LumaImage, symbologies: Set<Symbology>, guardAbort: Bool = true) -> Outcome {
         let formats = symbologies.compactMap(formatBit).reduce(0, |)
         guard formats != 0, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
         var results: UnsafeMutablePointer<czx_result>? = nil

@@ -5,23 +5,23 @@
 /// `PlanSettings.linearConfirmBelow`) is `hold`: it waits in `held`, outside `codes`, until
 /// another view (`source`) reads the same code, or a read that needs none does; then it joins
 /// `codes` as if first read where it was held. What is still held at the end is not reported.
-public struct CodeMerger: Sendable {
-    public private(set) var codes: [DetectedCode] = []
-    public private(set) var held: [Held] = []
-    public init() {}
+package struct CodeMerger: Sendable {
+    package private(set) var codes: [DetectedCode] = []
+    package private(set) var held: [Held] = []
+    package init() {}
 
     /// A read waiting for a second sighting, and the view it came from.
-    public struct Held: Sendable, Equatable {
-        public var code: DetectedCode
+    package struct Held: Sendable, Equatable {
+        package var code: DetectedCode
         /// The view that read it (reads from the same view confirm nothing).
-        public var source: String
+        package var source: String
         /// That view's scale and turn, for the executor's confirmation crops.
-        public var view: ReadView
+        package var view: ReadView
         /// Whether the executor has tried its confirmation crops.
-        public var checked = false
+        package var checked = false
     }
 
-    public mutating func add(_ code: DetectedCode) {
+    package mutating func add(_ code: DetectedCode) {
         // A sure read confirms a held read of the same code: the held one was first.
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             codes.append(held.remove(at: h).code)
@@ -49,7 +49,7 @@ public struct CodeMerger: Sendable {
     /// held from another view, else it is held.
     /// - Returns: whether the read was held (and is new there).
     @discardableResult
-    public mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
+    package mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             // Read again by the same view: still one sighting.
             guard held[h].source != source else {
@@ -67,7 +67,7 @@ public struct CodeMerger: Sendable {
     }
 
     /// Marks a held read's confirmation as tried.
-    public mutating func markChecked(_ i: Int) { held[i].checked = true }
+    package mutating func markChecked(_ i: Int) { held[i].checked = true }
 
     /// The same code: same frame, symbology and payload, at an overlapping place.
     static func same(_ existing: DetectedCode, _ code: DetectedCode) -> Bool {

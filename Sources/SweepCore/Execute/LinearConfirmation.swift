@@ -99,17 +99,17 @@ extension PlanExecutor {
 }
 
 /// Where a held read was read: the scale and turn of its view, for the confirmation crops.
-public struct ReadView: Sendable, Equatable {
+package struct ReadView: Sendable, Equatable {
     /// Full-resolution pixels per pixel of the view.
-    public var pixelSize: Double = 1
+    package var pixelSize: Double = 1
     /// The direction of the view's rows in the full frame (degrees, y down).
-    public var angle: Double = 0
+    package var angle: Double = 0
     /// The view came from a reduced decode (a JPEG's DCT-scaled first decode).
-    public var reducedDecode = false
+    package var reducedDecode = false
     /// The view went through a filter (sharpening, a threshold, ...), not only cut, shrunk and turned.
-    public var filtered = false
+    package var filtered = false
 
-    public init() {}
+    package init() {}
 
     /// The geometry of a view near one of its points, from its map to full resolution.
     init(_ toFull: Homography, at p: Point) {
@@ -123,7 +123,7 @@ public struct ReadView: Sendable, Equatable {
     /// resolution for a read in a reduced view; the read's own scale, plain, when that is
     /// other pixels than its view's (it went through a filter, or came from a reduced decode:
     /// then only from the full-resolution decode, `needsFull`); half the read's scale.
-    public var confirmationScales: [(scale: Double, needsFull: Bool)] {
+    package var confirmationScales: [(scale: Double, needsFull: Bool)] {
         let own = 1 / pixelSize
         var out: [(scale: Double, needsFull: Bool)] = []
         func add(_ scale: Double, needsFull: Bool = false) {

@@ -1,20 +1,20 @@
 /// Runs a scan plan over one upright frame and merges what the passes find.
-public struct PlanExecutor {
-    public let options: ReaderOptions
-    public let decode: SymbolDecoder
+package struct PlanExecutor {
+    package let options: ReaderOptions
+    package let decode: SymbolDecoder
     var settings: PlanSettings { options.plan.settings }
     /// Called after each pass that ran (and once for the cheap look and the locator) with a
     /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
     /// (`CODESWEEP_TRACE=1`).
-    public var trace: (@Sendable (String) -> Void)?
+    package var trace: (@Sendable (String) -> Void)?
     /// The second decoder (zxing-cpp), run by passes whose `decoder` is `.zxing`; nil: such
     /// passes are skipped.
-    public var secondDecode: SymbolDecoder?
+    package var secondDecode: SymbolDecoder?
     /// Called before each second-decoder pass decodes, with the codes found so far (as `scan`
     /// would return them): a worker sends them on, so a crash inside that decoder loses none.
-    public var beforeSecondDecoder: (([DetectedCode]) -> Void)?
+    package var beforeSecondDecoder: (([DetectedCode]) -> Void)?
 
-    public init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
+    package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
         self.options = options
         self.decode = decode
     }
@@ -109,7 +109,7 @@ public struct PlanExecutor {
     ///   - fullResolution: decodes the frame at full resolution; called at most once, and only
     ///     when a pass needs more resolution than `frame` has. Corners are always reported in
     ///     full-resolution pixels.
-    public func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
+    package func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
                      fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
         var (base, baseToFull) = cutToRegion(frame, scale: scale)
         guard base.width >= 1, base.height >= 1 else { return [] }

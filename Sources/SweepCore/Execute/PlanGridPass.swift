@@ -95,7 +95,7 @@ extension PlanExecutor {
 }
 
 extension QRDetails {
-    public init(_ d: QRDecoded, mirrored: Bool) {
+    package init(_ d: QRDecoded, mirrored: Bool) {
         self.init(version: d.version, ecLevel: d.ec.rawValue, mask: d.mask, mirrored: mirrored, eci: d.content.eci)
     }
 }

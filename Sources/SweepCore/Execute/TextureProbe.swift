@@ -6,32 +6,32 @@ import Darwin
 
 /// The cheap look: does a frame hold texture that could be a code (many sharp light/dark
 /// transitions packed in blocks)? Smooth photos say no and skip the expensive passes.
-public enum TextureProbe {
+package enum TextureProbe {
     /// Busy blocks (each with a busy neighbour) needed to call an image code-like.
-    public static let minBusyBlocks = 4
+    package static let minBusyBlocks = 4
 
     /// What the look saw in one frame.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Code-like texture somewhere, at some scale.
-        public var codeLike = false
+        package var codeLike = false
         /// Where, as fractions of the frame (`.regions` crops).
-        public var regions: [FractionalBox] = []
+        package var regions: [FractionalBox] = []
         /// Fine texture only (`.fineRegions` crops).
-        public var fine: [FractionalBox] = []
+        package var fine: [FractionalBox] = []
         /// For each fine place: whether it holds a bar field (looked for in places bigger than
         /// `barFieldMinArea` only; the smaller ones are cropped whatever they hold).
-        public var fineBars: [Bool] = []
+        package var fineBars: [Bool] = []
         /// For each code-like place: whether it holds a bar field (looked for in places of at
         /// most `barFieldMaxRegionArea` only: the small places `.smallRegions` crops).
-        public var regionBars: [Bool] = []
+        package var regionBars: [Bool] = []
         /// The fraction of the frame the code-like places cover.
-        public var busyArea = 0.0
+        package var busyArea = 0.0
         /// Per view looked at: "WxH:busy blocks" (for the trace).
-        public var seen: [String] = []
+        package var seen: [String] = []
     }
 
     /// The look at several views of one frame (coarse to fine), the finest being `base`.
-    public static func look(views: [LumaImage], base: LumaImage) -> Result {
+    package static func look(views: [LumaImage], base: LumaImage) -> Result {
         var r = Result()
         var seenSizes = Set<Int>()
         var coarse: [(box: FractionalBox, count: Int)] = []
@@ -59,9 +59,9 @@ public enum TextureProbe {
     }
 
     /// Fine places bigger than this fraction of the frame are searched for a bar field.
-    public static let barFieldMinArea = 0.01
+    package static let barFieldMinArea = 0.01
     /// Code-like places no bigger than this fraction of the frame are searched for a bar field.
-    public static let barFieldMaxRegionArea = 0.05
+    package static let barFieldMaxRegionArea = 0.05
 
     /// The cheap bar-field test: does the place hold parallel bars (a linear code) rather than
     /// texture (text, fabric, squares)? Per 16x16 block, the Sobel gradients' structure tensor: a block
@@ -70,7 +70,7 @@ public enum TextureProbe {
     /// blocks of one orientation (within 10° of their neighbour) touch and reach over three blocks
     /// across the bars: a code is one wide patch, while the sides of scattered squares are as
     /// many angles as squares, each side a few modules thick.
-    public static func hasBarField(_ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4) -> Bool {
+    package static func hasBarField(_ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4) -> Bool {
         let r = box.pixels(width: img.width, height: img.height).clamped(width: img.width, height: img.height)
         let B = 16
         let gw = (r.width - 2) / B, gh = (r.height - 2) / B
@@ -139,7 +139,7 @@ public enum TextureProbe {
     /// Busy blocks (each with a busy neighbour) and the boxes around groups of them, as
     /// fractions of the image, grown to take in the code's quiet zone and its flat parts
     /// (finder patterns, wide bars) that are not busy themselves.
-    public static func look(_ img: LumaImage, fine: Bool = false) -> (busy: Int, regions: [FractionalBox], counts: [Int]) {
+    package static func look(_ img: LumaImage, fine: Bool = false) -> (busy: Int, regions: [FractionalBox], counts: [Int]) {
         let (mask, bw, bh) = fine ? busyMask(img, minTransitions: 40, minFar: 24) : busyMask(img)
         guard bw > 0, bh > 0 else { return (0, [], []) }
         var seen = [Bool](repeating: false, count: bw * bh)
@@ -181,7 +181,7 @@ public enum TextureProbe {
     /// variant) with little busy there when shrunk (`coarse`: the groups the coarser looks found,
     /// with their block counts). Text and photo detail are busy at every scale; modules of
     /// 1-1.5 px only at the finest.
-    public static func fineRegions(_ finest: LumaImage, coarse: [(box: FractionalBox, count: Int)]) -> [FractionalBox] {
+    package static func fineRegions(_ finest: LumaImage, coarse: [(box: FractionalBox, count: Int)]) -> [FractionalBox] {
         let fine = look(finest, fine: true)
         return FractionalBox.merged(zip(fine.regions, fine.counts).filter { box, count in
             let shrunk = coarse.filter { $0.box.overlaps(box) }.reduce(0) { $0 + $1.count }
@@ -189,7 +189,7 @@ public enum TextureProbe {
         }.map(\.0))
     }
 
-    public static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
+    package static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {
         look(img).busy
     }
 

@@ -8,18 +8,18 @@ import QRSymbol
 /// modules around it, with a sureness from its distance to that mean; `QRSymbolDecoder` then
 /// reads format and version information, undoes the mask and restores each block, the least
 /// sure codewords as erasures. The mirror image is tried too.
-public enum QRGridReader {
+package enum QRGridReader {
     /// A code read, in the pixels of the image it was read in.
-    public struct Read: Sendable {
-        public var decoded: QRDecoded
-        public var mirrored: Bool
+    package struct Read: Sendable {
+        package var decoded: QRDecoded
+        package var mirrored: Bool
         /// The code's corners clockwise from its own top-left.
-        public var corners: Quad
+        package var corners: Quad
         /// Which way the code's top faces (0 up, 1 right, 2 down, 3 left), as ZBar says it.
-        public var orientation: Int
+        package var orientation: Int
     }
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case read(Read)
         /// No frame tried found format information within 3 bits in either reading: not a QR
         /// code, or one the frames are too far off for; worth no further retries.
@@ -32,7 +32,7 @@ public enum QRGridReader {
     /// Reads the code a located candidate frames (`candidate` in this image's pixels).
     /// `polish: false` skips fitting the corners to every sure module after a read (the most
     /// costly step, some 60 % of a read): for a caller that needs the symbol, not its corners.
-    public static func read(_ image: LumaImage, candidate c: QRCandidate, polish: Bool = true) -> Outcome {
+    package static func read(_ image: LumaImage, candidate c: QRCandidate, polish: Bool = true) -> Outcome {
         var formatSeen = false
         var why: [String] = []
         var frames = [(c.dimension, c.toImage)] + c.otherFrames

@@ -5,54 +5,54 @@ import Darwin
 #endif
 
 /// A QR finder pattern (the 7x7 module square in three corners of a QR code) found in an image.
-public struct FinderPattern: Sendable, Equatable {
+package struct FinderPattern: Sendable, Equatable {
     /// Centre, in pixels of the image the locator was given.
-    public var center: Point
+    package var center: Point
     /// Module size in pixels (the smallest of the four directions measured, so a rotated code's
     /// diagonal does not inflate it).
-    public var moduleSize: Double
+    package var moduleSize: Double
     /// How many scan lines confirmed it (at every pyramid level added up).
-    public var count: Int
+    package var count: Int
 }
 
 /// A place where a QR code probably is: three finder patterns in the geometry of a code,
 /// checked by the timing pattern between them, with the perspective transform from the code's
 /// own module grid to the image.
-public struct QRCandidate: Sendable {
+package struct QRCandidate: Sendable {
     /// Finder centres as the code is drawn: top-left, top-right, bottom-left (a mirrored code
     /// is located as the code it mirrors, its module frame reflected).
-    public var topLeft: Point, topRight: Point, bottomLeft: Point
+    package var topLeft: Point, topRight: Point, bottomLeft: Point
     /// Modules per side, 17 + 4 x version (estimated from the finder distance and the timing pattern).
-    public var dimension: Int
+    package var dimension: Int
     /// Module size in pixels (mean of the three finders).
-    public var moduleSize: Double
+    package var moduleSize: Double
     /// The alignment pattern's centre, when one was found (versions 2 and up).
-    public var alignment: Point?
+    package var alignment: Point?
     /// Timing-pattern score, 0...1: the fraction of one-module runs along both timing lines.
-    public var score: Double
+    package var score: Double
     /// The fraction of the seen finders' modules (7x7 and the light separator on their inner
     /// sides) that the frame finds as a finder is drawn: near 1 for a code, about a half for
     /// finder-like triples in pixel noise (only the lines the run test crossed match there).
-    public var finderMatch: Double = 1
+    package var finderMatch: Double = 1
     /// Maps module coordinates (0...dimension on each axis, the code's own frame, y down) to
     /// image pixels.
-    public var toImage: Homography
+    package var toImage: Homography
     /// The next-best frames (another version, or another fourth point), best first: a grid
     /// drawn through one of them may read where the best one's does not.
-    public var otherFrames: [(dimension: Int, toImage: Homography)] = []
+    package var otherFrames: [(dimension: Int, toImage: Homography)] = []
 
-    public var version: Int { (dimension - 17) / 4 }
+    package var version: Int { (dimension - 17) / 4 }
 
     /// The code's outline: the images of (0,0), (N,0), (N,N), (0,N).
-    public var corners: Quad {
+    package var corners: Quad {
         let n = Double(dimension)
         return Quad([Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n)].map(toImage.apply))
     }
 
-    public var center: Point { toImage.apply(Point(x: Double(dimension) / 2, y: Double(dimension) / 2)) }
+    package var center: Point { toImage.apply(Point(x: Double(dimension) / 2, y: Double(dimension) / 2)) }
 
     /// The same candidate with every point mapped by `t` (an image-to-image transform).
-    public func mapped(by t: Homography) -> QRCandidate {
+    package func mapped(by t: Homography) -> QRCandidate {
         var c = self
         c.topLeft = t.apply(topLeft); c.topRight = t.apply(topRight); c.bottomLeft = t.apply(bottomLeft)
         c.alignment = alignment.map(t.apply)
@@ -80,31 +80,31 @@ public struct QRCandidate: Sendable {
 /// 4. The dimension from the leg length, the alignment pattern searched near where an affine
 ///    frame puts it, and the homography from the three finder centres and the alignment
 ///    pattern (or the parallelogram's fourth corner).
-public enum QRLocator {
-    public struct Options: Sendable, Equatable {
+package enum QRLocator {
+    package struct Options: Sendable, Equatable {
         /// Local binarisation: block radius (block 2r+1) and offset below the block mean.
-        public var blockRadius = 17
-        public var offset = 5
+        package var blockRadius = 17
+        package var offset = 5
         /// Pyramid levels stop when the short side would fall below this.
-        public var minSide = 120
-        public var maxLevels = 6
+        package var minSide = 120
+        package var maxLevels = 6
         /// An image of at most this many megapixels is also looked at doubled: a code at a slant
         /// in a small photo has modules of 2 px or less across, too few for the run test.
-        public var upscaleBelowMegapixels = 1.0
+        package var upscaleBelowMegapixels = 1.0
         /// Finders beyond this many (most-confirmed first) are dropped: a textured photo can
         /// make hundreds, and grouping is cubic in the worst case.
-        public var maxFinders = 400
+        package var maxFinders = 400
         /// Candidates below this timing score are dropped.
-        public var minScore = 0.5
+        package var minScore = 0.5
         /// Each finder is grouped with this many of its nearest similar-sized finders: on a
         /// sheet of many codes a code's own finders are among the nearest, and a lattice of
         /// finders would otherwise give a cubic number of right-angled triples to check.
-        public var nearest = 10
+        package var nearest = 10
         /// Candidates from two finders and a guessed third: at most this many, each with both
         /// timing lines at least this clean.
-        public var maxPairGuesses = 12
-        public var minGuessedScore = 0.6
-        public init() {}
+        package var maxPairGuesses = 12
+        package var minGuessedScore = 0.6
+        package init() {}
     }
 
     /// One level of the pyramid: the binary image (1 = dark) and its scale relative to the input.
@@ -123,12 +123,12 @@ public enum QRLocator {
     }
 
     /// Candidates in `image`, best (highest timing score) first.
-    public static func locate(_ image: LumaImage, options: Options = Options()) -> [QRCandidate] {
+    package static func locate(_ image: LumaImage, options: Options = Options()) -> [QRCandidate] {
         locateTimed(image, options: options).candidates
     }
 
     /// The same, with the milliseconds of each stage and the finder count (for the trace).
-    public static func locateTimed(_ image: LumaImage, options: Options = Options())
+    package static func locateTimed(_ image: LumaImage, options: Options = Options())
         -> (candidates: [QRCandidate], finders: Int, stages: [(String, Double)]) {
         var stages: [(String, Double)] = []
         var t = ContinuousClock.now

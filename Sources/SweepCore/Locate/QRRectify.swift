@@ -13,7 +13,7 @@ extension LumaImage {
     /// samples per pixel where the view shrinks the code (screen moiré, huge modules). Points
     /// outside the image take the nearest edge pixel. Returns the view and the transform from
     /// view pixels back to this image.
-    public func rectified(_ toImage: Homography, dimension: Int, side: Int, margin: Int) -> (image: LumaImage, toSource: Homography) {
+    package func rectified(_ toImage: Homography, dimension: Int, side: Int, margin: Int) -> (image: LumaImage, toSource: Homography) {
         let total = side + 2 * margin
         let k = Double(dimension) / Double(side)
         // View pixel (edge coordinates) -> module coordinates -> image pixels.
@@ -50,7 +50,7 @@ extension LumaImage {
 
     /// The grey at a point (pixel centres at half-integers), bilinear between the four pixels
     /// round it; points outside take the nearest edge.
-    public func bilinear(at p: Point) -> Double {
+    package func bilinear(at p: Point) -> Double {
         withGreys { $0.grey(p) }
     }
 
@@ -105,7 +105,7 @@ extension LumaImage {
     /// code when the frame is right to a fraction of a module, even where the photo is too
     /// blurred or skewed for its own finder. `offset` (in modules) moves every sample point.
     /// Returns the view and the map back to this image.
-    public func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
+    package func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
                             offset: Point = Point(x: 0, y: 0)) -> (image: LumaImage, toSource: Homography) {
         var g = [Double](repeating: 0, count: n * n)
         for j in 0..<n {

@@ -12,12 +12,12 @@
 /// Everything that turns an argument into a path for a system call (`Walker`, `OutputFile`,
 /// globs, `--files-from`) goes through `bytes`, and messages show `display` (U+FFFD for
 /// bytes that are not UTF-8, as in records).
-public enum ArgumentBytes {
+package enum ArgumentBytes {
     static let base: UInt32 = 0xF700
     static let escapes: ClosedRange<UInt32> = 0xF780...0xF7FF
 
     /// The argument's bytes as a String the parser can carry (see the type's comment).
-    public static func escape(_ bytes: [UInt8]) -> String {
+    package static func escape(_ bytes: [UInt8]) -> String {
         var out = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
         var it = bytes.makeIterator()
@@ -46,7 +46,7 @@ public enum ArgumentBytes {
     }
 
     /// The exact bytes an escaped argument stands for (UTF-8 for ordinary strings).
-    public static func bytes(_ s: String) -> [UInt8] {
+    package static func bytes(_ s: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
@@ -60,19 +60,19 @@ public enum ArgumentBytes {
     }
 
     /// For messages: the argument's bytes decoded as UTF-8, U+FFFD where they are not.
-    public static func display(_ s: String) -> String {
+    package static func display(_ s: String) -> String {
         String(decoding: bytes(s), as: UTF8.self)
     }
 
     /// Runs `body` with the argument as a NUL-terminated C path of its exact bytes.
-    public static func withCPath<T>(_ s: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+    package static func withCPath<T>(_ s: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
         (bytes(s) + [0]).withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
         }
     }
 
     /// argv as the parser should see it: each argument escaped (see `escape`).
-    public static func escapedArguments(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String] {
+    package static func escapedArguments(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String] {
         (0..<Int(argc)).map { i in
             guard let p = argv[i] else { return "" }
             var bytes: [UInt8] = []

@@ -1,8 +1,8 @@
 /// "Did you mean" for words a person types: a misspelt subcommand (`codesweep summarise x.jsonl`,
 /// `codesweep reprot --html r.html`) and typo'd hosts in `check`. Pure.
-public enum DidYouMean {
+package enum DidYouMean {
     /// Levenshtein distance (insertions, deletions, substitutions), by Character.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -19,7 +19,7 @@ public enum DidYouMean {
 
     /// The word of `candidates` nearest to `word` when it is within two edits of it (and the
     /// candidate is longer than the edits), or nil: `requre_code` → `require_code`.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let lower = word.lowercased()
         let ranked = candidates.map { ($0, distance(lower, $0)) }.filter { $0.1 <= min(2, $0.0.count / 2) }
         return ranked.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
@@ -29,7 +29,7 @@ public enum DidYouMean {
     /// command — letters and '-' only, no '/' or '.', not an option — that is not an existing
     /// file or folder (`exists`), and within two edits of a command (a swapped pair of letters
     /// counts as two), gets a suggestion: anything else stays a path for the default `scan`.
-    public static func subcommand(for word: String, commands: [String], exists: (String) -> Bool) -> String? {
+    package static func subcommand(for word: String, commands: [String], exists: (String) -> Bool) -> String? {
         guard word.count >= 3, !word.hasPrefix("-"), !commands.contains(word),
               word.allSatisfy({ ($0.isASCII && $0.isLetter) || $0 == "-" }), !exists(word) else { return nil }
         return closest(to: word, among: commands)

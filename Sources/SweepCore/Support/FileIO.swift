@@ -7,23 +7,23 @@ import Darwin
 /// The one place that reads and writes descriptors: retries on EINTR, loops over short reads
 /// and writes, waits when a non-blocking output is full (EAGAIN), and reports a failure as an
 /// error with errno's text instead of ending quietly with what was read so far.
-public enum FileIO {
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let code: Int32
-        public init(code: Int32) { self.code = code }
-        public var description: String { String(cString: strerror(code)) }
+package enum FileIO {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let code: Int32
+        package init(code: Int32) { self.code = code }
+        package var description: String { String(cString: strerror(code)) }
     }
 
     /// One read(2) into `buffer` (at most its count): the count read, 0 at end of file. On a
     /// non-blocking descriptor with nothing to read: `EAGAIN` (the caller polls).
-    public static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+    package static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
         let n = buffer.withUnsafeMutableBytes { readOnce(fd, $0) }
         if n < 0 { throw Failure(code: Int32(-n)) }
         return n
     }
 
     /// Fills `buffer` unless the end of the file comes first: the count read.
-    public static func readFully(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+    package static func readFully(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
         let n = buffer.withUnsafeMutableBytes { raw -> Int in
             var off = 0
             while off < raw.count {
@@ -39,7 +39,7 @@ public enum FileIO {
     }
 
     /// Everything up to the end of the file. More than `limit` bytes is `EFBIG`.
-    public static func readAll(_ fd: Int32, limit: Int = .max) throws(Failure) -> [UInt8] {
+    package static func readAll(_ fd: Int32, limit: Int = .max) throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -51,8 +51,8 @@ public enum FileIO {
     }
 
     /// Why an input named on the command line (a rules file, a batch list, a logo) was not read.
-    public struct InputRefusal: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct InputRefusal: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Reads a whole input file named on the command line, at most `limit` bytes: a regular
@@ -60,7 +60,7 @@ public enum FileIO {
     /// (`<(...)`, `/dev/stdin`) is read only to `limit` + 1 bytes. `what` names the input in
     /// messages ("the rules file"). This is the coordinator's guard: reads done outside the
     /// worker processes have no memory limit but this one.
-    public static func readInput(_ path: String, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
+    package static func readInput(_ path: String, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
         let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw InputRefusal(description: "cannot read \(what) \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -68,7 +68,7 @@ public enum FileIO {
     }
 
     /// The same for an open descriptor (standard input: `--file -`).
-    public static func readInput(fd: Int32, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
+    package static func readInput(fd: Int32, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
         var st = stat()
         if fstat(fd, &st) == 0 {
             if (st.st_mode & S_IFMT) == S_IFDIR { throw InputRefusal(description: "cannot read \(what): it is a folder") }
@@ -83,7 +83,7 @@ public enum FileIO {
     }
 
     /// Writes every byte. A write(2) that makes no progress three times is `EIO` (it would spin).
-    public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(Failure) {
+    package static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(Failure) {
         let code = bytes.withContiguousStorageIfAvailable { writeLoop(fd, UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { writeLoop(fd, $0) }
         if code != 0 { throw Failure(code: code) }

@@ -17,7 +17,7 @@
 /// Which text a pattern is matched against is the caller's rule (the walker's `WalkPattern` and
 /// `check`'s `PathContext`: a pattern without `/` matches the name, one with `/` the path below
 /// the root; for the walker a trailing `/` names folders only).
-public struct Glob: Sendable, Equatable {
+package struct Glob: Sendable, Equatable {
     enum Token: Equatable, Sendable {
         case byte(UInt8)
         case any            // ?
@@ -29,7 +29,7 @@ public struct Glob: Sendable, Equatable {
     let tokens: [Token]
     let caseInsensitive: Bool
 
-    public init(_ pattern: [UInt8], caseInsensitive: Bool = false) {
+    package init(_ pattern: [UInt8], caseInsensitive: Bool = false) {
         self.caseInsensitive = caseInsensitive
         let p = caseInsensitive ? pattern.map(Self.lower) : pattern
         var out: [Token] = []
@@ -58,12 +58,12 @@ public struct Glob: Sendable, Equatable {
         tokens = out
     }
 
-    public init(_ pattern: String, caseInsensitive: Bool = false) {
+    package init(_ pattern: String, caseInsensitive: Bool = false) {
         self.init(ArgumentBytes.bytes(pattern), caseInsensitive: caseInsensitive)
     }
 
     /// Whether the pattern names a set of paths rather than one (holds `*`, `?` or `[`…`]`).
-    public var hasWildcard: Bool { tokens.contains { if case .byte = $0 { false } else { true } } }
+    package var hasWildcard: Bool { tokens.contains { if case .byte = $0 { false } else { true } } }
 
     /// `{` at `start`: the alternatives' patterns (split at the commas outside nested braces,
     /// sets and escapes) and the index after the closing `}`, or nil when it is not closed.
@@ -112,7 +112,7 @@ public struct Glob: Sendable, Equatable {
         return nil
     }
 
-    public func matches(_ subject: [UInt8]) -> Bool {
+    package func matches(_ subject: [UInt8]) -> Bool {
         let s = caseInsensitive ? subject.map(Self.lower) : subject
         // memo[(ti * (tokens + 1)) + pi]: 0 unknown, 1 no, 2 yes. Patterns are short; the
         // table keeps `*` and `**/` from backtracking exponentially.
@@ -120,7 +120,7 @@ public struct Glob: Sendable, Equatable {
         return match(0, 0, s, &memo)
     }
 
-    public func matches(_ subject: String) -> Bool { matches(Array(subject.utf8)) }
+    package func matches(_ subject: String) -> Bool { matches(Array(subject.utf8)) }
 
     func match(_ pi: Int, _ ti: Int, _ s: [UInt8], _ memo: inout [UInt8]) -> Bool {
         let key = ti * (tokens.count + 1) + pi
