@@ -136,6 +136,3 @@ package struct CheckRunner: Sendable {
     }
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

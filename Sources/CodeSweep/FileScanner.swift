@@ -49,8 +49,7 @@ public enum FileScanner {
         func lap(_ name: String) {
             guard settings.timings else { return }
             let now = clock.now
-            let d = mark.duration(to: now).components
-            record.timings = (record.timings ?? []) + [(name, Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15)]
+            record.timings = (record.timings ?? []) + [(name, mark.duration(to: now).milliseconds)]
             mark = now
         }
         let bytes: [UInt8]

@@ -204,6 +204,3 @@ extension Scan {
 
 extension Effort: ExpressibleByArgument {}
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

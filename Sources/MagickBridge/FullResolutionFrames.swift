@@ -25,8 +25,7 @@ package final class FullResolutionFrames {
         if decodeMilliseconds == nil {
             let start = ContinuousClock.now
             decoded = try? ImageLoader.load(bytes, format: loaded.format, limits: limits)
-            let d = start.duration(to: .now).components
-            decodeMilliseconds = Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
+            decodeMilliseconds = start.duration(to: .now).milliseconds
         }
         guard let full = decoded, i < full.frames.count else { return nil }
         return full.frames[i]

@@ -133,8 +133,7 @@ package enum QRLocator {
         var stages: [(String, Double)] = []
         var t = ContinuousClock.now
         func lap(_ name: String) {
-            let d = t.duration(to: .now).components
-            stages.append((name, Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15))
+            stages.append((name, t.duration(to: .now).milliseconds))
             t = .now
         }
         let levels = pyramid(image, options: options)
