@@ -55,37 +55,58 @@ let package = Package(
         // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
         // digested and read, in worker processes, and which files a run sweeps (shards, path
         // lists) and which it skips on resuming (the resume log).
-        .target(name: "CodeSweep", dependencies: ["SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
-                                                 .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "CodeSweep",
+            dependencies: [
+                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
-        .target(name: "Forensics", dependencies: ["CodeSweep", "SweepCore", "Payloads", "MagickBridge", "FileWalker", "Reporting",
-                                                 .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Forensics",
+            dependencies: [
+                "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "FileWalker", "Reporting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Payloads", "Reporting", "FileWalker", .product(name: "Yams", package: "Yams")]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
-        .target(name: "CodeGenerate", dependencies: ["AssetCheck", "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "CodeGenerate",
+            dependencies: [
+                "AssetCheck", "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .executableTarget(
             name: "CodeSweepCLI",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
-            dependencies: ["CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Payloads", "FileWalker", "Reporting",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Payloads", "FileWalker", "Reporting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
         .target(name: "TestSupport", dependencies: ["SweepCore", "QRSymbol"], path: "Tests/TestSupport"),
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
-        .testTarget(name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol"],
-                    path: "Tests/UnitTests"),
+        .testTarget(
+            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol"],
+            path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
-        .testTarget(name: "CodeSweepIntegrationTests", dependencies: ["TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Payloads", "QRSymbol", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting"],
-                    path: "Tests/IntegrationTests"),
+        .testTarget(
+            name: "CodeSweepIntegrationTests",
+            dependencies: [
+                "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Payloads", "QRSymbol", "ZBarBridge",
+                "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
+            ],
+            path: "Tests/IntegrationTests"),
     ],
     // zxing-cpp's headers need C++17 (CZXing).
     cxxLanguageStandard: .cxx17

@@ -36,29 +36,34 @@ extension Scannability {
         if let version { f.append(("version", .int(version))) }
         f.append(("quiet_zone_px", .double(quietZonePx)))
         if let quietZoneModules { f.append(("quiet_zone_modules", .double(quietZoneModules))) }
-        f += [("quiet_zone_at_least", .bool(quietZoneAtLeast)), ("contrast", .double(contrast)), ("reads_as_is", .bool(readsAsIs)),
-              ("scale_margin", .double(scaleMargin)), ("blur_margin", .double(blurMargin)), ("contrast_margin", .double(contrastMargin)),
-              ("margins_complete", .bool(marginsComplete)), ("inverted", .bool(inverted)),
-              ("grades", .array(grades.map { .array([.string($0.parameter), .int($0.grade.rawValue)]) }))]
+        f += [
+            ("quiet_zone_at_least", .bool(quietZoneAtLeast)), ("contrast", .double(contrast)), ("reads_as_is", .bool(readsAsIs)),
+            ("scale_margin", .double(scaleMargin)), ("blur_margin", .double(blurMargin)), ("contrast_margin", .double(contrastMargin)),
+            ("margins_complete", .bool(marginsComplete)), ("inverted", .bool(inverted)),
+            ("grades", .array(grades.map { .array([.string($0.parameter), .int($0.grade.rawValue)]) })),
+        ]
         return .object(f)
     }
 
     /// Reads `json` back; nil when a field is missing or of the wrong kind.
     package init?(json v: JSONValue) {
         guard let quiet = v["quiet_zone_px"]?.doubleValue, let contrast = v["contrast"]?.doubleValue,
-              let readsAsIs = v["reads_as_is"]?.boolValue, let scale = v["scale_margin"]?.doubleValue,
-              let blur = v["blur_margin"]?.doubleValue, let fade = v["contrast_margin"]?.doubleValue,
-              let list = v["grades"]?.arrayValue else { return nil }
+            let readsAsIs = v["reads_as_is"]?.boolValue, let scale = v["scale_margin"]?.doubleValue,
+            let blur = v["blur_margin"]?.doubleValue, let fade = v["contrast_margin"]?.doubleValue,
+            let list = v["grades"]?.arrayValue
+        else { return nil }
         var grades: [(parameter: String, grade: Grade)] = []
         for g in list {
             guard let pair = g.arrayValue, pair.count == 2, let name = pair[0].stringValue,
-                  let value = pair[1].intValue.flatMap(Grade.init(rawValue:)) else { return nil }
+                let value = pair[1].intValue.flatMap(Grade.init(rawValue:))
+            else { return nil }
             grades.append((name, value))
         }
-        self.init(modulePx: v["module_px"]?.doubleValue, modulesPerSide: v["modules_per_side"]?.intValue, version: v["version"]?.intValue,
-                  quietZonePx: quiet, quietZoneModules: v["quiet_zone_modules"]?.doubleValue,
-                  quietZoneAtLeast: v["quiet_zone_at_least"]?.boolValue ?? false, contrast: contrast, readsAsIs: readsAsIs,
-                  scaleMargin: scale, blurMargin: blur, contrastMargin: fade,
-                  marginsComplete: v["margins_complete"]?.boolValue ?? true, inverted: v["inverted"]?.boolValue ?? false, grades: grades)
+        self.init(
+            modulePx: v["module_px"]?.doubleValue, modulesPerSide: v["modules_per_side"]?.intValue, version: v["version"]?.intValue,
+            quietZonePx: quiet, quietZoneModules: v["quiet_zone_modules"]?.doubleValue,
+            quietZoneAtLeast: v["quiet_zone_at_least"]?.boolValue ?? false, contrast: contrast, readsAsIs: readsAsIs,
+            scaleMargin: scale, blurMargin: blur, contrastMargin: fade,
+            marginsComplete: v["margins_complete"]?.boolValue ?? true, inverted: v["inverted"]?.boolValue ?? false, grades: grades)
     }
 }

@@ -59,9 +59,10 @@ package struct CheckRunner: Sendable {
         package var fullCheckRoots: [String]?
         package var description: String {
             let quoted = globs.map { "'\($0)'" }.joined(separator: ", ")
-            let where_ = fullCheckRoots.map { roots in
-                "no image given matches it, nor any image in the full check's paths (\(roots.map { "'\($0)'" }.joined(separator: ", ")))"
-            } ?? "no image checked matches it"
+            let where_ =
+                fullCheckRoots.map { roots in
+                    "no image given matches it, nor any image in the full check's paths (\(roots.map { "'\($0)'" }.joined(separator: ", ")))"
+                } ?? "no image checked matches it"
             return "require_code \(quoted): \(where_). A rule that checks nothing cannot pass. Fix: correct the glob (without '/' it matches the file name, "
                 + "with '/' the path relative to the rules file's folder, e.g. 'assets/posters/*'; globs are case-sensitive), "
                 + "or remove it from require_code"
@@ -121,7 +122,7 @@ package struct CheckRunner: Sendable {
         settings.grade = true
         var records: [FileRecord] = []
         var sweep = Sweep(settings: settings, jobs: jobs, isolation: isolation)
-        sweep.timeoutHint = " (check allows 60 s per image)" // check has no --timeout flag
+        sweep.timeoutHint = " (check allows 60 s per image)"  // check has no --timeout flag
         sweep.grader = CheckGrading.grader
         await sweep.run(items, emit: { records.append($0) })
         // Each code was graded where it was read (`CheckGrading`): in the worker that scanned
@@ -135,4 +136,3 @@ package struct CheckRunner: Sendable {
         return (records, scans)
     }
 }
-

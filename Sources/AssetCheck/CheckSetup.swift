@@ -14,8 +14,10 @@ package struct CheckSetup: Sendable, Equatable {
     /// Finds and reads the rules file. `read` gives a file's bytes (nil: cannot be read). A rules
     /// file that is named, or the default one when it exists, must read; a missing default is
     /// no error (the flags are the rules).
-    package init(rulesFile: String?, lookForDefault: Bool, currentDirectory cwd: String,
-                exists: (String) -> Bool, read: (String) throws -> [UInt8]?) throws {
+    package init(
+        rulesFile: String?, lookForDefault: Bool, currentDirectory cwd: String,
+        exists: (String) -> Bool, read: (String) throws -> [UInt8]?
+    ) throws {
         currentDirectory = cwd
         let path = rulesFile ?? (lookForDefault && exists(Self.defaultRulesFile) ? Self.defaultRulesFile : nil)
         guard let path else { return }

@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,8 +17,10 @@ extension ScannabilityProbe {
     /// the corners a decoder reports are off by a pixel or so, and a sliver of margin left
     /// outside would be an arbitrary cut. (A code whose margin fills its picture, as
     /// `generate` makes them, is then measured on the very pixels the read decoded.)
-    static func region(around box: (minX: Double, minY: Double, maxX: Double, maxY: Double), margin: Double, snap: Double,
-                       width: Int, height: Int) -> PixelRect {
+    static func region(
+        around box: (minX: Double, minY: Double, maxX: Double, maxY: Double), margin: Double, snap: Double,
+        width: Int, height: Int
+    ) -> PixelRect {
         var x0 = Int((box.minX - margin).rounded(.down)), y0 = Int((box.minY - margin).rounded(.down))
         var x1 = x0 + Int((box.maxX - box.minX + 2 * margin).rounded(.up)) + 1
         var y1 = y0 + Int((box.maxY - box.minY + 2 * margin).rounded(.up)) + 1
@@ -38,7 +41,7 @@ extension ScannabilityProbe {
         for (from, to) in [(p[0], p[2]), (p[1], p[3]), (p[3], p[1])] {
             let len = ((to.x - from.x) * (to.x - from.x) + (to.y - from.y) * (to.y - from.y)).squareRoot()
             guard len > 4 else { continue }
-            let steps = Int(len * 4) // quarter-pixel steps
+            let steps = Int(len * 4)  // quarter-pixel steps
             let half = steps / 2
             var runs: [(dark: Bool, length: Int)] = []
             for i in 0...half {
@@ -47,7 +50,7 @@ extension ScannabilityProbe {
                 let isDark = v < threshold
                 if let last = runs.last, last.dark == isDark { runs[runs.count - 1].length += 1 } else { runs.append((isDark, 1)) }
             }
-            if runs.first?.dark == false { runs.removeFirst() } // the corner may sit just outside the code
+            if runs.first?.dark == false { runs.removeFirst() }  // the corner may sit just outside the code
             guard runs.count >= 6 else { continue }
             let five = runs.prefix(5).map { Double($0.length) }
             let unit = five.reduce(0, +) / 7

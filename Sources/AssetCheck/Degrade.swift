@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,7 @@ extension LumaImage {
             }
         }
         var acc = [Double](repeating: 0, count: w)
-        let same = rowsRepeatingAbove() // a repeated row's sums are the row above's
+        let same = rowsRepeatingAbove()  // a repeated row's sums are the row above's
         let tmp = [Double](unsafeUninitializedCapacity: w * sh) { mid, filled in
             pixels.withUnsafeBufferPointer { src in
                 columns.withUnsafeBufferPointer { col in
@@ -67,20 +68,20 @@ extension LumaImage {
             tmp.withUnsafeBufferPointer { mid in
                 // Vertical: whole rows at a time (each pixel's terms still added in span order).
                 acc.withUnsafeMutableBufferPointer { a in
-                        for oy in 0..<h {
-                            let span = ys.spans[oy], t = span.total
-                            for x in 0..<w { a[x] = 0 }
-                            for k in 0..<span.count {
-                                let wt = ys.weights[span.offset + k], m = mid.baseAddress! + (span.first + k) * w
-                                for x in 0..<w { a[x] += m[x] * wt }
-                            }
-                            let orow = oy * w
-                            if t > 0 {
-                                for x in 0..<w { dst[orow + x] = clampedByte(a[x] / t) }
-                            } else {
-                                for x in 0..<w { dst[orow + x] = 255 }
-                            }
+                    for oy in 0..<h {
+                        let span = ys.spans[oy], t = span.total
+                        for x in 0..<w { a[x] = 0 }
+                        for k in 0..<span.count {
+                            let wt = ys.weights[span.offset + k], m = mid.baseAddress! + (span.first + k) * w
+                            for x in 0..<w { a[x] += m[x] * wt }
                         }
+                        let orow = oy * w
+                        if t > 0 {
+                            for x in 0..<w { dst[orow + x] = clampedByte(a[x] / t) }
+                        } else {
+                            for x in 0..<w { dst[orow + x] = 255 }
+                        }
+                    }
                 }
             }
             filled = w * h
@@ -99,10 +100,10 @@ extension LumaImage {
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
         let w = width, h = height, taps = 2 * r + 1
-        var tmp = [Double](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h } // every element written below
+        var tmp = [Double](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h }  // every element written below
         var out = [UInt8](unsafeUninitializedCapacity: w * h) { _, filled in filled = w * h }
         var padded = [Double](repeating: 0, count: w + 2 * r)
-        let same = rowsRepeatingAbove() // a repeated row's sums are the row above's
+        let same = rowsRepeatingAbove()  // a repeated row's sums are the row above's
         var acc = [Double](repeating: 0, count: w)
         pixels.withUnsafeBufferPointer { src in
             kernel.withUnsafeBufferPointer { kp in

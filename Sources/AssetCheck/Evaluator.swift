@@ -47,7 +47,9 @@ package struct Evaluator {
         self.rules = rules; self.context = context; self.today = today
         if let p = rules.url.pattern {
             do { regex = try Regex(p) } catch { throw InvalidRule(description: "url.pattern is not a valid regular expression: \(p) (\(error))") }
-        } else { regex = nil }
+        } else {
+            regex = nil
+        }
         for (name, date) in rules.url.campaignExpiry where !Self.isDate(date) {
             throw InvalidRule(description: "campaign '\(name)' expiry '\(date)' is not a date like 2025-06-30")
         }
@@ -58,7 +60,8 @@ package struct Evaluator {
     package static func isDate(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
-              u.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) }) else { return false }
+            u.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || ($0.element >= 48 && $0.element <= 57) })
+        else { return false }
         func number(_ r: Range<Int>) -> Int { u[r].reduce(0) { $0 * 10 + Int($1 - 48) } }
         let year = number(0..<4), month = number(5..<7), day = number(8..<10)
         guard (1...12).contains(month), day >= 1 else { return false }
@@ -85,10 +88,14 @@ package struct Evaluator {
             !Self.hasWildcard(e.path) && !seen.contains(PathContext.normalize(e.path)) && !seen.contains(context.absolute(e.path))
                 && !(context.rulesDirectory.map { seen.contains(PathContext.normalize($0 + "/" + e.path)) } ?? false)
         }.map { e in
-            ImageResult(path: context.display(e.path), violations: [Violation(
-                rule: "expectations",
-                message: "the expectations list \(context.display(e.path)) (expected \(quoteList(e.payloads))), but no such image was checked",
-                fix: "restore or rename the image, or remove its entry from the expectations")])
+            ImageResult(
+                path: context.display(e.path),
+                violations: [
+                    Violation(
+                        rule: "expectations",
+                        message: "the expectations list \(context.display(e.path)) (expected \(quoteList(e.payloads))), but no such image was checked",
+                        fix: "restore or rename the image, or remove its entry from the expectations")
+                ])
         }
     }
 
@@ -97,11 +104,15 @@ package struct Evaluator {
         result.width = record.width; result.height = record.height
         if let error = record.error {
             result.error = "\(error.kind.rawValue): \(error.message)"
-            result.violations.append(Violation(rule: "unreadable", message: "the image could not be read (\(error.kind.rawValue): \(error.message))",
-                                               fix: Self.unreadableFix(error.kind)))
+            result.violations.append(
+                Violation(
+                    rule: "unreadable", message: "the image could not be read (\(error.kind.rawValue): \(error.message))",
+                    fix: Self.unreadableFix(error.kind)))
             return result
         }
-        result.codes = record.codes.enumerated().map { CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil) }
+        result.codes = record.codes.enumerated().map {
+            CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil)
+        }
         var v: [Violation] = []
 
         // How many codes.
@@ -110,23 +121,36 @@ package struct Evaluator {
         let needed = max(rules.minCodes ?? 0, requiring == nil ? 0 : 1)
         if n < needed {
             if n == 0 && requiring != nil {
-                v.append(Violation(rule: "require_code",
-                                   message: "no QR code or barcode was found, and this image must carry one (require_code: '\(requiring!)')",
-                                   fix: "add the code to the artwork; if it is there, make it larger, sharper and darker on a light background (`codesweep scan \(record.path)` shows what is read)"))
+                v.append(
+                    Violation(
+                        rule: "require_code",
+                        message: "no QR code or barcode was found, and this image must carry one (require_code: '\(requiring!)')",
+                        fix:
+                            "add the code to the artwork; if it is there, make it larger, sharper and darker on a light background (`codesweep scan \(record.path)` shows what is read)"
+                    ))
             } else {
-                v.append(Violation(rule: "min_codes", message: "\(n) code\(n == 1 ? "" : "s") found; at least \(needed) required",
-                                   fix: "add the missing code(s), or check that each is large and sharp enough to be read"))
+                v.append(
+                    Violation(
+                        rule: "min_codes", message: "\(n) code\(n == 1 ? "" : "s") found; at least \(needed) required",
+                        fix: "add the missing code(s), or check that each is large and sharp enough to be read"))
             }
         }
         if let max = rules.maxCodes, n > max {
-            v.append(Violation(rule: "max_codes", message: "\(n) codes found; at most \(max) allowed (\(result.codes.map { describeWithPayload($0) }.joined(separator: ", ")))",
-                               fix: "remove the extra codes from the artwork so people scan the right one"))
+            v.append(
+                Violation(
+                    rule: "max_codes",
+                    message: "\(n) codes found; at most \(max) allowed (\(result.codes.map { describeWithPayload($0) }.joined(separator: ", ")))",
+                    fix: "remove the extra codes from the artwork so people scan the right one"))
         }
 
         for c in result.codes {
             if let allowed = rules.symbologies, !allowed.contains(c.code.symbology) {
-                v.append(Violation(rule: "symbologies", message: "\(describe(c)) is a \(c.code.symbology.displayName), which is not allowed (allowed: \(allowed.sorted().map(\.rawValue).joined(separator: ", ")))",
-                                   fix: "use one of the allowed symbologies, or add \(c.code.symbology.rawValue) to `symbologies` if it is intended", code: c.index))
+                v.append(
+                    Violation(
+                        rule: "symbologies",
+                        message:
+                            "\(describe(c)) is a \(c.code.symbology.displayName), which is not allowed (allowed: \(allowed.sorted().map(\.rawValue).joined(separator: ", ")))",
+                        fix: "use one of the allowed symbologies, or add \(c.code.symbology.rawValue) to `symbologies` if it is intended", code: c.index))
             }
             if rules.url.appliesTo.contains(c.code.symbology) { v += checkURL(c) }
             if let min = rules.minGrade {
@@ -134,8 +158,13 @@ package struct Evaluator {
                     if s.grade < min { v.append(gradeViolation(c, s, min)) }
                 } else {
                     // Not graded is not a pass: the gate asked for a grade it could not give.
-                    v.append(Violation(rule: "min_grade", message: "\(describe(c)) could not be graded: no measurement came with the scan (its frame did not decode at full resolution within the limits)",
-                                       fix: "make the image one that decodes at full resolution within the decoder's limits, or leave it out of min_grade's paths", code: c.index))
+                    v.append(
+                        Violation(
+                            rule: "min_grade",
+                            message:
+                                "\(describe(c)) could not be graded: no measurement came with the scan (its frame did not decode at full resolution within the limits)",
+                            fix: "make the image one that decodes at full resolution within the decoder's limits, or leave it out of min_grade's paths",
+                            code: c.index))
                 }
             }
         }
@@ -143,9 +172,14 @@ package struct Evaluator {
         // The second decoder (zxing-cpp) aborted, crashed or hung: ZBar's codes are all here,
         // but a Data Matrix, PDF417 or Aztec code may be missing, so the image is not passed unseen.
         if let failed = record.failedDecoder {
-            v.append(Violation(rule: "decoder_failed",
-                               message: "the second decoder (\(failed)) failed on this image, so a Data Matrix, PDF417 or Aztec code in it may be missing (\(record.warnings.last ?? "no detail"))",
-                               fix: "re-export the image as PNG or JPEG and check again; if it still fails, check it with `--symbologies default,-zxing` and report the file"))
+            v.append(
+                Violation(
+                    rule: "decoder_failed",
+                    message:
+                        "the second decoder (\(failed)) failed on this image, so a Data Matrix, PDF417 or Aztec code in it may be missing (\(record.warnings.last ?? "no detail"))",
+                    fix:
+                        "re-export the image as PNG or JPEG and check again; if it still fails, check it with `--symbologies default,-zxing` and report the file"
+                ))
         }
 
         if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }
@@ -179,13 +213,21 @@ package struct Evaluator {
     func checkURL(_ c: CodeResult) -> [Violation] {
         let u = rules.url
         guard let text = c.text else {
-            return u.required ? [Violation(rule: "url.valid", message: "\(describe(c)) holds binary data, not a link",
-                                           fix: "encode the full link as text, starting with https://", code: c.index)] : []
+            return u.required
+                ? [
+                    Violation(
+                        rule: "url.valid", message: "\(describe(c)) holds binary data, not a link",
+                        fix: "encode the full link as text, starting with https://", code: c.index)
+                ] : []
         }
         let url: URLParts
         do { url = try URLParts.parse(text) } catch {
-            return u.required ? [Violation(rule: "url.valid", message: "\(describeWithPayload(c)) is not a URL: \(error)",
-                                           fix: "encode the full link, starting with \(u.schemes.first ?? "https")://", code: c.index)] : []
+            return u.required
+                ? [
+                    Violation(
+                        rule: "url.valid", message: "\(describeWithPayload(c)) is not a URL: \(error)",
+                        fix: "encode the full link, starting with \(u.schemes.first ?? "https")://", code: c.index)
+                ] : []
         }
         var v: [Violation] = []
         // An empty allow-list allows no scheme (an empty `--scheme ''` or `schemes: []` must not open the gate).
@@ -193,12 +235,18 @@ package struct Evaluator {
             let better = u.schemes.first ?? "https"
             let fixed = url.host.isEmpty || !text.contains("://") ? "" : ": \(better)" + text.drop(while: { $0 != ":" })
             let allowed = u.schemes.isEmpty ? "no scheme is allowed: url.schemes is empty" : "allowed: \(u.schemes.joined(separator: ", "))"
-            v.append(Violation(rule: "url.scheme", message: "\(describe(c)) links to \(quote(text)); \(url.scheme): links are not allowed (\(allowed))",
-                               fix: "re-generate the code with a \(better) link\(fixed)\(u.schemes.isEmpty ? ", and list the allowed schemes in url.schemes or --scheme" : "")", code: c.index))
+            v.append(
+                Violation(
+                    rule: "url.scheme", message: "\(describe(c)) links to \(quote(text)); \(url.scheme): links are not allowed (\(allowed))",
+                    fix:
+                        "re-generate the code with a \(better) link\(fixed)\(u.schemes.isEmpty ? ", and list the allowed schemes in url.schemes or --scheme" : "")",
+                    code: c.index))
         }
         if url.host.isEmpty && (!u.allowHosts.isEmpty) {
-            v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) has no host; allowed hosts: \(u.allowHosts.joined(separator: ", "))",
-                               fix: "encode a full link to one of the allowed hosts", code: c.index))
+            v.append(
+                Violation(
+                    rule: "url.allow_hosts", message: "\(describe(c)) has no host; allowed hosts: \(u.allowHosts.joined(separator: ", "))",
+                    fix: "encode a full link to one of the allowed hosts", code: c.index))
         } else if !url.host.isEmpty, let host = url.parsedHost {
             // The host as a phone opens it, and how the payload writes it when that differs.
             let shown = host.unicode != host.ascii ? "\(host.ascii) (\(host.unicode))" : host.ascii
@@ -208,40 +256,65 @@ package struct Evaluator {
                 let literal = u.allowHosts.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }.filter { !Self.hasWildcard($0) }
                 let candidates = literal.map { ($0, DidYouMean.distance($0, url.host)) } + literal.map { ($0, DidYouMean.distance("www." + $0, url.host)) }
                 if let best = candidates.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= 2 { hint = " — a typo of \(best.0)?" }
-                v.append(Violation(rule: "url.allow_hosts", message: "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
-                                   fix: "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate", code: c.index))
+                v.append(
+                    Violation(
+                        rule: "url.allow_hosts",
+                        message:
+                            "\(describe(c)) points to \(shown)\(written), which is not an allowed host (allowed: \(u.allowHosts.joined(separator: ", ")))\(hint)",
+                        fix:
+                            "re-generate the code with a link to an allowed host\(hint.isEmpty ? "" : " (check the spelling of the domain)"), or add the host to url.allow_hosts if it is legitimate",
+                        code: c.index))
             }
             let denied = u.denyHosts.lazy.compactMap({ d in Wildcard.denyReason(d, host, lookalikes: true).map { (d, $0) } }).first
             if let (deny, lookalike) = denied {
-                v.append(Violation(rule: "url.deny_hosts", message: "\(describe(c)) points to \(shown)\(written), which is denied ('\(deny)' in url.deny_hosts)\(lookalike)",
-                                   fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
+                v.append(
+                    Violation(
+                        rule: "url.deny_hosts",
+                        message: "\(describe(c)) points to \(shown)\(written), which is denied ('\(deny)' in url.deny_hosts)\(lookalike)",
+                        fix: "point the code at the production site, not a staging, test or internal host", code: c.index))
             }
             // A homograph is flagged whatever the lists say (once: a host deny_hosts already
             // refused is not flagged again), unless an allow-list entry without wildcards names
             // this very host (a real name in another script that is yours).
             if denied == nil, let look = host.lookalike, !u.allowHosts.contains(where: { !Self.hasWildcard($0) && Wildcard.hostMatches($0, host) }) {
-                v.append(Violation(rule: "url.lookalike_host", message: "\(describe(c)) points to \(shown)\(written), a look-alike host: \(look)",
-                                   fix: "re-generate the code with the real host written in plain letters; if this host is really yours, list it in url.allow_hosts", code: c.index))
+                v.append(
+                    Violation(
+                        rule: "url.lookalike_host", message: "\(describe(c)) points to \(shown)\(written), a look-alike host: \(look)",
+                        fix: "re-generate the code with the real host written in plain letters; if this host is really yours, list it in url.allow_hosts",
+                        code: c.index))
             }
         }
         if let regex, (try? regex.wholeMatch(in: text)) == nil {
-            v.append(Violation(rule: "url.pattern", message: "\(describe(c)) links to \(quote(text)), which does not match the required pattern \(u.pattern!)",
-                               fix: "re-generate the code with a link of the agreed form", code: c.index))
+            v.append(
+                Violation(
+                    rule: "url.pattern", message: "\(describe(c)) links to \(quote(text)), which does not match the required pattern \(u.pattern!)",
+                    fix: "re-generate the code with a link of the agreed form", code: c.index))
         }
         for p in u.requiredQuery where !url.query.contains(where: { Wildcard.matches(p, $0.name, caseInsensitive: true) }) {
-            v.append(Violation(rule: "url.required_query", message: "\(describe(c)) links to \(quote(text)), which has no '\(p)' query parameter",
-                               fix: "add \(Self.hasWildcard(p) ? "the \(p) tracking parameters" : "\(p)=…") to the link (e.g. ?utm_source=poster&utm_medium=print&utm_campaign=…) and re-generate the code", code: c.index))
+            v.append(
+                Violation(
+                    rule: "url.required_query", message: "\(describe(c)) links to \(quote(text)), which has no '\(p)' query parameter",
+                    fix:
+                        "add \(Self.hasWildcard(p) ? "the \(p) tracking parameters" : "\(p)=…") to the link (e.g. ?utm_source=poster&utm_medium=print&utm_campaign=…) and re-generate the code",
+                    code: c.index))
         }
         for p in u.forbiddenQuery {
             for q in url.query where Wildcard.matches(p, q.name, caseInsensitive: true) {
-                v.append(Violation(rule: "url.forbidden_query", message: "\(describe(c)) carries the query parameter '\(q.name)\(q.value.map { "=" + $0 } ?? "")', which must not ship ('\(p)' in url.forbidden_query)",
-                                   fix: "remove \(q.name) from the link and re-generate the code", code: c.index))
+                v.append(
+                    Violation(
+                        rule: "url.forbidden_query",
+                        message:
+                            "\(describe(c)) carries the query parameter '\(q.name)\(q.value.map { "=" + $0 } ?? "")', which must not ship ('\(p)' in url.forbidden_query)",
+                        fix: "remove \(q.name) from the link and re-generate the code", code: c.index))
             }
         }
         if let campaign = url.query.first(where: { $0.name.lowercased() == u.campaignParameter.lowercased() })?.value,
-           let expiry = u.campaignExpiry[campaign], expiry < today {
-            v.append(Violation(rule: "url.campaign_expired", message: "\(describe(c)) is for campaign '\(campaign)', which ended on \(expiry)",
-                               fix: "update the code to the current campaign's link, or retire this asset", code: c.index))
+            let expiry = u.campaignExpiry[campaign], expiry < today
+        {
+            v.append(
+                Violation(
+                    rule: "url.campaign_expired", message: "\(describe(c)) is for campaign '\(campaign)', which ended on \(expiry)",
+                    fix: "update the code to the current campaign's link, or retire this asset", code: c.index))
         }
         return v
     }
@@ -265,7 +338,9 @@ package struct Evaluator {
             // The margin is 4 modules of the size the code will have: after "make the code
             // larger" (4 px modules at least), 4 modules are 16 px, not 4 x today's module.
             let module = s.modulePx.map { resized ? max($0, 4) : $0 }
-            fixes.append("leave a blank margin of at least \(module.map { "\(Int((4 * $0).rounded(.up))) px (4 modules of \(fmt($0)) px)" } ?? "4 modules") around the code")
+            fixes.append(
+                "leave a blank margin of at least \(module.map { "\(Int((4 * $0).rounded(.up))) px (4 modules of \(fmt($0)) px)" } ?? "4 modules") around the code"
+            )
         }
         if names.contains(.contrast) || names.contains(.contrastMargin) {
             fixes.append("print the code darker on a lighter background (black on white is best)")
@@ -273,10 +348,11 @@ package struct Evaluator {
         if names.contains(.blurMargin) {
             fixes.append("export the code sharp: no blur, and scale it with nearest-neighbour, not smooth resampling")
         }
-        return Violation(rule: "min_grade",
-                         message: "\(describe(c)) grades \(s.grade), below the minimum \(min) (\(details)); \(s.summary)",
-                         fix: fixes.isEmpty ? "make the code larger, sharper and higher in contrast" : fixes.joined(separator: "; "),
-                         code: c.index)
+        return Violation(
+            rule: "min_grade",
+            message: "\(describe(c)) grades \(s.grade), below the minimum \(min) (\(details)); \(s.summary)",
+            fix: fixes.isEmpty ? "make the code larger, sharper and higher in contrast" : fixes.joined(separator: "; "),
+            code: c.index)
     }
 
     func checkExpectation(_ e: Expectation, _ codes: [CodeResult]) -> [Violation] {
@@ -290,14 +366,20 @@ package struct Evaluator {
         if missing.count == 1 && remaining.count == 1 {
             message = "expected the code to read \(quote(missing[0])) but it reads \(quote(remaining[0]))"
         } else if remaining.isEmpty {
-            message = "expected \(quoteList(missing)) but \(codes.isEmpty ? "no code was found" : "found only \(quoteList(codes.map { $0.text ?? "<binary>" }))")"
+            message =
+                "expected \(quoteList(missing)) but \(codes.isEmpty ? "no code was found" : "found only \(quoteList(codes.map { $0.text ?? "<binary>" }))")"
         } else if missing.isEmpty {
             message = "unexpected code\(remaining.count == 1 ? "" : "s") \(quoteList(remaining)) (expected only \(quoteList(e.payloads)))"
         } else {
             message = "expected \(quoteList(missing)) but found \(quoteList(remaining))"
         }
-        return [Violation(rule: "expectations", message: message,
-                          fix: "re-generate the code from the expected payload, or update the expectations entry for \(context.display(e.path)) if the link changed on purpose")]
+        return [
+            Violation(
+                rule: "expectations", message: message,
+                fix:
+                    "re-generate the code from the expected payload, or update the expectations entry for \(context.display(e.path)) if the link changed on purpose"
+            )
+        ]
     }
 }
 
@@ -308,7 +390,8 @@ extension Scannability {
         if let m = modulePx { parts.append("module \(fmt(m)) px") }
         if let n = modulesPerSide, let v = version { parts.append("\(n)×\(n) (version \(v))") }
         let atLeast = quietZoneAtLeast ? "≥ " : ""
-        parts.append("quiet zone \(atLeast)\(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(atLeast)\(fmt($0)) module\(fmt($0) == "1" ? "" : "s"))" } ?? ""))
+        parts.append(
+            "quiet zone \(atLeast)\(fmt(quietZonePx)) px" + (quietZoneModules.map { " (\(atLeast)\(fmt($0)) module\(fmt($0) == "1" ? "" : "s"))" } ?? ""))
         parts.append("contrast \(Int((contrast * 100).rounded()))%")
         if readsAsIs {
             parts.append(margins)

@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,8 +44,10 @@ extension ScannabilityProbe {
 
     /// One side measured from the line a → b: the margin, the outward normal, and the fitted
     /// offset (px, along the normal) of the code's real edge at a and at b (nil: too few edges).
-    static func quietZone(from a: Point, to b: Point, center c: Point, image: LumaImage, threshold: Double, clearlyDark: Double?,
-                          limit: Double, tolerance: Double) -> (margin: Double, normal: Point?, edgeFit: (Double, Double)?) {
+    static func quietZone(
+        from a: Point, to b: Point, center c: Point, image: LumaImage, threshold: Double, clearlyDark: Double?,
+        limit: Double, tolerance: Double
+    ) -> (margin: Double, normal: Point?, edgeFit: (Double, Double)?) {
         let stop = clearlyDark ?? threshold
         let dx = b.x - a.x, dy = b.y - a.y
         let len = (dx * dx + dy * dy).squareRoot()
@@ -78,7 +81,7 @@ extension ScannabilityProbe {
                     d += step
                     if !dark() { d -= step; ended = true; break }
                 }
-                let edge = d + step / 2 // the crossing lies between the last dark and the first light sample
+                let edge = d + step / 2  // the crossing lies between the last dark and the first light sample
                 if ended {
                     let k = min(7, Int(t * 8))
                     if outermost[k].map({ edge > $0.edge }) ?? true { outermost[k] = (t, edge) }

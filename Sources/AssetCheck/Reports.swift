@@ -1,5 +1,5 @@
-import SweepCore
 import Reporting
+import SweepCore
 
 /// The four outputs CI systems and people read. All pure: a report in, text out.
 package enum CheckOutput {
@@ -55,7 +55,8 @@ package enum CheckOutput {
         let time = NumberText.fixed(r.seconds, decimals: 3)
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<testsuites name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" time=\"\(time)\">\n"
-        x += "  <testsuite name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" skipped=\"0\" time=\"\(time)\" timestamp=\"\(xml(timestamp))\" hostname=\"localhost\">\n"
+        x +=
+            "  <testsuite name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" skipped=\"0\" time=\"\(time)\" timestamp=\"\(xml(timestamp))\" hostname=\"localhost\">\n"
         x += "    <properties>\n      <property name=\"rules\" value=\"\(xml(r.rulesSource))\"/>\n    </properties>\n"
         for img in r.images {
             x += "    <testcase name=\"\(xml(img.path))\" classname=\"codesweep.check\" time=\"\(NumberText.fixed(img.seconds, decimals: 3))\""
@@ -67,7 +68,8 @@ package enum CheckOutput {
             case .failed, .error:
                 let tag = img.status == .error ? "error" : "failure"
                 let first = img.violations.first
-                let message = img.violations.count == 1 ? safe(first!.message) : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
+                let message =
+                    img.violations.count == 1 ? safe(first!.message) : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
                 let type = Array(Set(img.violations.map(\.rule))).sorted().joined(separator: ",")
                 x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
             }
@@ -79,14 +81,15 @@ package enum CheckOutput {
     static func detail(_ img: ImageResult) -> String {
         var lines: [String] = []
         for c in img.codes {
-            lines.append("code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")" + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
+            lines.append(
+                "code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")"
+                    + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
         }
         for v in img.violations {
             lines.append("\(v.rule): \(safe(v.message))\n  fix: \(safe(v.fix))")
         }
         return lines.joined(separator: "\n")
     }
-
 
     /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
     /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.
@@ -119,7 +122,8 @@ package enum CheckOutput {
                 let title = "codesweep \(v.rule)" + (v.code.map { " (code \($0))" } ?? "")
                 // Every part is shown escaped first (file names and payloads are untrusted: ESC,
                 // DEL, C1 controls, U+202E), then escaped as the workflow command syntax needs.
-                out += "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
+                out +=
+                    "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
             }
         }
         return out
@@ -151,8 +155,13 @@ package enum CheckOutput {
             ("passed", .bool(r.exitStatus == 0)),
             ("exit_status", .int(Int(r.exitStatus))),
             ("rules", .string(r.rulesSource)),
-            ("summary", .object([("images", .int(r.images.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
-                                 ("errors", .int(r.errors)), ("problems", .int(r.violations)), ("seconds", .double((r.seconds * 1000).rounded() / 1000))])),
+            (
+                "summary",
+                .object([
+                    ("images", .int(r.images.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
+                    ("errors", .int(r.errors)), ("problems", .int(r.violations)), ("seconds", .double((r.seconds * 1000).rounded() / 1000)),
+                ])
+            ),
             ("images", .array(r.images.map(imageJSON))),
         ])
     }
@@ -160,15 +169,28 @@ package enum CheckOutput {
     static func imageJSON(_ img: ImageResult) -> JSONValue {
         var f: [(String, JSONValue)] = [("path", .string(img.path)), ("status", .string(img.status.rawValue))]
         if let e = img.error { f.append(("error", .string(e))) }
-        f.append(("codes", .array(img.codes.map { c in
-            var cf: [(String, JSONValue)] = [("index", .int(c.index))]
-            if case .object(let fields) = c.code.json() { cf += fields }
-            if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
-            return .object(cf)
-        })))
-        f.append(("violations", .array(img.violations.map { v in
-            .object([("rule", .string(v.rule)), ("code", v.code.map(JSONValue.int) ?? .null), ("message", .string(safe(v.message))), ("fix", .string(safe(v.fix)))])
-        })))
+        f.append(
+            (
+                "codes",
+                .array(
+                    img.codes.map { c in
+                        var cf: [(String, JSONValue)] = [("index", .int(c.index))]
+                        if case .object(let fields) = c.code.json() { cf += fields }
+                        if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
+                        return .object(cf)
+                    })
+            ))
+        f.append(
+            (
+                "violations",
+                .array(
+                    img.violations.map { v in
+                        .object([
+                            ("rule", .string(v.rule)), ("code", v.code.map(JSONValue.int) ?? .null), ("message", .string(safe(v.message))),
+                            ("fix", .string(safe(v.fix))),
+                        ])
+                    })
+            ))
         return .object(f)
     }
 

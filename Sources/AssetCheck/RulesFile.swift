@@ -23,7 +23,9 @@ package enum RulesFile {
         var line = 1, column = 1
         for u in text.unicodeScalars {
             if u == "\n" { line += 1; column = 1; continue }
-            if (u.value < 0x20 && u != "\t" && u != "\r") || u.value == 0x7F || (0x80...0x9F).contains(u.value) && u.value != 0x85 || u.value == 0xFFFE || u.value == 0xFFFF {
+            if (u.value < 0x20 && u != "\t" && u != "\r") || u.value == 0x7F || (0x80...0x9F).contains(u.value) && u.value != 0x85 || u.value == 0xFFFE
+                || u.value == 0xFFFF
+            {
                 throw Error("\(source):\(line):\(column): a control character (U+\(Self.hex4(u.value))), which YAML text cannot hold; is this the right file?")
             }
             column += 1
@@ -57,16 +59,20 @@ package enum RulesFile {
     /// Parses the rules text. `expectationsLoader` reads the `expectations` file named in it (a
     /// path relative to the rules file), returning its text and its folder (absolute): the paths
     /// in an expectations file are relative to the file's own folder.
-    package static func parse(_ text: String, source: String = ".codesweep.yml",
-                             expectationsLoader: (String) throws -> (text: String, directory: String) = { p in throw Error(p, "no expectations loader") }) throws -> CheckRules {
+    package static func parse(
+        _ text: String, source: String = ".codesweep.yml",
+        expectationsLoader: (String) throws -> (text: String, directory: String) = { p in throw Error(p, "no expectations loader") }
+    ) throws -> CheckRules {
         try checkText(text, source: source)
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch { throw Error("\(source): not valid YAML: \(shortened(error))") }
         var rules = CheckRules()
         guard let root else { return rules }
         guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
-        let known = ["paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
-                     "url", "expectations", "expect", "version"]
+        let known = [
+            "paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
+            "url", "expectations", "expect", "version",
+        ]
         for (k, value) in map {
             let key = k.string ?? ""
             let at = "\(source): \(key)"
@@ -157,8 +163,12 @@ package enum RulesFile {
                     }
                 }
             default:
-                throw unknownKey(here, key, known: ["applies_to", "required", "schemes", "allow_hosts", "deny_hosts", "pattern",
-                                                    "required_query", "forbidden_query", "campaigns"])
+                throw unknownKey(
+                    here, key,
+                    known: [
+                        "applies_to", "required", "schemes", "allow_hosts", "deny_hosts", "pattern",
+                        "required_query", "forbidden_query", "campaigns",
+                    ])
             }
         }
         return u
@@ -198,4 +208,3 @@ package enum RulesFile {
         do { return try SymbologySet.parse(list).members } catch { throw Error("\(at): \(error.description)") }
     }
 }
-

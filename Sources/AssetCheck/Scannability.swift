@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Payloads
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,8 +45,10 @@ package struct ScannabilityProbe {
         let twoDimensional = code.symbology.isTwoDimensional
         // The code's region with a margin of real pixels around it (4 modules, or 16 px).
         let margin = max(16, (look.modulePx ?? 4) * (twoDimensional ? 4 : 10))
-        let region = image.cropped(Self.region(around: code.corners.boundingBox, margin: margin, snap: look.modulePx ?? 4,
-                                               width: image.width, height: image.height))
+        let region = image.cropped(
+            Self.region(
+                around: code.corners.boundingBox, margin: margin, snap: look.modulePx ?? 4,
+                width: image.width, height: image.height))
         // ZBar hands over a QR payload under an ECI designator converted to UTF-8 (even in
         // binary mode): that form of the code's bytes is the same code.
         let converted = PayloadText.zbarConverted(code.bytes, eci: code.qr?.eci)
@@ -55,10 +58,11 @@ package struct ScannabilityProbe {
         }
 
         let readsAsIs = reads(region)
-        var s = Scannability(modulePx: look.modulePx, modulesPerSide: look.modulesPerSide, version: look.version,
-                             quietZonePx: look.quietZonePx, quietZoneModules: look.modulePx.map { look.quietZonePx / $0 },
-                             quietZoneAtLeast: look.quietZoneAtLeast, contrast: look.contrast, readsAsIs: readsAsIs,
-                             scaleMargin: readsAsIs ? 1 : 0, blurMargin: 0, contrastMargin: 1, inverted: inverted, grades: [])
+        var s = Scannability(
+            modulePx: look.modulePx, modulesPerSide: look.modulesPerSide, version: look.version,
+            quietZonePx: look.quietZonePx, quietZoneModules: look.modulePx.map { look.quietZonePx / $0 },
+            quietZoneAtLeast: look.quietZoneAtLeast, contrast: look.contrast, readsAsIs: readsAsIs,
+            scaleMargin: readsAsIs ? 1 : 0, blurMargin: 0, contrastMargin: 1, inverted: inverted, grades: [])
         if readsAsIs { Self.searchMargins(&s, region: region, twoDimensional: twoDimensional, gate: gate, reads: reads) }
         s.grades = Self.grades(s, twoDimensional: twoDimensional)
         return s
@@ -79,9 +83,11 @@ package struct ScannabilityProbe {
     static func look(at code: DetectedCode, in image: LumaImage) -> Look {
         let quad = code.corners
         let box = quad.boundingBox
-        let inner = image.cropped(PixelRect(x: Int(box.minX.rounded(.down)), y: Int(box.minY.rounded(.down)),
-                                            width: max(1, Int((box.maxX - box.minX).rounded(.up)) + 1),
-                                            height: max(1, Int((box.maxY - box.minY).rounded(.up)) + 1)))
+        let inner = image.cropped(
+            PixelRect(
+                x: Int(box.minX.rounded(.down)), y: Int(box.minY.rounded(.down)),
+                width: max(1, Int((box.maxX - box.minX).rounded(.up)) + 1),
+                height: max(1, Int((box.maxY - box.minY).rounded(.up)) + 1)))
         let levels = inner.percentiles([0.10, 0.90])
         let dark = levels[0], light = levels[1]
         let threshold = (Double(dark) + Double(light)) / 2
@@ -103,16 +109,22 @@ package struct ScannabilityProbe {
         let sideIndices = code.symbology.isTwoDimensional ? [0, 1, 2, 3] : [1, 3]
         let limit = (look.modulePx ?? 4) * (code.symbology.isTwoDimensional ? 8 : 15)
         let clearlyDark = Double(dark) + 0.25 * Double(Int(light) - Int(dark))
-        look.quietZonePx = sideIndices.map { quietZone(side: $0, quad: quad, image: image, threshold: threshold, clearlyDark: clearlyDark,
-                                                       limit: limit, tolerance: max(2, (look.modulePx ?? 4) * 0.5)) }.min() ?? 0
+        look.quietZonePx =
+            sideIndices.map {
+                quietZone(
+                    side: $0, quad: quad, image: image, threshold: threshold, clearlyDark: clearlyDark,
+                    limit: limit, tolerance: max(2, (look.modulePx ?? 4) * 0.5))
+            }.min() ?? 0
         look.quietZoneAtLeast = look.quietZonePx >= limit
         return look
     }
 
     /// Searches the margins of a code that reads as is, each to its first failing step (shrink,
     /// then blur, then fade), or with a `gate` only as far as the grade can still depend on it.
-    static func searchMargins(_ s: inout Scannability, region: LumaImage, twoDimensional: Bool, gate: Grade?,
-                              reads: (LumaImage) -> Bool) {
+    static func searchMargins(
+        _ s: inout Scannability, region: LumaImage, twoDimensional: Bool, gate: Grade?,
+        reads: (LumaImage) -> Bool
+    ) {
         // The lowest grade so far: the measured parameters' (and the margins' as they are
         // found). With a gate, a margin graded at least this and the gate changes nothing.
         var floor = gradeTable(s, twoDimensional: twoDimensional).filter { !$0.parameter.isMargin }.map(\.grade).min() ?? .A
@@ -177,7 +189,7 @@ package struct ScannabilityProbe {
         let qz = ((s.quietZoneModules ?? (s.quietZonePx / 4)) * 10).rounded() / 10
         g.append((.quietZone, twoDimensional ? Grade.atLeast(qz, 4, 3, 2, 1) : Grade.atLeast(qz, 10, 7, 5, 2)))
         guard s.readsAsIs else {
-            g.append((.readsAsIs, .F)) // the margins are not measured: nothing to degrade
+            g.append((.readsAsIs, .F))  // the margins are not measured: nothing to degrade
             return g
         }
         g.append((.readsAsIs, .A))

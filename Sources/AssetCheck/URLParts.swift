@@ -6,7 +6,7 @@ import SweepCore
 /// `URLHost`, the WHATWG host parser phones follow (percent-decoding, UTS-46 mapping, punycode,
 /// IPv4 forms), the same one `summarize` and `report` use.
 package struct URLParts: Sendable, Equatable {
-    package var scheme: String          // lowercased
+    package var scheme: String  // lowercased
     /// The host as a browser takes it (`URLHost.ascii`), without brackets or port; "" for scheme:path URLs.
     package var host: String
     /// The parsed host (nil for scheme:path URLs) and the host as the payload writes it.
@@ -28,7 +28,8 @@ package struct URLParts: Sendable, Equatable {
         package var description: String {
             switch self {
             case .noScheme: "it has no scheme (like https://)"
-            case .badCharacter(let c): "it contains \(c.unicodeScalars.first.map { $0.value < 0x20 || $0 == " " ? "a space or control character" : "'\(c)'" } ?? "a bad character"), which a URL cannot hold unescaped"
+            case .badCharacter(let c):
+                "it contains \(c.unicodeScalars.first.map { $0.value < 0x20 || $0 == " " ? "a space or control character" : "'\(c)'" } ?? "a bad character"), which a URL cannot hold unescaped"
             case .noHost: "it has no host name (an http(s) link needs one)"
             case .badPort(let p): "its port '\(p)' is not a number from 0 to 65535"
             case .badHost(let h, let reason): "its host '\(h)' is not a valid host name" + (reason.isEmpty ? "" : " (\(reason))")
@@ -49,7 +50,8 @@ package struct URLParts: Sendable, Equatable {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw .noScheme }
         let schemeText = text[..<colon]
         guard schemeText.first!.isASCII, schemeText.first!.isLetter,
-              schemeText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { throw .noScheme }
+            schemeText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { throw .noScheme }
         let scheme = schemeText.lowercased()
         for c in text where c.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "<>\"{}|\\^`".unicodeScalars.contains($0) }) {
             throw .badCharacter(c)
@@ -94,8 +96,9 @@ package struct URLParts: Sendable, Equatable {
             }
             guard !host.isEmpty, !host.contains("..") else { throw .badHost(writtenHost, reason: "an empty label") }
         }
-        return URLParts(scheme: scheme, host: host, parsedHost: parsedHost, writtenHost: writtenHost,
-                        port: port, path: path, query: parseQuery(queryText), fragment: fragment)
+        return URLParts(
+            scheme: scheme, host: host, parsedHost: parsedHost, writtenHost: writtenHost,
+            port: port, path: path, query: parseQuery(queryText), fragment: fragment)
     }
 
     static func parseQuery(_ queryText: Substring?) -> [(name: String, value: String?)] {
@@ -172,7 +175,7 @@ package enum Wildcard {
         if pattern.hasPrefix("[") || !Glob(pattern).hasWildcard, case .success(let h) = URLHost.parse(pattern), h.kind != .domain {
             literal = h
         } else if pattern.hasPrefix("[") {
-            return nil // not a valid IPv6 address: matches nothing
+            return nil  // not a valid IPv6 address: matches nothing
         }
         if let literal {
             if literal.ascii == host.ascii { return "" }

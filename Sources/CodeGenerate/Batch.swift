@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AssetCheck
 import Reporting
 import SweepCore
 import Yams
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One line of a batch list: the file's name, the payload text and per-code options.
 package struct BatchEntry: Sendable, Equatable {
@@ -98,7 +99,9 @@ package enum BatchList {
             } else {
                 switch c {
                 case "\"":
-                    guard field.isEmpty, !wasQuoted else { throw .usage("\(source):\(line): a quote inside an unquoted field (quote the whole field, doubling quotes inside)") }
+                    guard field.isEmpty, !wasQuoted else {
+                        throw .usage("\(source):\(line): a quote inside an unquoted field (quote the whole field, doubling quotes inside)")
+                    }
                     quoted = true; wasQuoted = true
                 case ",": row.append(field); field = ""; wasQuoted = false
                 case "\r": break
@@ -175,7 +178,8 @@ package enum Manifest {
             default:
                 // Controls, and what YAML does not allow printed (C1, surrogates, BOM, non-characters).
                 if u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0xFEFF || u.value == 0xFFFE || u.value == 0xFFFF
-                    || u.value == 0x2028 || u.value == 0x2029 {
+                    || u.value == 0x2028 || u.value == 0x2029
+                {
                     let hex = String(u.value, radix: 16, uppercase: true)
                     out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
@@ -215,7 +219,8 @@ package enum OutputPlan {
             if let id = identity(i.path, follow: true) { inputIDs[id] = i.what }
         }
         for o in outputs {
-            let what = inputKeys[key(o.path)] ?? identity(o.path, follow: false).flatMap { inputIDs[$0] }
+            let what =
+                inputKeys[key(o.path)] ?? identity(o.path, follow: false).flatMap { inputIDs[$0] }
                 ?? identity(o.path, follow: true).flatMap { inputIDs[$0] }
             if let what {
                 throw .usage("\(o.origin): would write over \(what) \(ArgumentBytes.display(o.path)), which this run reads; choose another name or folder")

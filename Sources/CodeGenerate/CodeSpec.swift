@@ -53,12 +53,16 @@ package struct CodeSpec: Sendable, Equatable {
     package var effectiveEC: QRErrorCorrection { ec ?? (logoPath != nil ? .H : .M) }
 
     /// Option names batch lists take (the flags without `--`).
-    package static let optionNames = ["ec", "min-version", "module", "size", "margin", "fg", "bg", "logo", "logo-size",
-                                     "plate", "format", "quality", "charset", "no-eci"]
+    package static let optionNames = [
+        "ec", "min-version", "module", "size", "margin", "fg", "bg", "logo", "logo-size",
+        "plate", "format", "quality", "charset", "no-eci",
+    ]
 
     package mutating func apply(option key: String, value: String) throws(GenerateError) {
         func int(_ range: ClosedRange<Int>) throws(GenerateError) -> Int {
-            guard let v = Int(value), range.contains(v) else { throw GenerateError.usage("--\(key) takes a whole number in \(range.lowerBound)...\(range.upperBound), not '\(value)'") }
+            guard let v = Int(value), range.contains(v) else {
+                throw GenerateError.usage("--\(key) takes a whole number in \(range.lowerBound)...\(range.upperBound), not '\(value)'")
+            }
             return v
         }
         switch key {
@@ -75,7 +79,9 @@ package struct CodeSpec: Sendable, Equatable {
             if key == "fg" { foreground = c } else { background = c }
         case "logo": logoPath = value.isEmpty ? nil : value
         case "logo-size":
-            guard let f = Double(value), f > 0, f < 1 else { throw GenerateError.usage("--logo-size takes the logo's share of the code's area, 0 < f < 1 (0.1 = 10 %), not '\(value)'") }
+            guard let f = Double(value), f > 0, f < 1 else {
+                throw GenerateError.usage("--logo-size takes the logo's share of the code's area, 0 < f < 1 (0.1 = 10 %), not '\(value)'")
+            }
             logoSize = f
         case "plate":
             guard let p = PlateShape(rawValue: value.lowercased()) else { throw GenerateError.usage("--plate takes rounded or square, not '\(value)'") }
@@ -144,7 +150,8 @@ package enum PayloadEncoding {
             return (bytes, eci && utf8Text ? utf8ECI : nil)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw GenerateError.usage("--charset \(charset) converts text, and this payload is not UTF-8 text (without --charset its bytes are encoded as they are)")
+            throw GenerateError.usage(
+                "--charset \(charset) converts text, and this payload is not UTF-8 text (without --charset its bytes are encoded as they are)")
         }
         guard let out = CharsetConverter.encode(text, iconvName: charset) else {
             if !CharsetConverter.isAvailable(charset) { throw GenerateError.usage("--charset: '\(charset)' is not a charset iconv knows") }
@@ -160,6 +167,7 @@ package enum PayloadEncoding {
         if String(validating: bytes, as: UTF8.self) != nil {
             return "no ECI (--no-eci): readers must guess the charset of this UTF-8 text, and some guess wrong (zbarimg reads UTF-8 'café' as Shift-JIS 'caf矇')"
         }
-        return "the payload is not UTF-8 text: its bytes are encoded as they are, with no ECI, and readers show them in a charset they guess (for text, give it in UTF-8, with --charset NAME for a legacy charset)"
+        return
+            "the payload is not UTF-8 text: its bytes are encoded as they are, with no ECI, and readers show them in a charset they guess (for text, give it in UTF-8, with --charset NAME for a legacy charset)"
     }
 }

@@ -25,8 +25,10 @@ package struct GenerateOutcome: Sendable {
     /// Made, and verified (or verification skipped) without a problem.
     package var ok: Bool { code != nil && error == nil && (verification?.passed ?? true) }
 
-    package init(job: GenerateJob, code: GeneratedCode?, error: GenerateError?, verification: Verification?,
-                failedVersions: [(version: Int, problem: String)] = []) {
+    package init(
+        job: GenerateJob, code: GeneratedCode?, error: GenerateError?, verification: Verification?,
+        failedVersions: [(version: Int, problem: String)] = []
+    ) {
         self.job = job; self.code = code; self.error = error; self.verification = verification; self.failedVersions = failedVersions
     }
 }
@@ -38,8 +40,10 @@ package enum GenerateRun {
     /// before it). Every C handle (libqrencode input, wands, ZBar scanners) lives inside one
     /// task's call. An error `deliver` throws ends the run: no job is started after it, the
     /// jobs under way finish and are dropped.
-    package static func run(_ list: [GenerateJob], verifier: Verifier?, jobs: Int,
-                           deliver: (GenerateOutcome) throws -> Void) async throws {
+    package static func run(
+        _ list: [GenerateJob], verifier: Verifier?, jobs: Int,
+        deliver: (GenerateOutcome) throws -> Void
+    ) async throws {
         let jobs = max(1, jobs), window = 4 * jobs
         try await withThrowingTaskGroup(of: (Int, GenerateOutcome).self) { group in
             var next = 0, due = 0, running = 0

@@ -30,7 +30,9 @@ package enum CodeGenerator {
         var warnings: [String] = []
         let contrast = ColorContrast(foreground: spec.foreground, background: spec.background)
         guard contrast.isEnough else {
-            throw .refused("the colours \(spec.foreground.hex) on \(spec.background.hex) have a contrast of \(NumberText.fixed(contrast.value, decimals: 2)) as a scanner sees them (grey levels \(spec.foreground.luma) and \(spec.background.luma) of 255); at least \(NumberText.fixed(ColorContrast.minimum, decimals: 2)) is needed (0.55 for grade B, 0.70 for A): darken the foreground or lighten the background")
+            throw .refused(
+                "the colours \(spec.foreground.hex) on \(spec.background.hex) have a contrast of \(NumberText.fixed(contrast.value, decimals: 2)) as a scanner sees them (grey levels \(spec.foreground.luma) and \(spec.background.luma) of 255); at least \(NumberText.fixed(ColorContrast.minimum, decimals: 2)) is needed (0.55 for grade B, 0.70 for A): darken the foreground or lighten the background"
+            )
         }
         if contrast.inverted { warnings.append(Scannability.invertedNote) }
 
@@ -83,11 +85,15 @@ package enum CodeGenerator {
             }
             // A requested --size that is not a whole number of modules: the SVG is scaled (exact
             // geometry); the raster it is verified with has the margin padded instead.
-            file = Array(QRSVG.document(matrix, margin: spec.margin, sidePx: spec.sizePx ?? layout.side, foreground: spec.foreground,
-                                        background: spec.background, logo: logoPart).utf8)
+            file = Array(
+                QRSVG.document(
+                    matrix, margin: spec.margin, sidePx: spec.sizePx ?? layout.side, foreground: spec.foreground,
+                    background: spec.background, logo: logoPart
+                ).utf8)
         }
-        return GeneratedCode(payload: bytes, eci: eci, matrix: matrix, layout: layout, format: spec.format, file: file,
-                             raster: raster, contrast: contrast, logo: budget, warnings: warnings)
+        return GeneratedCode(
+            payload: bytes, eci: eci, matrix: matrix, layout: layout, format: spec.format, file: file,
+            raster: raster, contrast: contrast, logo: budget, warnings: warnings)
     }
 
     /// Module size and margin for `matrix`: `--size` (the largest whole module that fits) or `--module`.
@@ -122,4 +128,3 @@ package enum CodeGenerator {
         }
     }
 }
-

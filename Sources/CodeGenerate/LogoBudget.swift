@@ -124,11 +124,14 @@ package struct LogoBudget: Sendable, Equatable {
     /// Why the logo is refused, with the numbers.
     package var refusal: String? {
         if functionModulesCovered > 0 {
-            return "a logo of \(percent(areaFraction)) of the code's area needs a \(plate.width)×\(plate.height)-module plate, which covers \(functionModulesCovered) finder/timing/format modules of this \(QRStructure.size(version: version))-module code; use a smaller --logo-size or a higher --min-version"
+            return
+                "a logo of \(percent(areaFraction)) of the code's area needs a \(plate.width)×\(plate.height)-module plate, which covers \(functionModulesCovered) finder/timing/format modules of this \(QRStructure.size(version: version))-module code; use a smaller --logo-size or a higher --min-version"
         }
         guard !fits else { return nil }
-        let head = "a logo of \(percent(areaFraction)) of the code's area (plate \(plate.width)×\(plate.height) modules) covers \(coveredCodewords) of \(totalCodewords) codewords; "
-        let middle = fitted
+        let head =
+            "a logo of \(percent(areaFraction)) of the code's area (plate \(plate.width)×\(plate.height) modules) covers \(coveredCodewords) of \(totalCodewords) codewords; "
+        let middle =
+            fitted
             ? "the \(freeBits) free bits after the payload, against \(bitsToFix) bits to fix, make \(coveredCodewords - damagedCodewords) of them show the plate and logo and leave \(damagedCodewords) damaged, up to \(worstBlock) in one block of \(blockLength) codewords; "
             : "the blocks that hold the payload have no free bits (the \(freeBits) free bits after the payload lie in other blocks; \(bitsToFix) bits to fix), and one of them has \(worstBlock) damaged codewords of \(blockLength); "
         return head + middle + "error correction \(ec.rawValue) restores about \(percent(ec.restorableFraction)) (\(correctablePerBlock) a block), "

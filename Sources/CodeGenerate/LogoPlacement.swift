@@ -26,7 +26,9 @@ struct LogoPlacement {
         var v = first.version
         while true {
             let matrix: QRMatrix
-            if v == first.version { matrix = first } else {
+            if v == first.version {
+                matrix = first
+            } else {
                 guard let m = try? QREncoder.encode(bytes, ec: first.ec, minVersion: v, eci: eci) else { break }
                 matrix = m
             }
@@ -34,8 +36,9 @@ struct LogoPlacement {
             if plain.functionModulesCovered == 0 {
                 let layout = try CodeGenerator.layout(for: matrix, spec: spec)
                 let p = try drawn(plain.plate, layout: layout, spec: spec, logo: logo)
-                let targets = ModuleTarget.under(plate: plain.plate, picture: p.canvas.luma(), modulePx: layout.modulePx,
-                                                 symbolSize: matrix.size, foreground: spec.foreground.luma, background: spec.background.luma)
+                let targets = ModuleTarget.under(
+                    plate: plain.plate, picture: p.canvas.luma(), modulePx: layout.modulePx,
+                    symbolSize: matrix.size, foreground: spec.foreground.luma, background: spec.background.luma)
                 let fit = LogoFit(matrix, targets: targets, giveUpAbove: LogoBudget.allowedPerBlock(version: matrix.version, ec: matrix.ec))
                 let budget = LogoBudget(fit: fit, targets: targets, areaFraction: spec.logoSize)
                 if budget.fits {
@@ -57,10 +60,12 @@ struct LogoPlacement {
 
     /// The plate (background colour) with the logo on it, alone on a canvas the plate's size.
     static func drawn(_ plate: ModuleRect, layout: QRLayout, spec: CodeSpec, logo: [UInt8]?) throws(GenerateError)
-        -> (canvas: RGBImage, platePx: PixelRect, logo: (pixels: LogoPixels, x: Int, y: Int)?) {
+        -> (canvas: RGBImage, platePx: PixelRect, logo: (pixels: LogoPixels, x: Int, y: Int)?)
+    {
         let m = layout.modulePx
-        let platePx = PixelRect(x: layout.originPx + plate.x * m, y: layout.originPx + plate.y * m,
-                                width: plate.width * m, height: plate.height * m)
+        let platePx = PixelRect(
+            x: layout.originPx + plate.x * m, y: layout.originPx + plate.y * m,
+            width: plate.width * m, height: plate.height * m)
         var canvas = RGBImage(width: platePx.width, height: platePx.height, fill: spec.background)
         guard let logo else { return (canvas, platePx, nil) }
         let inset = LogoBudget.plateBorderModules * m

@@ -18,8 +18,10 @@ enum PNGWriter {
         let (colorType, bitDepth, palette, rows): (UInt8, UInt8, [UInt8]?, [UInt8])
         if let (colors, indices) = Self.palette(image) {
             let depth = colors.count <= 2 ? 1 : colors.count <= 4 ? 2 : colors.count <= 16 ? 4 : 8
-            (colorType, bitDepth, palette, rows) = (3, UInt8(depth), colors.flatMap { [$0.r, $0.g, $0.b] },
-                                                    packed(indices, width: image.width, height: image.height, depth: depth))
+            (colorType, bitDepth, palette, rows) = (
+                3, UInt8(depth), colors.flatMap { [$0.r, $0.g, $0.b] },
+                packed(indices, width: image.width, height: image.height, depth: depth)
+            )
         } else {
             (colorType, bitDepth, palette, rows) = (2, 8, nil, filtered(image))
         }
@@ -27,9 +29,9 @@ enum PNGWriter {
         guard let data = Zlib.compress(rows, level: 6) else { return nil }
         var file = signature
         var header = be32(UInt32(image.width)) + be32(UInt32(image.height))
-        header += [bitDepth, colorType, 0, 0, 0] // deflate, adaptive filtering, not interlaced
+        header += [bitDepth, colorType, 0, 0, 0]  // deflate, adaptive filtering, not interlaced
         chunk("IHDR", header, into: &file)
-        chunk("sRGB", [0], into: &file) // perceptual
+        chunk("sRGB", [0], into: &file)  // perceptual
         chunk("gAMA", be32(45455), into: &file)
         if let palette { chunk("PLTE", palette, into: &file) }
         chunk("IDAT", data, into: &file)

@@ -29,7 +29,9 @@ package struct QRLayout: Sendable, Equatable {
         let cells = modules + 2 * marginModules
         let m = sizePx / cells
         guard m >= 1 else {
-            throw TooSmall(description: "--size \(sizePx) is too small: the code needs \(cells) modules across (\(modules) + 2 × \(marginModules) margin), at least 1 px each")
+            throw TooSmall(
+                description:
+                    "--size \(sizePx) is too small: the code needs \(cells) modules across (\(modules) + 2 × \(marginModules) margin), at least 1 px each")
         }
         self.init(modules: modules, modulePx: m, marginModules: marginModules)
         padPx = (sizePx - cells * m) / 2
@@ -61,20 +63,24 @@ package enum QRSVG {
 
     /// A whole document. `sidePx` sets width/height (the viewBox is in modules); `logo`, when
     /// given, is a PNG drawn on a plate (`plate` in modules, rounded with radius `plateRadius`).
-    package static func document(_ matrix: QRMatrix, margin: Int, sidePx: Int, foreground: RGBColor, background: RGBColor,
-                                logo: (png: [UInt8], plate: ModuleRect, inset: Double, radius: Double)? = nil) -> String {
+    package static func document(
+        _ matrix: QRMatrix, margin: Int, sidePx: Int, foreground: RGBColor, background: RGBColor,
+        logo: (png: [UInt8], plate: ModuleRect, inset: Double, radius: Double)? = nil
+    ) -> String {
         let cells = matrix.size + 2 * margin
         var s = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(sidePx)" height="\(sidePx)" viewBox="0 0 \(cells) \(cells)" shape-rendering="crispEdges" stroke="none">
-        <rect width="\(cells)" height="\(cells)" stroke="none" fill="\(background.hex)"/>
-        <path stroke="none" fill="\(foreground.hex)" d="\(path(matrix, margin: margin))"/>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(sidePx)" height="\(sidePx)" viewBox="0 0 \(cells) \(cells)" shape-rendering="crispEdges" stroke="none">
+            <rect width="\(cells)" height="\(cells)" stroke="none" fill="\(background.hex)"/>
+            <path stroke="none" fill="\(foreground.hex)" d="\(path(matrix, margin: margin))"/>
 
-        """
+            """
         if let logo {
             let p = logo.plate
-            s += "<rect x=\"\(p.x + margin)\" y=\"\(p.y + margin)\" width=\"\(p.width)\" height=\"\(p.height)\" rx=\"\(fmt(logo.radius))\" stroke=\"none\" fill=\"\(background.hex)\"/>\n"
-            s += "<image x=\"\(fmt(Double(p.x + margin) + logo.inset))\" y=\"\(fmt(Double(p.y + margin) + logo.inset))\" width=\"\(fmt(Double(p.width) - 2 * logo.inset))\" height=\"\(fmt(Double(p.height) - 2 * logo.inset))\" href=\"data:image/png;base64,\(Base64.encode(logo.png))\"/>\n"
+            s +=
+                "<rect x=\"\(p.x + margin)\" y=\"\(p.y + margin)\" width=\"\(p.width)\" height=\"\(p.height)\" rx=\"\(fmt(logo.radius))\" stroke=\"none\" fill=\"\(background.hex)\"/>\n"
+            s +=
+                "<image x=\"\(fmt(Double(p.x + margin) + logo.inset))\" y=\"\(fmt(Double(p.y + margin) + logo.inset))\" width=\"\(fmt(Double(p.width) - 2 * logo.inset))\" height=\"\(fmt(Double(p.height) - 2 * logo.inset))\" href=\"data:image/png;base64,\(Base64.encode(logo.png))\"/>\n"
         }
         return s + "</svg>\n"
     }

@@ -27,12 +27,14 @@ extension ModuleTarget {
     /// pixel at module (plate.x, plate.y). A module is dark when its mean grey lies in the
     /// darker 40 % of the way from the foreground's grey to the background's and every pixel
     /// of its middle is on the dark side of halfway; light likewise; anything else is unsure.
-    package static func under(plate: ModuleRect, picture: LumaImage, modulePx m: Int, symbolSize n: Int,
-                             foreground: UInt8, background: UInt8) -> [ModuleTarget] {
+    package static func under(
+        plate: ModuleRect, picture: LumaImage, modulePx m: Int, symbolSize n: Int,
+        foreground: UInt8, background: UInt8
+    ) -> [ModuleTarget] {
         var out = [ModuleTarget](repeating: .open, count: n * n)
         let fg = Double(foreground), span = Double(Int(background) - Int(foreground))
         guard span != 0 else { return out }
-        func t(_ v: UInt8) -> Double { (Double(v) - fg) / span } // 0: foreground, 1: background
+        func t(_ v: UInt8) -> Double { (Double(v) - fg) / span }  // 0: foreground, 1: background
         let lo = m / 4, hi = m - m / 4
         for my in plate.y..<(plate.y + plate.height) where my >= 0 && my < n {
             for mx in plate.x..<(plate.x + plate.width) where mx >= 0 && mx < n {
@@ -97,23 +99,23 @@ package enum QRDataStream {
             guard let mode = read(4) else { break }
             var skip = 0
             switch mode {
-            case 0: return start // the terminator
-            case 0b0111: // ECI: a designator of 1, 2 or 3 bytes
+            case 0: return start  // the terminator
+            case 0b0111:  // ECI: a designator of 1, 2 or 3 bytes
                 guard let first = read(8) else { return nil }
                 skip = first & 0x80 == 0 ? 0 : first & 0x40 == 0 ? 8 : 16
             case 0b0100: guard let c = read([8, 16, 16][size]) else { return nil }; skip = 8 * c
             case 0b0001: guard let c = read([10, 12, 14][size]) else { return nil }; skip = 10 * (c / 3) + [0, 4, 7][c % 3]
             case 0b0010: guard let c = read([9, 11, 13][size]) else { return nil }; skip = 11 * (c / 2) + 6 * (c % 2)
             case 0b1000: guard let c = read([8, 10, 12][size]) else { return nil }; skip = 13 * c
-            case 0b0011: skip = 16 // structured append
-            case 0b0101: skip = 0 // FNC1, first position
-            case 0b1001: skip = 8 // FNC1, second position
+            case 0b0011: skip = 16  // structured append
+            case 0b0101: skip = 0  // FNC1, first position
+            case 0b1001: skip = 8  // FNC1, second position
             default: return nil
             }
             guard pos + skip <= total else { return nil }
             pos += skip
         }
-        return pos // the capacity ends where a terminator would be
+        return pos  // the capacity ends where a terminator would be
     }
 }
 
@@ -173,8 +175,9 @@ package struct LogoFit: Sendable {
         if let limit = giveUpAbove {
             let damage = LogoDamage(matrix, targets: targets)
             if free.indices.contains(where: { free[$0].isEmpty && damage.damagedPerBlock[$0] > limit }) {
-                self.init(matrix: matrix, freeBits: capacity - freeStart, bitsToFix: order.reduce(0) { $0 + wants[$1].count },
-                          matchedCodewords: 0, damage: damage, solved: false)
+                self.init(
+                    matrix: matrix, freeBits: capacity - freeStart, bitsToFix: order.reduce(0) { $0 + wants[$1].count },
+                    matchedCodewords: 0, damage: damage, solved: false)
                 return
             }
         }
@@ -188,8 +191,9 @@ package struct LogoFit: Sendable {
         }
         for b in 0..<layout.blockCount { blocks[b] = systems[b].solved() }
         let fitted = matrix.replacingCodewords(layout.codewords(of: blocks), mask: mask)
-        self.init(matrix: fitted, freeBits: capacity - freeStart, bitsToFix: order.reduce(0) { $0 + wants[$1].count },
-                  matchedCodewords: matched, damage: LogoDamage(fitted, targets: targets), solved: true)
+        self.init(
+            matrix: fitted, freeBits: capacity - freeStart, bitsToFix: order.reduce(0) { $0 + wants[$1].count },
+            matchedCodewords: matched, damage: LogoDamage(fitted, targets: targets), solved: true)
     }
 
     init(matrix: QRMatrix, freeBits: Int, bitsToFix: Int, matchedCodewords: Int, damage: LogoDamage, solved: Bool) {

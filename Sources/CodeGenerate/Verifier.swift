@@ -61,7 +61,9 @@ package struct Verifier: Sendable {
                 problems.append("the code does not read back: the engine finds no QR code in the picture")
             } else {
                 let got = found.map { "\"\(PayloadText.decode($0.bytes).text.map { $0 } ?? "<\($0.bytes.count) bytes>")\"" }
-                problems.append("the code does not read back exactly: read \(got.joined(separator: ", ")) (\(found.map { "\($0.bytes.count)" }.joined(separator: ", ")) bytes), made from \(code.payload.count) bytes")
+                problems.append(
+                    "the code does not read back exactly: read \(got.joined(separator: ", ")) (\(found.map { "\($0.bytes.count)" }.joined(separator: ", ")) bytes), made from \(code.payload.count) bytes"
+                )
             }
         } else if found.count > 1 {
             problems.append("the picture holds \(found.count) codes, not one")
@@ -96,9 +98,11 @@ package struct Verifier: Sendable {
             }
         }
         // What a logo's place among the modules decides: the read-back and the margins.
-        let versionMayHelp = !problems.isEmpty && code.logo != nil && found.count <= 1 && !otherRuleFailed
+        let versionMayHelp =
+            !problems.isEmpty && code.logo != nil && found.count <= 1 && !otherRuleFailed
             && (scan.map { $0.weakParameters(below: gate).allSatisfy { $0 == .readsAsIs || $0.isMargin } } ?? true)
-        return Verification(decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems,
-                            aLargerVersionMayHelp: versionMayHelp)
+        return Verification(
+            decoded: found.map(\.bytes), readsBack: match != nil, scannability: scan, problems: problems,
+            aLargerVersionMayHelp: versionMayHelp)
     }
 }

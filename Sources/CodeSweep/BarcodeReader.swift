@@ -1,6 +1,7 @@
 import SweepCore
 import ZBarBridge
 import ZXingBridge
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,10 @@ public struct ReadFrame {
     /// for every call, so the same pixels and settings give the same symbols.
     public var reusing: DecodeLog?
 
-    public init(_ image: LumaImage, index: Int = 0, scale: Double = 1, fullResolution: (() -> LumaImage?)? = nil,
-                beforeSecondDecoder: (([DetectedCode]) -> Void)? = nil, reusing: DecodeLog? = nil) {
+    public init(
+        _ image: LumaImage, index: Int = 0, scale: Double = 1, fullResolution: (() -> LumaImage?)? = nil,
+        beforeSecondDecoder: (([DetectedCode]) -> Void)? = nil, reusing: DecodeLog? = nil
+    ) {
         self.image = image; self.index = index; self.scale = scale; self.fullResolution = fullResolution
         self.beforeSecondDecoder = beforeSecondDecoder; self.reusing = reusing
     }
@@ -94,7 +97,8 @@ public enum BarcodeReader {
         let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
         let earlier = frame.reusing
         var executor = PlanExecutor(options: options) { img, symbols in
-            let found = earlier?.zbar(img, symbologies: symbols, config: config)
+            let found =
+                earlier?.zbar(img, symbologies: symbols, config: config)
                 ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
             notes.log?.entries.append(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
             return found

@@ -1,6 +1,7 @@
-import SweepCore
-import MagickBridge
 import FileWalker
+import MagickBridge
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +40,10 @@ public enum FileScanner {
     ///   to the coordinator, so a crash or hang inside that decoder loses none of ZBar's codes.
     /// - grader: measures each code when `settings.grade` is on (a sweep that asks for grading
     ///   without one gets an error record, not a silent pass).
-    public static func scan(_ entry: FileEntry, settings: ScanSettings, grader: CodeGrader? = nil,
-                            checkpoint: ((FileRecord) -> Void)? = nil) -> FileRecord? {
+    public static func scan(
+        _ entry: FileEntry, settings: ScanSettings, grader: CodeGrader? = nil,
+        checkpoint: ((FileRecord) -> Void)? = nil
+    ) -> FileRecord? {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime
@@ -73,15 +76,18 @@ public enum FileScanner {
             lap("hash")
         }
         guard let format = sniffed else {
-            record.error = bytes.isEmpty ? RecordError(.empty, "file is empty")
+            record.error =
+                bytes.isEmpty
+                ? RecordError(.empty, "file is empty")
                 : RecordError(.notImage, "not a supported raster image (unrecognised file signature\(describeHead(bytes)))")
             return record
         }
         record.format = format
         do {
-            let loaded = try ImageLoader.load(bytes, format: format, limits: settings.limits,
-                                              minMegapixels: settings.reader.roi == nil ? settings.reader.plan.firstDecodeMegapixels : nil,
-                                              reduceToFit: settings.reader.roi == nil)
+            let loaded = try ImageLoader.load(
+                bytes, format: format, limits: settings.limits,
+                minMegapixels: settings.reader.roi == nil ? settings.reader.plan.firstDecodeMegapixels : nil,
+                reduceToFit: settings.reader.roi == nil)
             lap("decode")
             // A reduced load is decoded again at full resolution only if a pass or grading asks
             // for it (at most once per file).
@@ -111,8 +117,10 @@ public enum FileScanner {
 
     /// Reads every frame with the engine, adding the codes (and the second decoder's failures,
     /// as warnings) to `record`.
-    static func readFrames(of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
-                           settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?) {
+    static func readFrames(
+        of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
+        settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?
+    ) {
         var failures: [String] = []
         for (i, frame) in loaded.frames.enumerated() {
             let before = record
@@ -124,8 +132,10 @@ public enum FileScanner {
                 }
             }
             BarcodeReader.trace("file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
-            let read = BarcodeReader.read(ReadFrame(frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
-                                                    beforeSecondDecoder: note), settings.reader)
+            let read = BarcodeReader.read(
+                ReadFrame(
+                    frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
+                    beforeSecondDecoder: note), settings.reader)
             record.codes += read.codes
             failures += read.decoderFailures.filter { !failures.contains($0) }
         }
@@ -211,7 +221,7 @@ public enum FileScanner {
         let size = Int(st.st_size)
         guard size <= limit else { throw RecordError(.tooLarge, "file is \(size) bytes; the limit is \(limit) bytes") }
         var buf = [UInt8](repeating: 0, count: size)
-        let off: Int // less than size when the file shrank while reading
+        let off: Int  // less than size when the file shrank while reading
         do { off = try FileIO.readFully(fd, into: &buf) } catch {
             throw RecordError(.unreadable, "read failed: \(error)")
         }

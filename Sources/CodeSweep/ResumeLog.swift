@@ -1,6 +1,7 @@
-import SweepCore
 import FileWalker
 import Reporting
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,10 +40,16 @@ package struct ResumeLog: Sendable {
             let err = errno
             if err == EWOULDBLOCK {
                 Glibc.close(fd)
-                throw OutputError(message: "\(shown) is locked by another codesweep sweep appending to it; wait for that sweep to end (or stop it) before resuming, or give another file")
+                throw OutputError(
+                    message:
+                        "\(shown) is locked by another codesweep sweep appending to it; wait for that sweep to end (or stop it) before resuming, or give another file"
+                )
             }
             Glibc.close(fd)
-            throw OutputError(message: "cannot lock \(shown) (\(String(cString: strerror(err)))): without a lock two sweeps could append to it at once; resume on a file system that supports flock")
+            throw OutputError(
+                message:
+                    "cannot lock \(shown) (\(String(cString: strerror(err)))): without a lock two sweeps could append to it at once; resume on a file system that supports flock"
+            )
         }
         do {
             let log = try read(fd: fd, shown: shown)
@@ -98,10 +105,14 @@ package struct ResumeLog: Sendable {
         var out: [String] = []
         let wanted = Set(settings.hashes)
         if anyRead && hashKinds != wanted {
-            out.append("--hash: the records in the report have \(ResumeSettings.describe(hashKinds.sorted())), this run asks for \(ResumeSettings.describe(wanted.sorted()))")
+            out.append(
+                "--hash: the records in the report have \(ResumeSettings.describe(hashKinds.sorted())), this run asks for \(ResumeSettings.describe(wanted.sorted()))"
+            )
         }
         if anyRead && anyTimings != settings.timings {
-            out.append("--timings: the records in the report \(anyTimings ? "have" : "have no") timings_ms, this run \(settings.timings ? "adds" : "leaves out") timings")
+            out.append(
+                "--timings: the records in the report \(anyTimings ? "have" : "have no") timings_ms, this run \(settings.timings ? "adds" : "leaves out") timings"
+            )
         }
         return out
     }
@@ -115,8 +126,10 @@ package struct ResumeSettings: Equatable, Sendable {
     package var hashes: [String]
     package var timings: Bool
 
-    package init(symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
-                hashes: [String], timings: Bool, charset: String?, limits: String) {
+    package init(
+        symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
+        hashes: [String], timings: Bool, charset: String?, limits: String
+    ) {
         self.hashes = hashes.sorted()
         self.timings = timings
         values = [
@@ -153,8 +166,10 @@ package struct ResumeSettings: Equatable, Sendable {
     package static func sidecarPath(for report: String) -> String { report + ".codesweep-settings.json" }
 
     var json: JSONValue {
-        .object([("codesweep_settings", .int(1)),
-                 ("settings", .object(values.map { ($0.0, .string($0.1)) }))])
+        .object([
+            ("codesweep_settings", .int(1)),
+            ("settings", .object(values.map { ($0.0, .string($0.1)) })),
+        ])
     }
 
     /// The settings stored beside REPORT; nil when there are none (or they cannot be read).

@@ -1,5 +1,6 @@
-import SweepCore
 import FileWalker
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

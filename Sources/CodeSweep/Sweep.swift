@@ -1,6 +1,7 @@
-import SweepCore
 import FileWalker
 import MagickBridge
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,10 @@ public struct Sweep: Sendable {
     /// so the sweep ends within about a second with every finished record emitted.
     /// `items` is read as the sweep goes (a streaming walk: memory stays flat however many files
     /// there are); at most `jobs * 16` of them are held at once.
-    public func run<Items: Sequence<WalkItem>>(_ items: Items, emit: (FileRecord) -> Void,
-                                               shouldStop: @escaping @Sendable () -> Bool = { false }) async {
+    public func run<Items: Sequence<WalkItem>>(
+        _ items: Items, emit: (FileRecord) -> Void,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) async {
         MagickEnvironment.start()
         let settings = self.settings
         let grader = self.grader
@@ -43,8 +46,9 @@ public struct Sweep: Sendable {
         let window = jobs * 16
         let pool: WorkerPool?
         if case .processes(let exe, let timeout) = isolation {
-            pool = WorkerPool(count: jobs, executable: exe, settings: settings, timeout: timeout,
-                              timeoutHint: timeoutHint, shouldStop: shouldStop)
+            pool = WorkerPool(
+                count: jobs, executable: exe, settings: settings, timeout: timeout,
+                timeoutHint: timeoutHint, shouldStop: shouldStop)
         } else {
             pool = nil
         }
@@ -53,7 +57,8 @@ public struct Sweep: Sendable {
         await withTaskGroup(of: (Int, FileRecord?).self) { group in
             func startMore() {
                 while !exhausted && nextToStart - nextToEmit < window
-                        && nextToStart - nextToEmit - ready.count < jobs {
+                    && nextToStart - nextToEmit - ready.count < jobs
+                {
                     if shouldStop() { return }
                     guard let item = pending.next() else { exhausted = true; return }
                     let index = nextToStart

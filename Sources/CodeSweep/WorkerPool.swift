@@ -1,7 +1,8 @@
 import Dispatch
-import SweepCore
 import FileWalker
 import MagickBridge
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,8 +47,10 @@ final class WorkerSlot: @unchecked Sendable {
     /// How often a worker in flight is looked at (the stop request, the memory limit).
     static let pollInterval = 0.1
 
-    init(index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?,
-         lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String, memoryLimitMiB: Int) {
+    init(
+        index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?,
+        lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String, memoryLimitMiB: Int
+    ) {
         self.memoryLimitMiB = memoryLimitMiB
         self.timeoutHint = timeoutHint
         self.lifeline = lifeline
@@ -67,7 +70,9 @@ final class WorkerSlot: @unchecked Sendable {
 
     func shutdown() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            queue.async { self.stop(graceful: true); c.resume() }
+            queue.async {
+                self.stop(graceful: true); c.resume()
+            }
         }
     }
 
@@ -84,19 +89,21 @@ final class WorkerSlot: @unchecked Sendable {
         for _ in 0..<2 where !sent {
             if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(executable))") }
             sent = (try? FileIO.writeAll(toWorker, request)) != nil
-            if !sent { stop(graceful: false) } // died between files: replace it and send again
+            if !sent { stop(graceful: false) }  // died between files: replace it and send again
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
         let deadline = now() + timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
-        noteIdleSize() // a worker that has not answered yet: its size as it starts the file
+        noteIdleSize()  // a worker that has not answered yet: its size as it starts the file
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
         var partial: FileRecord? = nil
         func salvage(_ what: String) -> FileRecord? {
             guard var r = partial else { return nil }
             r.failedDecoder = DecodingEngine.zxing.rawValue
-            r.warnings.append("the second decoder (zxing-cpp) \(what); the worker was replaced. The codes ZBar read in this file are kept; Data Matrix, PDF417 and Aztec codes may be missing")
+            r.warnings.append(
+                "the second decoder (zxing-cpp) \(what); the worker was replaced. The codes ZBar read in this file are kept; Data Matrix, PDF417 and Aztec codes may be missing"
+            )
             return r
         }
         while true {
@@ -105,7 +112,7 @@ final class WorkerSlot: @unchecked Sendable {
                 pending.removeSubrange(...nl)
                 switch WorkerProtocol.parseReply(line) {
                 case .record(var r):
-                    r.pathBytes = entry.pathBytes // exact bytes from our side of the pipe
+                    r.pathBytes = entry.pathBytes  // exact bytes from our side of the pipe
                     noteIdleSize()
                     return r
                 case .partial(var r):
@@ -150,7 +157,10 @@ final class WorkerSlot: @unchecked Sendable {
                 if let kept = salvage("crashed (the worker died: \(status))") { return kept }
                 let limit = memoryLimitMiB << 20
                 if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
-                    return failure(entry, .tooLarge, "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced")
+                    return failure(
+                        entry, .tooLarge,
+                        "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced"
+                    )
                 }
                 return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
             }
@@ -270,7 +280,6 @@ final class WorkerSlot: @unchecked Sendable {
     }
 }
 
-
 /// A fixed set of workers handed out to the sweep's tasks one at a time.
 actor WorkerPool {
     private var free: [WorkerSlot]
@@ -282,8 +291,10 @@ actor WorkerPool {
     private let lifelineWriteEnd: Int32
     private let lifelineReadEnd: Int32
 
-    init(count: Int, executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String,
-         shouldStop: @escaping @Sendable () -> Bool) {
+    init(
+        count: Int, executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String,
+        shouldStop: @escaping @Sendable () -> Bool
+    ) {
         MagickEnvironment.start()
         let json = WorkerProtocol.encode(settings)
         // Both ends close-on-exec, set under the spawn lock (no spawn can slip in between):
@@ -298,9 +309,10 @@ actor WorkerPool {
         lifelineReadEnd = ends[0]
         let readEnd = ends[0]
         let slots = (0..<count).map {
-            WorkerSlot(index: $0, executable: executable, settingsJSON: json, timeout: timeout,
-                       tmpdir: MagickEnvironment.privateDirectory, lifeline: readEnd, shouldStop: shouldStop,
-                       timeoutHint: timeoutHint, memoryLimitMiB: settings.memoryLimitMiB)
+            WorkerSlot(
+                index: $0, executable: executable, settingsJSON: json, timeout: timeout,
+                tmpdir: MagickEnvironment.privateDirectory, lifeline: readEnd, shouldStop: shouldStop,
+                timeoutHint: timeoutHint, memoryLimitMiB: settings.memoryLimitMiB)
         }
         free = slots
         all = slots

@@ -1,6 +1,6 @@
+import FileWalker
 import Foundation
 import SweepCore
-import FileWalker
 
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.
@@ -168,8 +168,9 @@ enum Wire {
         var code: DetectedCode? {
             guard corners.count == 8 else { return nil }
             let points = stride(from: 0, to: 8, by: 2).map { Point(x: corners[$0], y: corners[$0 + 1]) }
-            var c = DetectedCode(symbology: symbology, bytes: Array(bytes), corners: Quad(points), quality: quality,
-                                 orientation: orientation, frame: frame, pass: pass, gs1: gs1)
+            var c = DetectedCode(
+                symbology: symbology, bytes: Array(bytes), corners: Quad(points), quality: quality,
+                orientation: orientation, frame: frame, pass: pass, gs1: gs1)
             c.qr = qr
             return c
         }

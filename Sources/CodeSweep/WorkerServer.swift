@@ -1,6 +1,7 @@
-import SweepCore
 import FileWalker
 import MagickBridge
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ package enum WorkerServer {
     /// - grader: what measures codes when the settings ask for grading (`check`).
     package static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
-        signal(SIGINT, SIG_IGN) // the coordinator decides when to stop
+        signal(SIGINT, SIG_IGN)  // the coordinator decides when to stop
         signal(SIGPIPE, SIG_IGN)
         watchLifeline()
         MagickEnvironment.start()
@@ -107,10 +108,13 @@ enum DetachedThread {
     static func detach(_ body: @escaping () -> Void) {
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        if pthread_create(&thread, nil, { arg in
-            Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue().body()
-            return nil
-        }, box) == 0 {
+        if pthread_create(
+            &thread, nil,
+            { arg in
+                Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue().body()
+                return nil
+            }, box) == 0
+        {
             pthread_detach(thread)
         } else {
             Unmanaged<Box>.fromOpaque(box).release()

@@ -10,20 +10,20 @@ struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check the codes in images against rules (a CI gate for marketing assets).",
         discussion: """
-        Scans the images, grades how well each code will scan, and applies the rules from \
-        .codesweep.yml (in the current folder, or --rules FILE) and the flags below (lists add to \
-        the file's, single values replace them). Prints a summary for people; --junit, --json and \
-        GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
+            Scans the images, grades how well each code will scan, and applies the rules from \
+            .codesweep.yml (in the current folder, or --rules FILE) and the flags below (lists add to \
+            the file's, single values replace them). Prints a summary for people; --junit, --json and \
+            GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
 
-        Files only on the command line (no folder) make a spot check: expectations entries for \
-        other files are not required, and a require_code glob need only match an image of the \
-        full check.
+            Files only on the command line (no folder) make a spot check: expectations entries for \
+            other files are not required, and a require_code glob need only match an image of the \
+            full check.
 
-        Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
-        no image checked at all (paths or --include matching nothing), or a require_code glob \
-        matching no checked image.
-        Reference: docs/check.md.
-        """
+            Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
+            no image checked at all (paths or --include matching nothing), or a require_code glob \
+            matching no checked image.
+            Reference: docs/check.md.
+            """
     )
 
     @Argument(help: "Files and folders to check (default: the rules file's `paths`, else the current folder); files only: a spot check.")
@@ -66,13 +66,15 @@ struct Check: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let setup = try await exitingOnFailure { try loadSetup() }
-        let runner = CheckRunner(rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
-                                 jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
+        let runner = CheckRunner(
+            rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
+            jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
         // Files only on the command line (a pre-commit hook's changed files): a spot check.
         let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
         let report = try await exitingOnFailure {
-            try await runner.run(paths: setup.roots(commandLine: paths), rulesSource: setup.source(withFlags: ruleFlags.given),
-                                 fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
+            try await runner.run(
+                paths: setup.roots(commandLine: paths), rulesSource: setup.source(withFlags: ruleFlags.given),
+                fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
         }
         try await exitingOnFailure { try reports.writeFiles(report) }
         reports.print(report)
@@ -83,12 +85,14 @@ struct Check: AsyncParsableCommand {
     func loadSetup() throws -> CheckSetup {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
-        var setup = try CheckSetup(rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-                                   exists: { fm.fileExists(atPath: $0) }, read: { path in
-                                       // The message names which file and says why (errno's words).
-                                       let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
-                                       return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
-                                   })
+        var setup = try CheckSetup(
+            rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
+            exists: { fm.fileExists(atPath: $0) },
+            read: { path in
+                // The message names which file and says why (errno's words).
+                let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
+                return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
+            })
         try ruleFlags.apply(to: &setup.rules, cwd: cwd)
         setup.rules.include += globs.include
         setup.rules.exclude += globs.exclude

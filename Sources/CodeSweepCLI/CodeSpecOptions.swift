@@ -55,7 +55,7 @@ struct CodeSpecOptions: ParsableArguments {
             ("plate", plate), ("format", format), ("quality", quality.map(String.init)), ("charset", charset),
         ]
         if modulePx != nil && sizePx != nil { throw .usage("--module and --size exclude each other") }
-        for case let (k, v?) in pairs { try s.apply(option: k, value: v) }
+        for case (let k, let v?) in pairs { try s.apply(option: k, value: v) }
         if noEci { s.eci = false }
         return s
     }

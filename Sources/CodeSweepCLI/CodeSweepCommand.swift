@@ -1,6 +1,7 @@
 import ArgumentParser
 import Reporting
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,13 +12,13 @@ struct CodeSweepCommand: AsyncParsableCommand {
         commandName: "codesweep",
         abstract: "Find every barcode and QR code in folders of images.",
         discussion: """
-        Walks files and folders, loads every image upright (EXIF orientation applied), decodes \
-        barcodes and QR codes with ZBar at several scales and with other preprocessing, and \
-        reports each code with its payload, exact bytes and corners.
+            Walks files and folders, loads every image upright (EXIF orientation applied), decodes \
+            barcodes and QR codes with ZBar at several scales and with other preprocessing, and \
+            reports each code with its payload, exact bytes and corners.
 
-        Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
-        4 no code found (scan --fail-if-none).
-        """,
+            Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
+            4 no code found (scan --fail-if-none).
+            """,
         version: CodeSweepInfo.version,
         subcommands: [Scan.self, Check.self, Generate.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
         defaultSubcommand: Scan.self
@@ -31,7 +32,9 @@ struct CodeSweepCommand: AsyncParsableCommand {
             // into U+FFFD; escaped, they reach the walker and output files exactly.
             let arguments = ArgumentBytes.escapedArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
             if let word = arguments.dropFirst().first, let meant = suggestedSubcommand(for: word) {
-                Stderr.say("codesweep: '\(word)' is neither a command nor a file or folder; did you mean `codesweep \(meant)`?\n(to scan a file of that name, write `codesweep scan \(word)`)")
+                Stderr.say(
+                    "codesweep: '\(word)' is neither a command nor a file or folder; did you mean `codesweep \(meant)`?\n(to scan a file of that name, write `codesweep scan \(word)`)"
+                )
                 exit(withError: ExitCode(2))
             }
             var command = try parseAsRoot(Array(arguments.dropFirst()))

@@ -13,16 +13,16 @@ struct Generate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make QR codes (PNG, SVG, JPEG), in colours with a logo, and verify they scan.",
         discussion: """
-        Encodes the payload (argument, --file FILE, or --file - for stdin; bytes kept exact) with \
-        libqrencode, draws it with whole pixels a module, and verifies it before writing: decoded \
-        by the scanning engine (it must read back byte for byte), graded like `codesweep check` \
-        (at least --min-grade), and checked against --rules. --batch LIST makes one code per line \
-        of a CSV or YAML list into the folder -o and writes a manifest `check --expectations` reads.
+            Encodes the payload (argument, --file FILE, or --file - for stdin; bytes kept exact) with \
+            libqrencode, draws it with whole pixels a module, and verifies it before writing: decoded \
+            by the scanning engine (it must read back byte for byte), graded like `codesweep check` \
+            (at least --min-grade), and checked against --rules. --batch LIST makes one code per line \
+            of a CSV or YAML list into the folder -o and writes a manifest `check --expectations` reads.
 
-        Exit status: 0 every code was made and verified, 1 some code was refused or failed \
-        verification (nothing is written for it), 2 usage error.
-        Reference: docs/generate.md.
-        """
+            Exit status: 0 every code was made and verified, 1 some code was refused or failed \
+            verification (nothing is written for it), 2 usage error.
+            Reference: docs/generate.md.
+            """
     )
 
     @Argument(help: "The payload (bytes as given; UTF-8 text that is not all ASCII gets an ECI saying so; see --charset). Or use --file.")
@@ -98,9 +98,13 @@ struct Generate: AsyncParsableCommand {
 
     static func describe(_ o: GenerateOutcome) -> String {
         guard let c = o.code else { return o.job.label }
-        var s = "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(NumberText.fixed(c.contrast.value, decimals: 2))"
+        var s =
+            "made \(o.job.label): version \(c.matrix.version)-\(c.matrix.ec.rawValue), \(c.matrix.size)×\(c.matrix.size) modules, \(c.layout.modulePx) px a module, \(c.layout.side)×\(c.layout.side) px, contrast \(NumberText.fixed(c.contrast.value, decimals: 2))"
         if let e = c.eci { s += ", ECI \(e)\(Charset.eciCharsetName(Int(e)).map { " (\($0))" } ?? "")" }
-        if let l = c.logo { s += ", logo covers \(l.coveredCodewords) of \(l.totalCodewords) codewords, \(l.damagedCodewords) damaged (at most \(l.worstBlock) in a block, \(l.allowedPerBlock) allowed)" }
+        if let l = c.logo {
+            s +=
+                ", logo covers \(l.coveredCodewords) of \(l.totalCodewords) codewords, \(l.damagedCodewords) damaged (at most \(l.worstBlock) in a block, \(l.allowedPerBlock) allowed)"
+        }
         if let v = o.verification, let g = v.scannability { s += ", reads back, grade \(g.grade)" } else if o.verification == nil { s += ", not verified" }
         return s
     }

@@ -48,7 +48,9 @@ final class GenerateDelivery {
         }
         for w in code.warnings { Generate.say("warning: \(name): \(w)") }
         if !o.failedVersions.isEmpty {
-            Generate.say("warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Generate.attempts(o.failedVersions[...]))")
+            Generate.say(
+                "warning: \(name): made at version \(code.matrix.version); with the logo, smaller versions did not verify: \(Generate.attempts(o.failedVersions[...]))"
+            )
         }
         if !quiet { Generate.say(Generate.describe(o)) }
     }
@@ -56,6 +58,7 @@ final class GenerateDelivery {
     /// "3 of 4 codes made and verified (grades: A 2, B 1), 1 failed, 0.8 s; manifest M".
     func summary(verified: Bool, seconds: Double, manifestPath: String?) -> String {
         let g = grades.keys.sorted().map { "\($0) \(grades[$0]!)" }.joined(separator: ", ")
-        return "\(total - failed) of \(total) codes made\(verified ? " and verified" : " (not verified)")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(seconds, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")"
+        return
+            "\(total - failed) of \(total) codes made\(verified ? " and verified" : " (not verified)")\(g.isEmpty ? "" : " (grades: \(g))"), \(failed) failed, \(NumberText.fixed(seconds, decimals: 1)) s\(manifestPath.map { written.isEmpty ? "" : "; manifest \($0)" } ?? "")"
     }
 }

@@ -30,7 +30,9 @@ struct GeneratePlan {
 
     /// One code a line of the list, into the folder -o; a logo is read once however many lines name it.
     mutating func addBatch(_ batch: String, _ g: Generate, base: CodeSpec, cwd: String) throws {
-        guard g.payload == nil, g.payloadFile == nil else { throw GenerateError.usage("--batch takes the payloads from the list, not from an argument or --file") }
+        guard g.payload == nil, g.payloadFile == nil else {
+            throw GenerateError.usage("--batch takes the payloads from the list, not from an argument or --file")
+        }
         guard let output = g.output, output != "-" else { throw GenerateError.usage("--batch needs -o FOLDER") }
         let data = try Self.read(batch, limit: Self.listLimit, what: "the batch list")
         guard let text = String(validating: data, as: UTF8.self) else { throw GenerateError.usage("\(batch): not UTF-8 text") }
@@ -100,7 +102,9 @@ struct GeneratePlan {
         switch (g.payload, g.payloadFile) {
         case (let p?, nil): return ArgumentBytes.bytes(p)
         case (nil, "-"?):
-            do { return try FileIO.readInput(fd: 0, limit: payloadLimit, what: "the payload on standard input") } catch { throw GenerateError.usage("\(error) (a QR code holds at most 7,089 characters)") }
+            do { return try FileIO.readInput(fd: 0, limit: payloadLimit, what: "the payload on standard input") } catch {
+                throw GenerateError.usage("\(error) (a QR code holds at most 7,089 characters)")
+            }
         case (nil, let f?):
             return try read(f, limit: payloadLimit, what: "the payload file")
         case (nil, nil): throw GenerateError.usage("give the payload as an argument, with --file FILE, or --file - (stdin); or --batch LIST")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CodeSweep
-import Forensics
 import FileWalker
+import Forensics
 import Reporting
 import SweepCore
 
@@ -9,15 +9,15 @@ struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge shard reports (jsonl) into one report, ordered as a single run, checking no file is missing or duplicated.",
         discussion: """
-        Lines are copied byte for byte. Without --expect-from or --root, records are ordered \
-        as the walker orders paths (component by component, bytes) and checked for \
-        duplicates only. With them, records follow the order a single scan of those paths \
-        would have written, and a file the scan would have recorded but no shard did is an \
-        error, as is a record for a path not expected.
+            Lines are copied byte for byte. Without --expect-from or --root, records are ordered \
+            as the walker orders paths (component by component, bytes) and checked for \
+            duplicates only. With them, records follow the order a single scan of those paths \
+            would have written, and a file the scan would have recorded but no shard did is an \
+            error, as is a record for a path not expected.
 
-        Exit status: 0 merged, 1 missing, duplicated or unexpected files (nothing written), \
-        2 usage error or unreadable input.
-        """
+            Exit status: 0 merged, 1 missing, duplicated or unexpected files (nothing written), \
+            2 usage error or unreadable input.
+            """
     )
 
     @Argument(help: "Shard reports written by `codesweep scan --shard K/N` (jsonl).")

@@ -1,8 +1,9 @@
 import ArgumentParser
-import Forensics
 import FileWalker
+import Forensics
 import Reporting
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,21 +13,22 @@ struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turn a jsonl or json report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
         discussion: """
-        The page is one self-contained file: inline style and script, thumbnails as data: URIs, \
-        and a Content-Security-Policy that forbids loading anything from elsewhere. Images are \
-        read again from the paths in the report: relative paths are looked for in the report \
-        file's own folder, then in the current folder (or only under --root DIR). A missing or \
-        changed file gets a blank box with its outlines, and stderr says how many pictures could \
-        not be opened. Codes found on later frames of an animated GIF get a picture of that \
-        frame. Payloads are shown as escaped text; links are not clickable unless \
-        --clickable-links (then only http and https).
-        """
+            The page is one self-contained file: inline style and script, thumbnails as data: URIs, \
+            and a Content-Security-Policy that forbids loading anything from elsewhere. Images are \
+            read again from the paths in the report: relative paths are looked for in the report \
+            file's own folder, then in the current folder (or only under --root DIR). A missing or \
+            changed file gets a blank box with its outlines, and stderr says how many pictures could \
+            not be opened. Codes found on later frames of an animated GIF get a picture of that \
+            frame. Payloads are shown as escaped text; links are not clickable unless \
+            --clickable-links (then only http and https).
+            """
     )
 
     @Argument(help: "A report written by `codesweep scan` (JSON Lines, or --format json).")
     var report: String
 
-    @Option(help: ArgumentHelp("The folder the report's relative paths start from (default: the report's own folder, then the current folder).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp("The folder the report's relative paths start from (default: the report's own folder, then the current folder).", valueName: "DIR"))
     var root: String?
 
     @Option(help: ArgumentHelp("Write the HTML page to this file.", valueName: "OUT.html"))
@@ -97,11 +99,15 @@ struct Report: ParsableCommand {
         }
         if !unopened.isEmpty {
             let pictures = thumbnails.compactMap { $0 }.count
-            var lines = ["codesweep report: \(unopened.count) of \(pictures) picture\(pictures == 1 ? "" : "s") could not be opened (shown as blank boxes with their outlines):"]
+            var lines = [
+                "codesweep report: \(unopened.count) of \(pictures) picture\(pictures == 1 ? "" : "s") could not be opened (shown as blank boxes with their outlines):"
+            ]
             lines += unopened.prefix(3).map { "  \($0)" }
             if unopened.count > 3 { lines.append("  … and \(unopened.count - 3) more") }
-            lines.append(root != nil ? "  (relative paths were looked for under --root \(root!))"
-                         : "  (relative paths were looked for beside the report and in the current folder; --root DIR names the folder the scan ran in)")
+            lines.append(
+                root != nil
+                    ? "  (relative paths were looked for under --root \(root!))"
+                    : "  (relative paths were looked for beside the report and in the current folder; --root DIR names the folder the scan ran in)")
             Stderr.say(lines.joined(separator: "\n"))
         }
         var page = HTMLReport()

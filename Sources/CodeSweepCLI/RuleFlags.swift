@@ -69,8 +69,9 @@ struct RuleFlags: ParsableArguments {
         if let expectations {
             let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
-            r.expectations += try RulesFile.parseExpectations(String(decoding: d, as: UTF8.self), source: expectations,
-                                                              directory: PathContext.normalize(full + "/.."))
+            r.expectations += try RulesFile.parseExpectations(
+                String(decoding: d, as: UTF8.self), source: expectations,
+                directory: PathContext.normalize(full + "/.."))
         }
     }
 }

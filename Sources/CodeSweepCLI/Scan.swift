@@ -1,10 +1,11 @@
 import ArgumentParser
 import CodeSweep
-import Forensics
 import FileWalker
+import Forensics
 import Payloads
 import Reporting
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,21 +14,24 @@ struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Scan files and folders for barcodes and QR codes (the default command).",
         discussion: """
-        Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
-        each as soon as it and every record before it are done; --format picks json, csv or \
-        text instead (see docs/output.md). Files found by walking that \
-        are not images are skipped quietly; files named on the command line are always reported. \
-        '-' reads one image from standard input (its record's path is '-').
+            Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
+            each as soon as it and every record before it are done; --format picks json, csv or \
+            text instead (see docs/output.md). Files found by walking that \
+            are not images are skipped quietly; files named on the command line are always reported. \
+            '-' reads one image from standard input (its record's path is '-').
 
-        Exit status: 0 done, no file failed; 1 some file could not be read; 2 usage or output \
-        error; 4 with --fail-if-none, no code was found in any file (zbarimg's exit 4); 130 interrupted.
-        """
+            Exit status: 0 done, no file failed; 1 some file could not be read; 2 usage or output \
+            error; 4 with --fail-if-none, no code was found in any file (zbarimg's exit 4); 130 interrupted.
+            """
     )
 
     @Argument(help: "Files and folders to scan (folders are walked recursively); '-' reads an image from standard input.")
     var paths: [String] = []
 
-    @Flag(help: "Print only the payloads, one per line, exactly as read (no path, no escaping), like zbarimg --raw; each file that fails is named on stderr (codesweep: error: PATH: KIND: MESSAGE). A payload may hold newlines, terminal escapes and bidi controls: pipe it, do not print it on a terminal.")
+    @Flag(
+        help:
+            "Print only the payloads, one per line, exactly as read (no path, no escaping), like zbarimg --raw; each file that fails is named on stderr (codesweep: error: PATH: KIND: MESSAGE). A payload may hold newlines, terminal escapes and bidi controls: pipe it, do not print it on a terminal."
+    )
     var raw = false
 
     @Flag(help: "Exit 4 when no code was found in any file and none failed (zbarimg exits 4 when it detects no barcode).")
@@ -54,10 +58,15 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Minimum length of an Interleaved 2 of 5 payload.")
     var minItfLength: Int = 6
 
-    @Option(help: "Read payload text in this charset instead of detecting it: utf-8, gb18030, shift_jis, big5, euc-kr, iso-8859-1, any other name iconv knows, or binary.")
+    @Option(
+        help:
+            "Read payload text in this charset instead of detecting it: utf-8, gb18030, shift_jis, big5, euc-kr, iso-8859-1, any other name iconv knows, or binary."
+    )
     var charset: String?
 
-    @Flag(help: "Add \"timings_ms\" to each record: milliseconds spent reading, hashing, decoding, scanning, and on a full-resolution decode when one was needed.")
+    @Flag(
+        help: "Add \"timings_ms\" to each record: milliseconds spent reading, hashing, decoding, scanning, and on a full-resolution decode when one was needed."
+    )
     var timings = false
 
     @Flag(name: [.short, .long], help: "No progress line on stderr.")
@@ -68,10 +77,16 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
-    @Option(help: ArgumentHelp("Memory one file may take in a worker process, in MiB: the worker's address space may grow by no more than this (setrlimit), whatever a decoder does; a file that needs more is recorded as too_large. 0: no limit.", valueName: "MIB"))
+    @Option(
+        help: ArgumentHelp(
+            "Memory one file may take in a worker process, in MiB: the worker's address space may grow by no more than this (setrlimit), whatever a decoder does; a file that needs more is recorded as too_large. 0: no limit.",
+            valueName: "MIB"))
     var maxMemory: Int = 1024
 
-    @Option(help: ArgumentHelp("Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).",
+            valueName: "DIR"))
     var annotate: String?
 
     @Option(help: "Continue an interrupted jsonl sweep: skip files already recorded in FILE (same path, size and mtime) and append the rest to it.")
@@ -117,7 +132,9 @@ struct Scan: AsyncParsableCommand {
         let stdinPaths = paths.filter { $0 == "-" }.count
         if stdinPaths > 1 { throw ValidationError("'-' (standard input) can be named once") }
         if stdinPaths == 1 && filesFrom == "-" { throw ValidationError("'-' and --files-from - both read standard input; use one") }
-        if stdinPaths == 1 && (annotate != nil || resume != nil) { throw ValidationError("'-' (an image from standard input) cannot be used with --annotate or --resume") }
+        if stdinPaths == 1 && (annotate != nil || resume != nil) {
+            throw ValidationError("'-' (an image from standard input) cannot be used with --annotate or --resume")
+        }
     }
 
     /// Builds the run from the flags (`ScanConfig`), sweeps, and ends with the exit status.
@@ -137,9 +154,10 @@ struct Scan: AsyncParsableCommand {
     /// The engine's settings, from the flags (checked in `validate`).
     func scanSettings() throws -> ScanSettings {
         var settings = ScanSettings()
-        settings.reader = ReaderOptions(symbologies: try SymbologySet.parse(symbologies), effort: effort,
-                                        roi: roi.flatMap(FractionalRect.init(parsing:)),
-                                        minLinearQuality: minQuality, minITFLength: minItfLength)
+        settings.reader = ReaderOptions(
+            symbologies: try SymbologySet.parse(symbologies), effort: effort,
+            roi: roi.flatMap(FractionalRect.init(parsing:)),
+            minLinearQuality: minQuality, minITFLength: minItfLength)
         settings.timings = timings
         settings.hashes = try HashAlgorithm.parseList(hash)
         settings.memoryLimitMiB = maxMemory
@@ -203,4 +221,3 @@ extension Scan {
 }
 
 extension Effort: ExpressibleByArgument {}
-

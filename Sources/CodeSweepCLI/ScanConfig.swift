@@ -91,12 +91,15 @@ struct ScanConfig {
             let differences = stored.map { current.differences(from: $0) } ?? log.visibleDifferences(from: current)
             if !differences.isEmpty {
                 file.close()
-                throw OutputError(message: "cannot resume \(ArgumentBytes.display(resume)) with other settings than it was written with (its records would not match): "
-                                  + differences.joined(separator: "; ") + ". Resume with the same settings, or write a new report")
+                throw OutputError(
+                    message: "cannot resume \(ArgumentBytes.display(resume)) with other settings than it was written with (its records would not match): "
+                        + differences.joined(separator: "; ") + ". Resume with the same settings, or write a new report")
             }
         }
         if stored == nil && log.recordCount > 0 {
-            Stderr.say("codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records")
+            Stderr.say(
+                "codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records"
+            )
         }
         if stored != current { try current.store(for: resume) }
         return (log, file)
@@ -113,10 +116,13 @@ struct ScanConfig {
 extension Scan {
     /// The settings that change what a record says, as `--resume` stores and compares them.
     func resumeSettings(_ s: ScanSettings) -> ResumeSettings {
-        ResumeSettings(symbologies: s.reader.symbologies.members.map(\.rawValue), effort: s.reader.plan.effort.rawValue,
-                       roi: s.reader.roi.map { "\($0.x),\($0.y),\($0.width),\($0.height)" },
-                       minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
-                       hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
-                       limits: "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes)")
+        ResumeSettings(
+            symbologies: s.reader.symbologies.members.map(\.rawValue), effort: s.reader.plan.effort.rawValue,
+            roi: s.reader.roi.map { "\($0.x),\($0.y),\($0.width),\($0.height)" },
+            minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
+            hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
+            limits:
+                "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes)"
+        )
     }
 }

@@ -7,13 +7,13 @@ struct Summarize: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarize reports (jsonl or json, one or several: shards): unique payloads with counts and first/last file, by symbology and by URL host.",
         discussion: """
-        Reads reports as `report` does (JSON Lines or a --format json document) and counts them \
-        together, in the order given. Text output escapes control and formatting characters in \
-        payloads and paths (a payload is attacker-controlled and must not reach a terminal raw) \
-        and cuts payloads longer than 200 characters, saying how long they are; --json writes \
-        one JSON object with every payload whole. URL hosts are those of http, https, ws, wss \
-        and ftp URLs, in Unicode with their punycode, look-alikes marked.
-        """
+            Reads reports as `report` does (JSON Lines or a --format json document) and counts them \
+            together, in the order given. Text output escapes control and formatting characters in \
+            payloads and paths (a payload is attacker-controlled and must not reach a terminal raw) \
+            and cuts payloads longer than 200 characters, saying how long they are; --json writes \
+            one JSON object with every payload whole. URL hosts are those of http, https, ws, wss \
+            and ftp URLs, in Unicode with their punycode, look-alikes marked.
+            """
     )
 
     @Argument(help: "Reports written by `codesweep scan` (jsonl or json), e.g. shards; '-' reads standard input (once).")
@@ -52,7 +52,9 @@ struct Summarize: ParsableCommand {
             summary.add(read)
         }
         if let one = repeated.first {
-            Stderr.say("codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(reports[one.first]) and \(reports[one.again])); `codesweep merge` refuses such shards")
+            Stderr.say(
+                "codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(reports[one.first]) and \(reports[one.again])); `codesweep merge` refuses such shards"
+            )
         }
         OutputFile.standardOutput.write(json ? summary.json.serialized(pretty: true) + "\n" : summary.text)
     }

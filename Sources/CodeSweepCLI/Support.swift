@@ -1,10 +1,11 @@
 import ArgumentParser
 import AssetCheck
+import CodeSweep
 import FileWalker
 import Foundation
-import CodeSweep
 import Reporting
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,8 +91,9 @@ final class Progress {
     func update(_ s: SweepSummary, elapsed: Double, current: String?) {
         guard enabled, elapsed - lastDraw >= 0.1 else { return }
         lastDraw = elapsed
-        let line = ProgressLine.live(done: s.filesScanned, total: count?.total, codes: s.codes, failed: s.filesFailed,
-                                     elapsed: elapsed, current: current.map(TerminalText.escape), width: Self.columns)
+        let line = ProgressLine.live(
+            done: s.filesScanned, total: count?.total, codes: s.codes, failed: s.filesFailed,
+            elapsed: elapsed, current: current.map(TerminalText.escape), width: Self.columns)
         OutputFile.standardError.write("\r\u{1B}[K" + line)
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SweepCore
 import CodeSweep
+import SweepCore
 
 struct Symbologies: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the symbologies and groups --symbologies accepts.")
@@ -15,7 +15,9 @@ struct Symbologies: ParsableCommand {
         for g in SymbologySet.groups {
             print(pad(g.name, 14) + g.help)
         }
-        print("\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec;")
+        print(
+            "\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec;"
+        )
         print("run by `normal` and `thorough` as plan passes of their own, see `codesweep plan`; `fast` runs ZBar only)")
         print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39   --symbologies datamatrix,pdf417")
     }

@@ -14,7 +14,10 @@ struct VerifyOptions: ParsableArguments {
     @Option(help: "Rules file (.codesweep.yml) applied to every code made.")
     var rules: String?
 
-    @Option(help: "With --rules: the day campaign expiry is checked against, YYYY-MM-DD (default: today, UTC); try a code as a later or earlier day's check will see it.")
+    @Option(
+        help:
+            "With --rules: the day campaign expiry is checked against, YYYY-MM-DD (default: today, UTC); try a code as a later or earlier day's check will see it."
+    )
     var today: String?
 
     /// The verifier the flags ask for (nil with --no-verify), its rules loaded from `cwd`.

@@ -4,9 +4,9 @@
 /// `-DCODESWEEP_DIST_VERSION` after writing `DistVersion.generated.swift` (gitignored) next to this
 /// file, holding `distVersion`: scripts/version.sh's answer, from `git describe --tags --always --dirty`.
 enum BuildVersion {
-#if CODESWEEP_DIST_VERSION
+    #if CODESWEEP_DIST_VERSION
     static let value = distVersion
-#else
+    #else
     static let value = "0.1.0"
-#endif
+    #endif
 }

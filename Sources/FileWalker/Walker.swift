@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -119,13 +120,15 @@ public struct Walker: Sendable {
             let mode = st.st_mode & S_IFMT
             if mode == S_IFREG { return .file(walker.entry(root, st, explicit: true)) }
             guard mode == S_IFDIR else {
-                return .failure(path: Walker.display(root), pathBytes: root,
-                                RecordError(.notRegularFile, "not a regular file (\(walker.typeName(mode))); not opened"))
+                return .failure(
+                    path: Walker.display(root), pathBytes: root,
+                    RecordError(.notRegularFile, "not a regular file (\(walker.typeName(mode))); not opened"))
             }
             visited = [DirID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))]
             guard let rootNames = walker.listDirectory(root) else {
-                return .failure(path: Walker.display(root), pathBytes: root,
-                                RecordError(.unreadable, "cannot read folder: \(describe(errno))"))
+                return .failure(
+                    path: Walker.display(root), pathBytes: root,
+                    RecordError(.unreadable, "cannot read folder: \(describe(errno))"))
             }
             stack.append(Frame(path: root, relative: [], names: rootNames, next: 0))
             return nil
@@ -146,12 +149,13 @@ public struct Walker: Sendable {
             guard walker.cStat(path, &info, follow: false) == 0 else {
                 // Listed, then gone (deleted or renamed since the folder was read): not_found.
                 let err = errno
-                return .failure(path: Walker.display(path), pathBytes: path,
-                                RecordError(Walker.kind(err), "cannot access: \(describe(err))"))
+                return .failure(
+                    path: Walker.display(path), pathBytes: path,
+                    RecordError(Walker.kind(err), "cannot access: \(describe(err))"))
             }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 guard walker.options.followSymlinks else { return nil }
-                guard walker.cStat(path, &info, follow: true) == 0 else { return nil } // dangling link: skip quietly
+                guard walker.cStat(path, &info, follow: true) == 0 else { return nil }  // dangling link: skip quietly
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
@@ -160,23 +164,25 @@ public struct Walker: Sendable {
                 guard visited.insert(DirID(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))).inserted else { return nil }
                 guard let names = walker.listDirectory(path) else {
                     let err = errno
-                    return .failure(path: Walker.display(path), pathBytes: path,
-                                    RecordError(Walker.kind(err), "cannot read folder: \(describe(err))"))
+                    return .failure(
+                        path: Walker.display(path), pathBytes: path,
+                        RecordError(Walker.kind(err), "cannot read folder: \(describe(err))"))
                 }
                 stack.append(Frame(path: path, relative: relPath, names: names, next: 0))
                 return nil
             case S_IFREG:
                 return walker.included(name: name, relative: relPath) ? .file(walker.entry(path, info, explicit: false)) : nil
             default:
-                return nil // FIFOs, sockets, devices found by walking are skipped, never opened.
+                return nil  // FIFOs, sockets, devices found by walking are skipped, never opened.
             }
         }
     }
 
     func entry(_ path: [UInt8], _ st: stat, explicit: Bool) -> FileEntry {
-        FileEntry(path: Walker.display(path), pathBytes: path, explicit: explicit, size: Int(st.st_size),
-                  mtime: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
-                  device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        FileEntry(
+            path: Walker.display(path), pathBytes: path, explicit: explicit, size: Int(st.st_size),
+            mtime: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
+            device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
     func join(_ dir: [UInt8], _ name: [UInt8]) -> [UInt8] {

@@ -1,7 +1,8 @@
 import CodeSweep
-import SweepCore
-import MagickBridge
 import FileWalker
+import MagickBridge
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,7 +61,10 @@ package final class AnnotationPlan {
             guard Self.cStat(r, &st, follow: true) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
             let rootReal = Self.resolve(r)
             if outReal == rootReal || outReal.starts(with: rootReal + (rootReal.last == 47 ? [] : [47])) {
-                throw AnnotationRefusal(description: "--annotate folder '\(ArgumentBytes.display(outputDir))' is inside the folder being scanned ('\(String(decoding: r, as: UTF8.self))'): pictures would be written among the inputs; choose a folder outside it")
+                throw AnnotationRefusal(
+                    description:
+                        "--annotate folder '\(ArgumentBytes.display(outputDir))' is inside the folder being scanned ('\(String(decoding: r, as: UTF8.self))'): pictures would be written among the inputs; choose a folder outside it"
+                )
             }
         }
         var st = stat()
@@ -101,7 +105,8 @@ package final class AnnotationPlan {
             for ext in ["png", "jpg"] {
                 let target = base + Array(".annotated.\(ext)".utf8)
                 if Self.cStat(target, &st, follow: true) == 0, inputs.contains(FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))) {
-                    throw AnnotationRefusal(description: "--annotate would write over the input '\(String(decoding: target, as: UTF8.self))'; choose another folder")
+                    throw AnnotationRefusal(
+                        description: "--annotate would write over the input '\(String(decoding: target, as: UTF8.self))'; choose another folder")
                 }
             }
         }
@@ -152,7 +157,8 @@ package final class AnnotationPlan {
 
     func makePictures(_ record: FileRecord) -> [String] {
         guard record.error == nil, !record.codes.isEmpty, let format = record.format,
-              let targets = bases[record.pathBytes], !done.contains(record.pathBytes) else { return [] }
+            let targets = bases[record.pathBytes], !done.contains(record.pathBytes)
+        else { return [] }
         done.insert(record.pathBytes)
         let show = record.path
         let bytes: [UInt8]
@@ -228,7 +234,8 @@ package final class AnnotationPlan {
     func makeFolders(_ dir: [UInt8]) -> String? {
         var st = stat()
         if Self.cStat(dir, &st, follow: false) == 0 {
-            return (st.st_mode & S_IFMT) == S_IFDIR || dir == outputDir ? nil
+            return (st.st_mode & S_IFMT) == S_IFDIR || dir == outputDir
+                ? nil
                 : "'\(String(decoding: dir, as: UTF8.self))' is not a folder (links inside the output folder are not followed)"
         }
         if let slash = dir.lastIndex(of: 47), slash > 0 {

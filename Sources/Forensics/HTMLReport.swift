@@ -1,8 +1,8 @@
-import Crypto
 import CodeSweep
+import Crypto
+import MagickBridge
 import Payloads
 import SweepCore
-import MagickBridge
 
 /// A thumbnail for the page: an encoded picture (shown as a data: URI) or why there is none.
 package struct Thumbnail: Sendable {
@@ -59,73 +59,73 @@ package struct HTMLReport {
     package init() {}
 
     static let style = """
-    :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--muted:#6e6e73;--line:#d2d2d7;--accent:#c0c}
-    @media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#161617;--card:#232325;--muted:#a1a1a6;--line:#3a3a3c}}
-    body{font:14px/1.4 system-ui,sans-serif;margin:0;background:var(--bg);color:var(--fg)}
-    header{position:sticky;top:0;background:var(--card);border-bottom:1px solid var(--line);padding:10px 16px;z-index:1}
-    h1{font-size:18px;margin:0 0 4px}
-    .summary,.meta,.note{color:var(--muted);margin:0}
-    .filters{margin-top:6px;display:flex;gap:16px;flex-wrap:wrap;align-items:center}
-    main{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px;padding:12px 16px}
-    .file{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px;overflow:hidden}
-    .file.failed{border-color:#d70015}
-    .pic{position:relative;display:inline-block;line-height:0;max-width:100%}
-    .pic img{display:block;max-width:100%;height:auto}
-    .pic svg.overlay{position:absolute;left:0;top:0;width:100%;height:100%}
-    svg .o{fill:none;stroke:#f0f;stroke-width:2.5px;vector-effect:non-scaling-stroke}
-    svg .c0{fill:#0d0;stroke:#fff;stroke-width:1px;vector-effect:non-scaling-stroke}
-    svg .blank{fill:#8883}
-    h2{font-size:13px;font-weight:600;margin:6px 0 2px;word-break:break-all}
-    ol.codes{margin:4px 0 0;padding-left:20px}
-    li.code{margin:2px 0;word-break:break-all}
-    li.dim{opacity:.3}
-    .sym{display:inline-block;font:11px ui-monospace,monospace;background:var(--line);border-radius:3px;padding:0 4px;margin-right:4px}
-    .payload{font-family:ui-monospace,monospace}
-    .esc{color:#d70015;background:#ff3b3022;border-radius:2px;font-family:ui-monospace,monospace}
-    .error{color:#d70015;margin:4px 0 0}
-    .warn{color:#d70015;font-weight:600}
-    dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:0 8px;margin:4px 0 0;font-size:12px;color:var(--muted)}
-    dl.prov dt{font-weight:600}
-    dl.prov dd{margin:0;word-break:break-all}
-    dd.hash{font-family:ui-monospace,monospace}
-    [hidden]{display:none!important}
-    """
+        :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--muted:#6e6e73;--line:#d2d2d7;--accent:#c0c}
+        @media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#161617;--card:#232325;--muted:#a1a1a6;--line:#3a3a3c}}
+        body{font:14px/1.4 system-ui,sans-serif;margin:0;background:var(--bg);color:var(--fg)}
+        header{position:sticky;top:0;background:var(--card);border-bottom:1px solid var(--line);padding:10px 16px;z-index:1}
+        h1{font-size:18px;margin:0 0 4px}
+        .summary,.meta,.note{color:var(--muted);margin:0}
+        .filters{margin-top:6px;display:flex;gap:16px;flex-wrap:wrap;align-items:center}
+        main{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px;padding:12px 16px}
+        .file{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px;overflow:hidden}
+        .file.failed{border-color:#d70015}
+        .pic{position:relative;display:inline-block;line-height:0;max-width:100%}
+        .pic img{display:block;max-width:100%;height:auto}
+        .pic svg.overlay{position:absolute;left:0;top:0;width:100%;height:100%}
+        svg .o{fill:none;stroke:#f0f;stroke-width:2.5px;vector-effect:non-scaling-stroke}
+        svg .c0{fill:#0d0;stroke:#fff;stroke-width:1px;vector-effect:non-scaling-stroke}
+        svg .blank{fill:#8883}
+        h2{font-size:13px;font-weight:600;margin:6px 0 2px;word-break:break-all}
+        ol.codes{margin:4px 0 0;padding-left:20px}
+        li.code{margin:2px 0;word-break:break-all}
+        li.dim{opacity:.3}
+        .sym{display:inline-block;font:11px ui-monospace,monospace;background:var(--line);border-radius:3px;padding:0 4px;margin-right:4px}
+        .payload{font-family:ui-monospace,monospace}
+        .esc{color:#d70015;background:#ff3b3022;border-radius:2px;font-family:ui-monospace,monospace}
+        .error{color:#d70015;margin:4px 0 0}
+        .warn{color:#d70015;font-weight:600}
+        dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:0 8px;margin:4px 0 0;font-size:12px;color:var(--muted)}
+        dl.prov dt{font-weight:600}
+        dl.prov dd{margin:0;word-break:break-all}
+        dd.hash{font-family:ui-monospace,monospace}
+        [hidden]{display:none!important}
+        """
 
     static let script = """
-    //<![CDATA[
-    (function () {
-      var sym = document.getElementById('f-sym'), host = document.getElementById('f-host');
-      var shown = document.getElementById('shown');
-      function apply() {
-        var s = sym.value, h = host.value, files = document.querySelectorAll('section.file'), n = 0;
-        for (var i = 0; i < files.length; i++) {
-          var codes = files[i].querySelectorAll('li.code'), any = false;
-          for (var j = 0; j < codes.length; j++) {
-            var ok = (!s || codes[j].getAttribute('data-sym') === s) && (!h || codes[j].getAttribute('data-host') === h);
-            codes[j].classList.toggle('dim', !ok);
-            if (ok) any = true;
+        //<![CDATA[
+        (function () {
+          var sym = document.getElementById('f-sym'), host = document.getElementById('f-host');
+          var shown = document.getElementById('shown');
+          function apply() {
+            var s = sym.value, h = host.value, files = document.querySelectorAll('section.file'), n = 0;
+            for (var i = 0; i < files.length; i++) {
+              var codes = files[i].querySelectorAll('li.code'), any = false;
+              for (var j = 0; j < codes.length; j++) {
+                var ok = (!s || codes[j].getAttribute('data-sym') === s) && (!h || codes[j].getAttribute('data-host') === h);
+                codes[j].classList.toggle('dim', !ok);
+                if (ok) any = true;
+              }
+              var show = (!s && !h) || any;
+              files[i].hidden = !show;
+              if (show) n++;
+            }
+            shown.textContent = n + ' of ' + files.length + ' files shown';
           }
-          var show = (!s && !h) || any;
-          files[i].hidden = !show;
-          if (show) n++;
-        }
-        shown.textContent = n + ' of ' + files.length + ' files shown';
-      }
-      // A link to a filtered view: report.html#sym=qr&host=example.com (only existing options are taken).
-      var parts = location.hash.slice(1).split('&');
-      for (var k = 0; k < parts.length; k++) {
-        var kv = parts[k].split('='), sel = kv[0] === 'sym' ? sym : (kv[0] === 'host' ? host : null);
-        if (!sel || kv.length !== 2) continue;
-        var v;
-        try { v = decodeURIComponent(kv[1]); } catch (e) { continue; }
-        for (var o = 0; o < sel.options.length; o++) { if (sel.options[o].value === v) sel.value = v; }
-      }
-      sym.addEventListener('change', apply);
-      host.addEventListener('change', apply);
-      apply();
-    })();
-    //]]>
-    """
+          // A link to a filtered view: report.html#sym=qr&host=example.com (only existing options are taken).
+          var parts = location.hash.slice(1).split('&');
+          for (var k = 0; k < parts.length; k++) {
+            var kv = parts[k].split('='), sel = kv[0] === 'sym' ? sym : (kv[0] === 'host' ? host : null);
+            if (!sel || kv.length !== 2) continue;
+            var v;
+            try { v = decodeURIComponent(kv[1]); } catch (e) { continue; }
+            for (var o = 0; o < sel.options.length; o++) { if (sel.options[o].value === v) sel.value = v; }
+          }
+          sym.addEventListener('change', apply);
+          host.addEventListener('change', apply);
+          apply();
+        })();
+        //]]>
+        """
 
     static func cspHash(_ text: String) -> String { "'sha256-" + Base64.encode(Array(SHA256.hash(data: Array(text.utf8)))) + "'" }
 
@@ -161,7 +161,8 @@ package struct HTMLReport {
         o += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         o += "<title>\(Self.text(title))</title>\n<style>\(Self.style)</style>\n</head>\n<body>\n<header>\n"
         o += "<h1>\(Self.text(title))</h1>\n"
-        o += "<p class=\"summary\">\(records.count) file\(records.count == 1 ? "" : "s"), \(withCodes) with codes, \(codes) code\(codes == 1 ? "" : "s"), \(failed) failed"
+        o +=
+            "<p class=\"summary\">\(records.count) file\(records.count == 1 ? "" : "s"), \(withCodes) with codes, \(codes) code\(codes == 1 ? "" : "s"), \(failed) failed"
         if let source { o += " · \(Self.text(source))" }
         o += "</p>\n<div class=\"filters\">\n<label>Symbology <select id=\"f-sym\"><option value=\"\">all</option>"
         for (s, n) in symCounts.sorted(by: { $0.key < $1.key }) {
@@ -190,8 +191,9 @@ package struct HTMLReport {
             // Codes found on later frames (an animated GIF): each such frame gets its own picture.
             for f in Set(r.codes.map(\.frame)).filter({ $0 > 0 }).sorted() {
                 o += "<p class=\"note\">frame \(f):</p>\n"
-                o += picture(frames[f] ?? Thumbnail(dataURI: nil, width: t.width, height: t.height, note: nil),
-                             codes: r.codes.filter { $0.frame == f }, width: w, height: h)
+                o += picture(
+                    frames[f] ?? Thumbnail(dataURI: nil, width: t.width, height: t.height, note: nil),
+                    codes: r.codes.filter { $0.frame == f }, width: w, height: h)
             }
         }
         o += "<h2 class=\"path\">\(Self.text(r.path))</h2>\n"
@@ -223,7 +225,8 @@ package struct HTMLReport {
             o += "<div class=\"pic\"><img src=\"\(Self.attr(uri))\" width=\"\(t.width)\" height=\"\(t.height)\" alt=\"\"/>"
             o += "<svg class=\"overlay\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">\(overlay)</svg></div>\n"
         } else {
-            o += "<div class=\"pic\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(t.width)\" height=\"\(t.height)\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">"
+            o +=
+                "<div class=\"pic\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(t.width)\" height=\"\(t.height)\" viewBox=\"0 0 \(w) \(h)\" preserveAspectRatio=\"none\">"
             o += "<rect class=\"blank\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\(overlay)</svg></div>\n"
         }
         if let note = t.note { o += "<p class=\"note\">no picture: \(Self.text(note))</p>\n" }
@@ -290,12 +293,13 @@ package struct HTMLReport {
     /// An attribute value (always written in double quotes): markup characters as entities,
     /// anything DisplayText escapes as its visible escape.
     package static func attr(_ s: String) -> String {
-        escapeMarkup(DisplayText.pieces(s).map {
-            switch $0 {
-            case .plain(let p): p
-            case .escaped(let e): e
-            }
-        }.joined())
+        escapeMarkup(
+            DisplayText.pieces(s).map {
+                switch $0 {
+                case .plain(let p): p
+                case .escaped(let e): e
+                }
+            }.joined())
     }
 
     static func escapeMarkup(_ s: String) -> String {

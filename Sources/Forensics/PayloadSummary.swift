@@ -80,7 +80,9 @@ package struct PayloadSummary {
             if let text, let parsed = URLHost.ofHostURL(text) {
                 let host = parsed.ascii
                 let h: Int
-                if let existing = hostIndex[host] { h = existing } else {
+                if let existing = hostIndex[host] {
+                    h = existing
+                } else {
                     h = hosts.count
                     hosts.append(Host(host: host, unicode: parsed.unicode, lookalike: parsed.lookalike?.description, first: path, last: path))
                     hostIndex[host] = h
@@ -102,7 +104,11 @@ package struct PayloadSummary {
         }
         return order.sorted().map { sym in
             // A stable sort: equal counts keep their order of first appearance.
-            (sym, groups[sym]!.enumerated().sorted { a, b in a.element.count != b.element.count ? a.element.count > b.element.count : a.offset < b.offset }.map(\.element))
+            (
+                sym,
+                groups[sym]!.enumerated().sorted { a, b in a.element.count != b.element.count ? a.element.count > b.element.count : a.offset < b.offset }.map(
+                    \.element)
+            )
         }
     }
 
@@ -131,7 +137,9 @@ package struct PayloadSummary {
             return "\"" + TerminalText.escape(String(t.prefix(displayLimit))).replacingQuotes() + "\"..."
                 + " [cut: \(n) characters (\(p.bytes.count) bytes), the first \(displayLimit) shown; --json has it whole]"
         }
-        let hex = p.bytes.prefix(32).map { b -> String in let h = String(b, radix: 16); return h.count == 1 ? "0" + h : h }.joined()
+        let hex = p.bytes.prefix(32).map { b -> String in
+            let h = String(b, radix: 16); return h.count == 1 ? "0" + h : h
+        }.joined()
         return "binary \(p.bytes.count) bytes: \(hex)\(p.bytes.count > 32 ? "..." : "")"
     }
 
@@ -140,7 +148,8 @@ package struct PayloadSummary {
 
     package var text: String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var s = "\(plural(records, "file"))\(sources.count > 1 ? " in \(sources.count) reports" : ""), \(filesWithCodes) with codes, \(filesFailed) failed; \(plural(codes, "code")), \(payloads.count) unique payloads\n"
+        var s =
+            "\(plural(records, "file"))\(sources.count > 1 ? " in \(sources.count) reports" : ""), \(filesWithCodes) with codes, \(filesFailed) failed; \(plural(codes, "code")), \(payloads.count) unique payloads\n"
         for (sym, list) in bySymbology {
             let n = list.reduce(0) { $0 + $1.count }
             s += "\n\(sym): \(plural(n, "code")), \(list.count) unique\n"
@@ -155,7 +164,8 @@ package struct PayloadSummary {
             for h in hostsByCount {
                 // A look-alike is named by its punycode first (what a browser shows for it), with the warning.
                 let name = h.unicode == h.host ? h.host : h.lookalike == nil ? "\(h.unicode) (\(h.host))" : "\(h.host) (\(h.unicode))"
-                s += "  \(TerminalText.escape(name)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(TerminalText.escape(h.first))\n"
+                s +=
+                    "  \(TerminalText.escape(name)): \(plural(h.codes, "code")), \(h.payloads) unique, in \(plural(h.files, "file")); first: \(TerminalText.escape(h.first))\n"
                 if let l = h.lookalike { s += "      LOOK-ALIKE HOST: \(TerminalText.escape(l))\n" }
             }
         }
@@ -180,25 +190,36 @@ package struct PayloadSummary {
             ("files_failed", .int(filesFailed)),
             ("codes", .int(codes)),
             ("unique_payloads", .int(payloads.count)),
-            ("by_symbology", .object(bySymbology.map { sym, list in
-                (sym, .object([
-                    ("codes", .int(list.reduce(0) { $0 + $1.count })),
-                    ("unique_payloads", .int(list.count)),
-                    ("payloads", .array(list.map(payload))),
-                ]))
-            })),
-            ("by_host", .array(hostsByCount.map { h in
-                .object([
-                    ("host", .string(h.host)),
-                    ("unicode", .string(h.unicode)),
-                    ("lookalike", h.lookalike.map(JSONValue.string) ?? .null),
-                    ("codes", .int(h.codes)),
-                    ("unique_payloads", .int(h.payloads)),
-                    ("files", .int(h.files)),
-                    ("first", .string(h.first)),
-                    ("last", .string(h.last)),
-                ])
-            })),
+            (
+                "by_symbology",
+                .object(
+                    bySymbology.map { sym, list in
+                        (
+                            sym,
+                            .object([
+                                ("codes", .int(list.reduce(0) { $0 + $1.count })),
+                                ("unique_payloads", .int(list.count)),
+                                ("payloads", .array(list.map(payload))),
+                            ])
+                        )
+                    })
+            ),
+            (
+                "by_host",
+                .array(
+                    hostsByCount.map { h in
+                        .object([
+                            ("host", .string(h.host)),
+                            ("unicode", .string(h.unicode)),
+                            ("lookalike", h.lookalike.map(JSONValue.string) ?? .null),
+                            ("codes", .int(h.codes)),
+                            ("unique_payloads", .int(h.payloads)),
+                            ("files", .int(h.files)),
+                            ("first", .string(h.first)),
+                            ("last", .string(h.last)),
+                        ])
+                    })
+            ),
             ("reports", .array(sources.map(JSONValue.string))),
         ])
     }

@@ -1,4 +1,5 @@
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,8 @@ package enum ReportInput {
     package static func records(_ bytes: [UInt8], source: String) throws(Failure) -> Read {
         var read = Read()
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-           let whole = try? JSONReading.decode(Document.self, from: bytes) {
+            let whole = try? JSONReading.decode(Document.self, from: bytes)
+        {
             for (i, entry) in whole.files.enumerated() {
                 if entry.record != nil { read.add(entry) } else { read.skipped.append("\(source): files[\(i)]: not a file record; skipped") }
             }

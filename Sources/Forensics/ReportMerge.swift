@@ -1,7 +1,8 @@
 import CodeSweep
+import FileWalker
 import Reporting
 import SweepCore
-import FileWalker
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,7 +84,9 @@ package enum ReportMerge {
             if let first = byPath[l.pathBytes] {
                 duplicates += 1
                 if duplicates <= 20 {
-                    problems.append("duplicated: \(show(l.path)) is in \(first.source):\(first.lineNumber) and \(l.source):\(l.lineNumber) (overlapping shards, or a report given twice?)")
+                    problems.append(
+                        "duplicated: \(show(l.path)) is in \(first.source):\(first.lineNumber) and \(l.source):\(l.lineNumber) (overlapping shards, or a report given twice?)"
+                    )
                 }
             } else {
                 byPath[l.pathBytes] = l
@@ -115,7 +118,8 @@ package enum ReportMerge {
             for l in extra.prefix(20) { problems.append("not expected: \(show(l.path)) (\(l.source):\(l.lineNumber)) is not in the expected list") }
             if extra.count > 20 { problems.append("not expected: \(extra.count - 20) more files") }
             if !missing.isEmpty || !extra.isEmpty {
-                problems.append("expected \(expected) files, the reports hold \(byPath.count) distinct files (\(missing.count) missing, \(extra.count) not expected)")
+                problems.append(
+                    "expected \(expected) files, the reports hold \(byPath.count) distinct files (\(missing.count) missing, \(extra.count) not expected)")
             }
             if let hint = rootHint(missing: missingPaths, extra: extra.map(\.path)) { problems.append(hint) }
         } else {

@@ -1,5 +1,6 @@
 import CMagickWand
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,10 +63,12 @@ package enum Annotator {
     /// Draws each mark on frame `frame` of the image, upright (EXIF orientation applied), and
     /// returns it encoded. `expectedSize` (the record's upright size) guards against a file that
     /// changed since it was scanned: corners would land in the wrong place.
-    package static func annotate(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, marks: [AnnotationMark],
-                                as output: PictureFormat, expectedSize: (width: Int, height: Int)? = nil,
-                                font: String? = Annotator.fontPath,
-                                limits: LoadLimits = LoadLimits()) throws(RecordError) -> EncodedPicture {
+    package static func annotate(
+        _ bytes: [UInt8], format: ImageFormat, frame: Int = 0, marks: [AnnotationMark],
+        as output: PictureFormat, expectedSize: (width: Int, height: Int)? = nil,
+        font: String? = Annotator.fontPath,
+        limits: LoadLimits = LoadLimits()
+    ) throws(RecordError) -> EncodedPicture {
         try withUprightFrame(bytes, format: format, frame: frame, limits: limits) { (wand) throws(RecordError) -> EncodedPicture in
             let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
             if let e = expectedSize, e.width != w || e.height != h {
@@ -82,8 +85,9 @@ package enum Annotator {
             if marks.contains(where: { $0.label?.isEmpty == false }) {
                 if let font {
                     // The gap clears the first corner's dot (its white rim is 2.2 dots wide).
-                    let drawn = drawLabels(wand, marks: marks, font: font, size: max(12, (side / 40).rounded()),
-                                           width: w, height: h, dotRadius: dot * 2.2, gap: dot * 2.2 + 3)
+                    let drawn = drawLabels(
+                        wand, marks: marks, font: font, size: max(12, (side / 40).rounded()),
+                        width: w, height: h, dotRadius: dot * 2.2, gap: dot * 2.2 + 3)
                     labelsDrawn = drawn != nil
                     boxes = drawn ?? []
                     MagickClearException(wand)
@@ -101,8 +105,10 @@ package enum Annotator {
 
     /// Frame 0, upright, scaled down to fit `maxSide` (never up), encoded. Also returns nothing
     /// of the original but its pixels: metadata is stripped.
-    package static func thumbnail(_ bytes: [UInt8], format: ImageFormat, frame: Int = 0, maxSide: Int, as output: PictureFormat = .jpeg,
-                                 limits: LoadLimits = LoadLimits()) throws(RecordError) -> EncodedPicture {
+    package static func thumbnail(
+        _ bytes: [UInt8], format: ImageFormat, frame: Int = 0, maxSide: Int, as output: PictureFormat = .jpeg,
+        limits: LoadLimits = LoadLimits()
+    ) throws(RecordError) -> EncodedPicture {
         try withUprightFrame(bytes, format: format, frame: frame, limits: limits) { (wand) throws(RecordError) -> EncodedPicture in
             let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
             let s = min(1, Double(maxSide) / Double(max(w, h)))
@@ -124,13 +130,16 @@ package enum Annotator {
     /// one-image wand to `body`. The wand never leaves this call.
     /// This runs in the coordinator, which has no memory limit of its own: a PNG's text chunks
     /// are dropped first (a zTXt chunk inflating to gigabytes would be inflated whole).
-    static func withUprightFrame<T>(_ file: [UInt8], format: ImageFormat, frame: Int, limits: LoadLimits,
-                                    _ body: (OpaquePointer) throws(RecordError) -> T) throws(RecordError) -> T {
+    static func withUprightFrame<T>(
+        _ file: [UInt8], format: ImageFormat, frame: Int, limits: LoadLimits,
+        _ body: (OpaquePointer) throws(RecordError) -> T
+    ) throws(RecordError) -> T {
         let bytes = format == .png ? PNGChunks.withoutText(file) : file
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         if let (w, h) = ImageHeader.declaredSize(bytes, format: format),
-           w * h > limits.maxPixels || max(w, h) > limits.maxSide || w == 0 || h == 0 {
+            w * h > limits.maxPixels || max(w, h) > limits.maxSide || w == 0 || h == 0
+        {
             throw RecordError(.tooLarge, "\(format.rawValue) header declares \(w)x\(h) pixels")
         }
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
@@ -160,7 +169,10 @@ package enum Annotator {
         }
         if format == .gif && count > 1 { total += count * canvas }
         if total > limits.maxTotalPixels {
-            throw RecordError(.tooLarge, "decoding frames 0...\(frame) would take \(ImageLoader.megapixels(total)) megapixels; the budget is \(ImageLoader.megapixels(limits.maxTotalPixels)) megapixels per file")
+            throw RecordError(
+                .tooLarge,
+                "decoding frames 0...\(frame) would take \(ImageLoader.megapixels(total)) megapixels; the budget is \(ImageLoader.megapixels(limits.maxTotalPixels)) megapixels per file"
+            )
         }
         ClearMagickWand(wand)
         _ = MagickSetFormat(wand, format.magickCoder)
@@ -178,7 +190,8 @@ package enum Annotator {
         }
         defer { if let c = coalesced { DestroyMagickWand(c) } }
         guard frame < Int(MagickGetNumberImages(work)), MagickSetIteratorIndex(work, frame) == MagickTrue,
-              let one = MagickGetImage(work) else {
+            let one = MagickGetImage(work)
+        else {
             throw RecordError(.corrupt, "image has no frame \(frame)")
         }
         defer { DestroyMagickWand(one) }
@@ -266,8 +279,10 @@ package enum Annotator {
     /// MagickAnnotateImage passes the text to AnnotateImage as is: unlike DrawAnnotation, the
     /// payload is never pasted into MVG and parsed again. Returns where the labels went, or nil
     /// if the font fails.
-    static func drawLabels(_ wand: OpaquePointer, marks: [AnnotationMark], font: String, size: Double,
-                           width: Int, height: Int, dotRadius: Double, gap: Double) -> [LabelBox]? {
+    static func drawLabels(
+        _ wand: OpaquePointer, marks: [AnnotationMark], font: String, size: Double,
+        width: Int, height: Int, dotRadius: Double, gap: Double
+    ) -> [LabelBox]? {
         guard let dw = NewDrawingWand() else { return nil }
         defer { DestroyDrawingWand(dw) }
         guard DrawSetFont(dw, font) == MagickTrue else { return nil }
@@ -284,8 +299,9 @@ package enum Annotator {
             sizes.append((metrics[4], metrics[5]))
             MagickRelinquishMemory(metrics)
         }
-        let places = LabelLayout.place(codes: marks.map(\.corners), sizes: sizes, pictureWidth: Double(width), pictureHeight: Double(height),
-                                       dotRadius: dotRadius, gap: gap)
+        let places = LabelLayout.place(
+            codes: marks.map(\.corners), sizes: sizes, pictureWidth: Double(width), pictureHeight: Double(height),
+            dotRadius: dotRadius, gap: gap)
         var drawn: [LabelBox] = []
         for (m, place) in zip(marks, places) {
             guard let label = m.label, let place else { continue }

@@ -31,8 +31,10 @@ package enum CodePicture {
         }
     }
 
-    static func constitute<T>(width: Int, height: Int, map: String, pixels: [UInt8],
-                              _ body: (OpaquePointer) throws(RecordError) -> T) throws(RecordError) -> T {
+    static func constitute<T>(
+        width: Int, height: Int, map: String, pixels: [UInt8],
+        _ body: (OpaquePointer) throws(RecordError) -> T
+    ) throws(RecordError) -> T {
         MagickEnvironment.start()
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
         defer { DestroyMagickWand(wand) }
@@ -56,7 +58,8 @@ package enum CodePicture {
         }
         let bytes = format == .png ? PNGChunks.withoutText(file) : file
         if let (w, h) = ImageHeader.declaredSize(bytes, format: format),
-           w * h > limits.maxPixels || max(w, h) > limits.maxSide || w == 0 || h == 0 {
+            w * h > limits.maxPixels || max(w, h) > limits.maxSide || w == 0 || h == 0
+        {
             throw RecordError(.tooLarge, "the logo's \(format.rawValue) header declares \(w)x\(h) pixels")
         }
         MagickEnvironment.start()

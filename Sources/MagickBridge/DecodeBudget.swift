@@ -29,7 +29,10 @@ extension ImageLoader {
         guard let (w, h) = ImageHeader.declaredSize(bytes, format: format) else { return }
         if w == 0 || h == 0 { throw RecordError(.corrupt, "\(format.rawValue) header declares \(w)x\(h) pixels") }
         if w * h > limits.maxPixels || max(w, h) > limits.maxSide {
-            throw RecordError(.tooLarge, "\(format.rawValue) header declares \(w)x\(h) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels and \(limits.maxSide) pixels a side")
+            throw RecordError(
+                .tooLarge,
+                "\(format.rawValue) header declares \(w)x\(h) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels and \(limits.maxSide) pixels a side"
+            )
         }
     }
 
@@ -60,21 +63,26 @@ extension ImageLoader {
         }
         if biggest > limits.maxPixels || maxSide > limits.maxSide {
             _ = MagickSetIteratorIndex(wand, 0)
-            throw RecordError(.tooLarge, "image is \(MagickGetImageWidth(wand))x\(MagickGetImageHeight(wand)) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels")
+            throw RecordError(
+                .tooLarge, "image is \(MagickGetImageWidth(wand))x\(MagickGetImageHeight(wand)) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels"
+            )
         }
         if frameCount == 0 || biggest == 0 { throw RecordError(.corrupt, "no image data (\(format.rawValue) header declares 0x0 pixels)") }
         _ = MagickSetIteratorIndex(wand, 0)
-        return PingedFrames(count: frameCount, framesRead: framesRead, biggest: biggest, total: total,
-                            canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                            storedWidth: Int(MagickGetImageWidth(wand)), storedHeight: Int(MagickGetImageHeight(wand)))
+        return PingedFrames(
+            count: frameCount, framesRead: framesRead, biggest: biggest, total: total,
+            canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+            storedWidth: Int(MagickGetImageWidth(wand)), storedHeight: Int(MagickGetImageHeight(wand)))
     }
 
     /// Sets the size a JPEG is decoded at (libjpeg's DCT scaling by 1/2, 1/4 or 1/8, as
     /// "jpeg:size" on the wand): reduced to at least `minMegapixels` when that is set, reduced
     /// further to fit the budget when `reduceToFit` (with a note). Then refuses a file whose
     /// frames would decode to more than `maxTotalPixels`.
-    static func chooseDecodeSize(_ wand: OpaquePointer, _ p: PingedFrames, format: ImageFormat, limits: LoadLimits,
-                                 minMegapixels: Double?, reduceToFit: Bool, notes: inout [String]) throws(RecordError) {
+    static func chooseDecodeSize(
+        _ wand: OpaquePointer, _ p: PingedFrames, format: ImageFormat, limits: LoadLimits,
+        minMegapixels: Double?, reduceToFit: Bool, notes: inout [String]
+    ) throws(RecordError) {
         var decodeScale = 1
         if format == .jpeg, let minMP = minMegapixels {
             var d = 8
@@ -96,17 +104,24 @@ extension ImageLoader {
             while d <= 8 && p.total / (d * d) > limits.maxTotalPixels { d *= 2 }
             if d <= 8 {
                 setJPEGSize(wand, p, divisor: d)
-                notes.append("decoded at 1/\(d) size: full resolution (\(Self.megapixels(p.total)) megapixels) is over the budget of \(Self.megapixels(limits.maxTotalPixels)) megapixels per file")
+                notes.append(
+                    "decoded at 1/\(d) size: full resolution (\(Self.megapixels(p.total)) megapixels) is over the budget of \(Self.megapixels(limits.maxTotalPixels)) megapixels per file"
+                )
                 decoded = p.total / (d * d)
             }
         }
         if decoded > limits.maxTotalPixels {
             let frames = p.count > limits.maxFrames ? "the first \(p.framesRead) frames (the file has more)" : "\(p.framesRead) frames"
-            let what = composed
+            let what =
+                composed
                 ? "\(frames) on a \(screenWidth)x\(screenHeight) screen"
-                : p.framesRead > 1 ? "\(frames) of up to \(Self.megapixels(p.biggest)) megapixels"
-                : "\(p.storedWidth)x\(p.storedHeight) pixels"
-            throw RecordError(.tooLarge, "decoding \(what) would take \(Self.megapixels(decoded)) megapixels; the budget is \(Self.megapixels(limits.maxTotalPixels)) megapixels per file")
+                : p.framesRead > 1
+                    ? "\(frames) of up to \(Self.megapixels(p.biggest)) megapixels"
+                    : "\(p.storedWidth)x\(p.storedHeight) pixels"
+            throw RecordError(
+                .tooLarge,
+                "decoding \(what) would take \(Self.megapixels(decoded)) megapixels; the budget is \(Self.megapixels(limits.maxTotalPixels)) megapixels per file"
+            )
         }
     }
 

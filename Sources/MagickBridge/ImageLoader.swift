@@ -1,5 +1,6 @@
 import CMagickWand
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,8 +48,10 @@ package enum ImageLoader {
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
-    package static func load(_ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
-                            minMegapixels: Double? = nil, reduceToFit: Bool = false) throws(RecordError) -> LoadedImage {
+    package static func load(
+        _ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
+        minMegapixels: Double? = nil, reduceToFit: Bool = false
+    ) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
         // A PNG's big compressed text chunks (a zTXt that inflates to gigabytes) never reach
@@ -68,10 +71,12 @@ package enum ImageLoader {
         _ = MagickSetFormat(wand, format.magickCoder)
         var warnings: [String] = []
         if droppedText > 0 {
-            warnings.append("compressed text chunks of \(droppedText) bytes (past the first \(PNGChunks.maxCompressedText >> 10) KiB of compressed text) were not read")
+            warnings.append(
+                "compressed text chunks of \(droppedText) bytes (past the first \(PNGChunks.maxCompressedText >> 10) KiB of compressed text) were not read")
         }
-        try chooseDecodeSize(wand, header, format: format, limits: limits, minMegapixels: minMegapixels,
-                             reduceToFit: reduceToFit, notes: &warnings)
+        try chooseDecodeSize(
+            wand, header, format: format, limits: limits, minMegapixels: minMegapixels,
+            reduceToFit: reduceToFit, notes: &warnings)
         // 2. Decode only the frames that are scanned.
         try decode(wand, bytes, frames: header.framesRead, format: format, warnings: &warnings)
         _ = MagickSetIteratorIndex(wand, 0)
@@ -84,8 +89,9 @@ package enum ImageLoader {
         appendImageWarnings(wand, to: &warnings)
         // 3. Upright luma, frame by frame.
         let upright = try uprightFrames(wand, header, format: format, limits: limits, warnings: &warnings)
-        return LoadedImage(format: format, width: upright.width, height: upright.height, orientation: upright.orientation,
-                           frames: upright.frames, scale: upright.scale, warnings: warnings, metadata: metadata)
+        return LoadedImage(
+            format: format, width: upright.width, height: upright.height, orientation: upright.orientation,
+            frames: upright.frames, scale: upright.scale, warnings: warnings, metadata: metadata)
     }
 
     static func megapixels(_ pixels: Int) -> String {
@@ -113,14 +119,19 @@ package enum ImageLoader {
         let msg = (ex?.message).flatMap { $0.isEmpty ? nil : $0 } ?? "\(fallback) (\(format.rawValue) decoder gave no reason)"
         let lower = msg.lowercased()
         if lower.contains("width or height exceeds limit") || lower.contains("exceeds limit") || lower.contains("too large")
-            || lower.contains("resource limit") || lower.contains("memory allocation failed") {
+            || lower.contains("resource limit") || lower.contains("memory allocation failed")
+        {
             return RecordError(.tooLarge, msg)
         }
         if lower.contains("cache resources exhausted") {
             let l = MagickEnvironment.Limits()
-            return RecordError(.tooLarge, "\(msg): decoding needs more pixel memory than ImageMagick may use (at most \(l.memoryMiB) MiB of memory and \(l.mapMiB) MiB of mapped file)")
+            return RecordError(
+                .tooLarge,
+                "\(msg): decoding needs more pixel memory than ImageMagick may use (at most \(l.memoryMiB) MiB of memory and \(l.mapMiB) MiB of mapped file)")
         }
-        if lower.contains("premature end") || lower.contains("truncat") || lower.contains("unexpected end") || lower.contains("corrupt image") && lower.contains("end") {
+        if lower.contains("premature end") || lower.contains("truncat") || lower.contains("unexpected end")
+            || lower.contains("corrupt image") && lower.contains("end")
+        {
             return RecordError(.truncated, msg)
         }
         return RecordError(.corrupt, msg)

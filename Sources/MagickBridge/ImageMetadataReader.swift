@@ -75,12 +75,14 @@ enum ImageMetadataReader {
         guard b.count >= 19 else { return nil }
         let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
         guard digitsAt.allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }),
-              b[4] == UInt8(ascii: ":"), b[7] == UInt8(ascii: ":"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T") else { return nil }
+            b[4] == UInt8(ascii: ":"), b[7] == UInt8(ascii: ":"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+            b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T")
+        else { return nil }
         func num(_ r: Range<Int>) -> Int { Int(String(decoding: b[r], as: UTF8.self))! }
         let (mo, d, h, mi, se) = (num(5..<7), num(8..<10), num(11..<13), num(14..<16), num(17..<19))
         guard num(0..<4) > 0, (1...12).contains(mo), (1...31).contains(d), h <= 24, mi <= 59, se <= 60 else { return nil }
-        var out = String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[5..<7], as: UTF8.self) + "-"
+        var out =
+            String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[5..<7], as: UTF8.self) + "-"
             + String(decoding: b[8..<10], as: UTF8.self) + "T" + String(decoding: b[11..<19], as: UTF8.self)
         if let sub = subSeconds, !sub.isEmpty, sub.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { out += "." + sub }
         if let off = offset, isOffset(off) { out += off }
@@ -98,8 +100,10 @@ enum ImageMetadataReader {
     static func xmpDate(_ s: String) -> String? {
         let b = Array(s.utf8)
         guard b.count >= 10, [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }),
-              b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              b.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "T"), UInt8(ascii: "Z"), UInt8(ascii: ".")].contains($0) })
+            b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+            b.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x3A) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "T"), UInt8(ascii: "Z"), UInt8(ascii: ".")].contains($0)
+            })
         else { return nil }
         return s
     }

@@ -20,8 +20,10 @@ package enum LabelLayout {
     /// - codes: each code's corners (the first is the one marked with the large dot).
     /// - sizes: each label's text width and height (nil: no label).
     /// - dotRadius: the first-corner dot's outer radius; gap: space between a code and its label.
-    package static func place(codes: [[Point]], sizes: [(width: Double, height: Double)?], pictureWidth: Double, pictureHeight: Double,
-                             dotRadius: Double, gap: Double) -> [LabelBox?] {
+    package static func place(
+        codes: [[Point]], sizes: [(width: Double, height: Double)?], pictureWidth: Double, pictureHeight: Double,
+        dotRadius: Double, gap: Double
+    ) -> [LabelBox?] {
         let dots = codes.compactMap(\.first).map {
             LabelBox(x: $0.x - dotRadius - 1, y: $0.y - dotRadius - 1, width: 2 * dotRadius + 2, height: 2 * dotRadius + 2)
         }
@@ -39,9 +41,10 @@ package enum LabelLayout {
             var candidates = [above, below]
             for k in 1...20 { candidates += [above - Double(k) * step, below + Double(k) * step] }
             let fits = candidates.filter { $0 >= 0 && $0 + size.height <= pictureHeight }
-            let box = fits.lazy.map { LabelBox(x: x, y: $0, width: size.width, height: size.height) }.first { b in
-                !placed.contains { $0.intersects(b) } && !dots.contains { $0.intersects(b) } && !boxes.contains { $0.intersects(b) }
-            } ?? LabelBox(x: x, y: fits.first ?? max(0, ys.min()!), width: size.width, height: size.height)
+            let box =
+                fits.lazy.map { LabelBox(x: x, y: $0, width: size.width, height: size.height) }.first { b in
+                    !placed.contains { $0.intersects(b) } && !dots.contains { $0.intersects(b) } && !boxes.contains { $0.intersects(b) }
+                } ?? LabelBox(x: x, y: fits.first ?? max(0, ys.min()!), width: size.width, height: size.height)
             placed.append(box)
             out.append(box)
         }

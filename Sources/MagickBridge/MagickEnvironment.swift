@@ -1,4 +1,5 @@
 import CMagickWand
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,8 +42,10 @@ package enum MagickEnvironment {
 
     /// ImageMagick's resource limits as policy.xml names them.
     static func resources(_ l: Limits) -> [(name: String, value: String)] {
-        [("memory", "\(l.memoryMiB)MiB"), ("map", "\(l.mapMiB)MiB"), ("disk", "\(l.diskMiB)MiB"), ("width", "\(l.maxSide)"),
-         ("height", "\(l.maxSide)"), ("area", "\(l.areaMegapixels)MP"), ("list-length", "\(l.listLength)"), ("thread", "1")]
+        [
+            ("memory", "\(l.memoryMiB)MiB"), ("map", "\(l.mapMiB)MiB"), ("disk", "\(l.diskMiB)MiB"), ("width", "\(l.maxSide)"),
+            ("height", "\(l.maxSide)"), ("area", "\(l.areaMegapixels)MP"), ("list-length", "\(l.listLength)"), ("thread", "1"),
+        ]
     }
 
     static func policy(_ l: Limits) -> String {

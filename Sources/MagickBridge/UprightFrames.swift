@@ -7,8 +7,10 @@ import SweepCore
 extension ImageLoader {
     /// Decodes the first `frames` frames into `wand`; the decoder's own exception becomes a
     /// warning (or the error when nothing decoded: a file that ends early is `truncated`).
-    static func decode(_ wand: OpaquePointer, _ bytes: [UInt8], frames: Int, format: ImageFormat,
-                       warnings: inout [String]) throws(RecordError) {
+    static func decode(
+        _ wand: OpaquePointer, _ bytes: [UInt8], frames: Int, format: ImageFormat,
+        warnings: inout [String]
+    ) throws(RecordError) {
         _ = MagickSetFilename(wand, "[0-\(frames - 1)]")
         let ok = bytes.withUnsafeBytes { MagickReadImageBlob(wand, $0.baseAddress, $0.count) }
         let ex = exception(wand)
@@ -38,9 +40,12 @@ extension ImageLoader {
 
     /// The decoded frames as upright luma, and the first frame's orientation as stored, its
     /// upright full-resolution size and its scale (1 unless it was decoded reduced).
-    static func uprightFrames(_ wand: OpaquePointer, _ header: PingedFrames, format: ImageFormat, limits: LoadLimits,
-                              warnings: inout [String]) throws(RecordError)
-        -> (frames: [LumaImage], orientation: Int, width: Int, height: Int, scale: Double) {
+    static func uprightFrames(
+        _ wand: OpaquePointer, _ header: PingedFrames, format: ImageFormat, limits: LoadLimits,
+        warnings: inout [String]
+    ) throws(RecordError)
+        -> (frames: [LumaImage], orientation: Int, width: Int, height: Int, scale: Double)
+    {
         var work: OpaquePointer = wand
         var coalesced: OpaquePointer? = nil
         if format == .gif && MagickGetNumberImages(wand) > 1 {
@@ -77,8 +82,10 @@ extension ImageLoader {
 
     /// The wand's current frame as upright luma, with its EXIF orientation (1...8; anything
     /// else counts as 1) and its width as decoded.
-    static func uprightFrame(_ work: OpaquePointer, index i: Int, white: OpaquePointer?,
-                             format: ImageFormat) throws(RecordError) -> (LumaImage, orientation: Int, decodedWidth: Int) {
+    static func uprightFrame(
+        _ work: OpaquePointer, index i: Int, white: OpaquePointer?,
+        format: ImageFormat
+    ) throws(RecordError) -> (LumaImage, orientation: Int, decodedWidth: Int) {
         let orientation = Int(MagickGetImageOrientation(work).rawValue)
         if MagickGetImageColorspace(work) == CMYKColorspace {
             _ = MagickTransformImageColorspace(work, sRGBColorspace)

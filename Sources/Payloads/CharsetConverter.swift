@@ -88,7 +88,7 @@ package enum CharsetConverter {
                         inLeft -= 1
                         _ = iconv(cd, nil, nil, nil, nil)
                     } else {
-                        return false // E2BIG cannot happen with the sizing above
+                        return false  // E2BIG cannot happen with the sizing above
                     }
                 }
                 // Flush any shift state.

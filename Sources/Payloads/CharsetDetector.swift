@@ -49,7 +49,8 @@ package enum CharsetDetector {
         for (charset, scorer) in scorers {
             guard var score = scorer(bytes) else { continue }
             guard let text = CharsetConverter.decode(bytes, iconvName: charset.iconvName),
-                  PayloadText.looksLikeText(text.unicodeScalars) else { continue }
+                PayloadText.looksLikeText(text.unicodeScalars)
+            else { continue }
             if charset != .latin1 && isOneCharacterRepeated(text) { continue }
             if let common = frequent[charset] {
                 for u in text.unicodeScalars where common.contains(u) { score += 1.5 }
@@ -105,25 +106,26 @@ package enum CharsetDetector {
             let t = b[i + 1]
             if (0x30...0x39).contains(t) {
                 guard i + 3 < b.count, (0x81...0xFE).contains(b[i + 2]), (0x30...0x39).contains(b[i + 3]),
-                      (0x81...0x84).contains(c) || (0x90...0xE3).contains(c) else { return nil }
-                score += 1.0 // other scripts, emoji: legitimate but not typical of Chinese text
+                    (0x81...0x84).contains(c) || (0x90...0xE3).contains(c)
+                else { return nil }
+                score += 1.0  // other scripts, emoji: legitimate but not typical of Chinese text
                 return 4
             }
             guard (0x40...0x7E).contains(t) || (0x80...0xFE).contains(t) else { return nil }
             if t >= 0xA1 {
                 switch c {
-                case 0xA1, 0xA3: score += 1.5          // punctuation, full-width ASCII
-                case 0xA2: score += 0.8                // numbered items
-                case 0xA4...0xA9: score += 0.3         // kana, Greek, Cyrillic, pinyin, box drawing
-                case 0xAA...0xAF, 0xF8...0xFE: return nil // user-defined areas
-                case 0xB0...0xC8: score += 1.5         // level 1 hanzi (pinyin a..r)
-                case 0xC9...0xD7: score += 2.0         // level 1 hanzi (pinyin s..z)
-                default: score += 1.0                  // D8-F7: level 2 hanzi
+                case 0xA1, 0xA3: score += 1.5  // punctuation, full-width ASCII
+                case 0xA2: score += 0.8  // numbered items
+                case 0xA4...0xA9: score += 0.3  // kana, Greek, Cyrillic, pinyin, box drawing
+                case 0xAA...0xAF, 0xF8...0xFE: return nil  // user-defined areas
+                case 0xB0...0xC8: score += 1.5  // level 1 hanzi (pinyin a..r)
+                case 0xC9...0xD7: score += 2.0  // level 1 hanzi (pinyin s..z)
+                default: score += 1.0  // D8-F7: level 2 hanzi
                 }
             } else if (0xA1...0xA7).contains(c) {
-                return nil                             // A140-A7A0: user-defined
+                return nil  // A140-A7A0: user-defined
             } else {
-                score += 0.2                           // GBK extension hanzi: rare
+                score += 0.2  // GBK extension hanzi: rare
             }
             return 2
         }
@@ -148,16 +150,16 @@ package enum CharsetDetector {
             guard (0x40...0x7E).contains(t) || (0x80...0xFC).contains(t) else { return nil }
             let code = Int(c) << 8 | Int(t)
             switch code {
-            case 0x8140...0x81FC: score += 1.5         // punctuation and symbols (、。「」ー)
-            case 0x8240...0x829A: score += 0.8         // full-width digits and Latin
-            case 0x829F...0x82F1: score += 2.5         // hiragana
-            case 0x8340...0x8396: score += 2.0         // katakana
-            case 0x839F...0x84BE: score += 0.3         // Greek, Cyrillic, box drawing
-            case 0x8740...0x879C: score += 0.3         // NEC special characters
-            case 0x889F...0x9872: score += 2.0         // level 1 kanji
-            case 0x989F...0xEAA4: score += 1.0         // level 2 kanji
-            case 0xED40...0xEEFC, 0xFA40...0xFC4B: score += 0.2 // IBM extensions
-            default: return nil                        // unassigned or user-defined (F0-F9)
+            case 0x8140...0x81FC: score += 1.5  // punctuation and symbols (、。「」ー)
+            case 0x8240...0x829A: score += 0.8  // full-width digits and Latin
+            case 0x829F...0x82F1: score += 2.5  // hiragana
+            case 0x8340...0x8396: score += 2.0  // katakana
+            case 0x839F...0x84BE: score += 0.3  // Greek, Cyrillic, box drawing
+            case 0x8740...0x879C: score += 0.3  // NEC special characters
+            case 0x889F...0x9872: score += 2.0  // level 1 kanji
+            case 0x989F...0xEAA4: score += 1.0  // level 2 kanji
+            case 0xED40...0xEEFC, 0xFA40...0xFC4B: score += 0.2  // IBM extensions
+            default: return nil  // unassigned or user-defined (F0-F9)
             }
             return 2
         }
@@ -172,14 +174,14 @@ package enum CharsetDetector {
             guard (0x40...0x7E).contains(t) || (0xA1...0xFE).contains(t) else { return nil }
             let code = Int(c) << 8 | Int(t)
             switch code {
-            case 0xA140...0xA1FE: score += 1.5         // punctuation
-            case 0xA240...0xA2FE: score += 0.8         // symbols, numerals, full-width Latin
-            case 0xA340...0xA3BF: score += 0.5         // Greek, bopomofo
-            case 0xA3C0...0xA3FE: score += 0.1         // reserved (CP950 puts the euro sign here)
-            case 0xA440...0xC67E: score += 2.0         // level 1 hanzi (frequent)
-            case 0xC6A1...0xC8FE: score += 0.1         // ETEN extensions / private use
-            case 0xC940...0xF9D5: score += 1.0         // level 2 hanzi
-            default: score += 0.3                      // F9D6-F9FE ETEN box drawing
+            case 0xA140...0xA1FE: score += 1.5  // punctuation
+            case 0xA240...0xA2FE: score += 0.8  // symbols, numerals, full-width Latin
+            case 0xA340...0xA3BF: score += 0.5  // Greek, bopomofo
+            case 0xA3C0...0xA3FE: score += 0.1  // reserved (CP950 puts the euro sign here)
+            case 0xA440...0xC67E: score += 2.0  // level 1 hanzi (frequent)
+            case 0xC6A1...0xC8FE: score += 0.1  // ETEN extensions / private use
+            case 0xC940...0xF9D5: score += 1.0  // level 2 hanzi
+            default: score += 0.3  // F9D6-F9FE ETEN box drawing
             }
             return 2
         }
@@ -193,13 +195,13 @@ package enum CharsetDetector {
             let t = b[i + 1]
             guard (0xA1...0xFE).contains(t) else { return nil }
             switch c {
-            case 0xA1: score += 1.5                    // punctuation
-            case 0xA2, 0xA4: score += 0.5              // symbols, compatibility jamo
-            case 0xA3: score += 0.8                    // full-width ASCII
-            case 0xA5...0xAC: score += 0.3             // Roman numerals, Greek, box, kana, Cyrillic
-            case 0xAD...0xAF: return nil               // unassigned
-            case 0xB0...0xC8: score += 2.1             // Hangul syllables (a hair above Big5 level 1, which overlaps)
-            default: score += 0.5                      // CA-FD hanja: rare in modern Korean
+            case 0xA1: score += 1.5  // punctuation
+            case 0xA2, 0xA4: score += 0.5  // symbols, compatibility jamo
+            case 0xA3: score += 0.8  // full-width ASCII
+            case 0xA5...0xAC: score += 0.3  // Roman numerals, Greek, box, kana, Cyrillic
+            case 0xAD...0xAF: return nil  // unassigned
+            case 0xB0...0xC8: score += 2.1  // Hangul syllables (a hair above Big5 level 1, which overlaps)
+            default: score += 0.5  // CA-FD hanja: rare in modern Korean
             }
             return 2
         }
@@ -224,7 +226,7 @@ package enum CharsetDetector {
                 case (true, 1): score += touchesLetter ? 1.2 : 0.8
                 case (true, 2): score += 0.6
                 case (true, _): score += 0.5
-                case (false, 1...2): score += 0.5     // ° £ © « » etc.
+                case (false, 1...2): score += 0.5  // ° £ © « » etc.
                 default: score += 0.1
                 }
             }
@@ -236,9 +238,15 @@ package enum CharsetDetector {
     // MARK: Frequent characters (a bonus on the decoded text)
 
     static let frequent: [Charset: Set<Unicode.Scalar>] = [
-        .gb18030: Set(("的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服" as String).unicodeScalars),
-        .big5: Set(("的一是不了人我在有他這中大來上國個到說們為子和你地出道也時年得就那要下以生會自著去之過家學對可她裡後小麼心多天而能好都然沒日於起還發成事只作當想看文無開手十用主行方又如前所本見經頭面公同三已老從動兩長知民樣現分將外但身些與高意進把法此實回二理美點月明其種聲全工己話兒者向情部正名定女問力機給等幾很業最間新什打便位因重被走電四第門相次東政海口使教西再平真聽世氣信北少關並內加化由卻代軍產入先山五太水萬市眼體別處總才場師書比住員九笑性通目華報立馬命張活難神數件安表原車白應路期叫死常提感金何更反合放做系計或司利受光王果親界及今京務制解各任至清物台象記邊共風戰乾接它許八特覺望直服" as String).unicodeScalars),
-        .eucKR: Set(("이다는의에하고을가한서지로기사나도있어리국대자요니를은수들인게시정적해주으아보과습그했일것라전만상구위부성동와학생제세면우내되며연장소할무여문거같화회경비계방원신러까저마없오모히중실때분말선두든치업개발관터진민법력명목운물공통재결단현금토약강표데산체당행간영교양품안녕감합님씨께드릴입까네요" as String).unicodeScalars),
+        .gb18030: Set(
+            ("的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服"
+                as String).unicodeScalars),
+        .big5: Set(
+            ("的一是不了人我在有他這中大來上國個到說們為子和你地出道也時年得就那要下以生會自著去之過家學對可她裡後小麼心多天而能好都然沒日於起還發成事只作當想看文無開手十用主行方又如前所本見經頭面公同三已老從動兩長知民樣現分將外但身些與高意進把法此實回二理美點月明其種聲全工己話兒者向情部正名定女問力機給等幾很業最間新什打便位因重被走電四第門相次東政海口使教西再平真聽世氣信北少關並內加化由卻代軍產入先山五太水萬市眼體別處總才場師書比住員九笑性通目華報立馬命張活難神數件安表原車白應路期叫死常提感金何更反合放做系計或司利受光王果親界及今京務制解各任至清物台象記邊共風戰乾接它許八特覺望直服"
+                as String).unicodeScalars),
+        .eucKR: Set(
+            ("이다는의에하고을가한서지로기사나도있어리국대자요니를은수들인게시정적해주으아보과습그했일것라전만상구위부성동와학생제세면우내되며연장소할무여문거같화회경비계방원신러까저마없오모히중실때분말선두든치업개발관터진민법력명목운물공통재결단현금토약강표데산체당행간영교양품안녕감합님씨께드릴입까네요"
+                as String).unicodeScalars),
         .shiftJIS: Set(("日一国人年大十二本中長出三時行見月分後前生五間上東四今金九入学高円子外八六下来気小七山話女北午百書先名川千水半男西電校語土木聞食車何南万毎白天母火右読友左休父雨会社者事自新私思" as String).unicodeScalars),
     ]
 }

@@ -27,8 +27,9 @@ package struct PayloadText: Sendable, Equatable {
     package static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
         if let forcedCharset, let forced = decode(bytes, forced: forcedCharset) { return forced }
         if let eci, let name = Charset.eciCharsetName(eci),
-           let text = CharsetConverter.decode(bytes, iconvName: iconvName(for: name)),
-           looksLikeText(text.unicodeScalars) {
+            let text = CharsetConverter.decode(bytes, iconvName: iconvName(for: name)),
+            looksLikeText(text.unicodeScalars)
+        {
             return PayloadText(text: text, encoding: name)
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -38,7 +39,8 @@ package struct PayloadText: Sendable, Equatable {
         } else if bytes.count >= 2 && bytes.count % 2 == 0 && (bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])) {
             let charset: Charset = bytes[0] == 0xFE ? .utf16BE : .utf16LE
             if let s = CharsetConverter.decode(Array(bytes.dropFirst(2)), iconvName: charset.iconvName),
-               looksLikeText(s.unicodeScalars) {
+                looksLikeText(s.unicodeScalars)
+            {
                 return PayloadText(text: s, encoding: charset.rawValue)
             }
         }

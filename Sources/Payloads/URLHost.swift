@@ -41,7 +41,7 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
             return .failure(Failure(description: "its percent-escapes are not UTF-8"))
         }
         var labels = map(decoded).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if labels.count > 1, labels.last == "" { labels.removeLast() } // the trailing dot
+        if labels.count > 1, labels.last == "" { labels.removeLast() }  // the trailing dot
         guard !labels.isEmpty, labels != [""] else { return .failure(Failure(description: "it is empty")) }
         var asciiLabels: [String] = [], unicodeLabels: [String] = []
         for label in labels {
@@ -50,7 +50,9 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
                     return .failure(Failure(description: "its label '\(label)' is not valid punycode"))
                 }
                 var u = String.UnicodeScalarView()
-                for v in scalars { guard let s = Unicode.Scalar(v) else { return .failure(Failure(description: "its label '\(label)' is not valid punycode")) }; u.append(s) }
+                for v in scalars {
+                    guard let s = Unicode.Scalar(v) else { return .failure(Failure(description: "its label '\(label)' is not valid punycode")) }; u.append(s)
+                }
                 let text = String(u)
                 guard map(text) == text else {
                     return .failure(Failure(description: "its label '\(label)' decodes to '\(text)', which is not in the form a browser would encode"))
@@ -73,7 +75,10 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
         }
         let ascii = asciiLabels.joined(separator: ".")
         if let bad = ascii.unicodeScalars.first(where: isForbidden) {
-            return .failure(Failure(description: "it contains \(bad.value < 0x21 || bad.value == 0x7F ? "a space or control character" : "'\(bad)'"), which a host cannot hold"))
+            return .failure(
+                Failure(
+                    description: "it contains \(bad.value < 0x21 || bad.value == 0x7F ? "a space or control character" : "'\(bad)'"), which a host cannot hold")
+            )
         }
         if let last = asciiLabels.last, endsInNumber(last) {
             guard let address = ipv4(asciiLabels) else { return .failure(Failure(description: "it ends in a number but is not an IPv4 address")) }
@@ -99,7 +104,8 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
         guard let colon = t.firstIndex(of: ":") else { return nil }
         let scheme = t[..<colon]
         guard let f = scheme.first, f.isASCII, f.isLetter,
-              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) else { return nil }
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
         var rest = t[t.index(after: colon)...]
         // As the WHATWG parser reads a special scheme: any number of slashes (or backslashes)
         // before the host, none needed (`https:evil.example`); other schemes need "//".
@@ -110,7 +116,8 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
             rest = rest.dropFirst(2)
         }
         guard let raw = authorityHost(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != "\\" }),
-              case .success(let host) = parse(raw) else { return nil }
+            case .success(let host) = parse(raw)
+        else { return nil }
         return (scheme.lowercased(), host)
     }
 
@@ -146,9 +153,12 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
             if label.contains("*") || label.contains("?") || label.unicodeScalars.allSatisfy(\.isASCII) {
                 ascii.append(label)
                 if label.hasPrefix("xn--"), let d = Punycode.decode(String(label.dropFirst(4))),
-                   let scalars = Optional(d.compactMap(Unicode.Scalar.init)), scalars.count == d.count {
+                    let scalars = Optional(d.compactMap(Unicode.Scalar.init)), scalars.count == d.count
+                {
                     unicode.append(String(String.UnicodeScalarView(scalars)))
-                } else { unicode.append(label) }
+                } else {
+                    unicode.append(label)
+                }
             } else {
                 ascii.append(Punycode.encode(label.unicodeScalars.map(\.value)).map { "xn--" + $0 } ?? label)
                 unicode.append(label)
@@ -218,7 +228,9 @@ package struct URLHost: Sendable, Equatable, CustomStringConvertible {
         while let b = u.first {
             if b == UInt8(ascii: "%"), u.count >= 3, let h = hexValue(u[u.startIndex + 1]), let l = hexValue(u[u.startIndex + 2]) {
                 bytes.append(UInt8(h << 4 | l)); u = u.dropFirst(3)
-            } else { bytes.append(b); u = u.dropFirst() }
+            } else {
+                bytes.append(b); u = u.dropFirst()
+            }
         }
         return String(validating: bytes, as: UTF8.self)
     }

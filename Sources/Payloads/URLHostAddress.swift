@@ -85,7 +85,9 @@ extension URLHost {
                 while j < 8 && a[j] == 0 { j += 1 }
                 if j - i >= 2 && (best == nil || j - i > best!.length) { best = (i, j - i) }
                 i = j
-            } else { i += 1 }
+            } else {
+                i += 1
+            }
         }
         var out = ""
         var ignore0 = false
@@ -128,8 +130,11 @@ extension URLHost {
         var numbers: [UInt64] = []
         for label in labels {
             var digits = Substring(label), radix = 10
-            if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2); radix = 16 }
-            else if digits.count > 1, digits.hasPrefix("0") { digits = digits.dropFirst(); radix = 8 }
+            if digits.lowercased().hasPrefix("0x") {
+                digits = digits.dropFirst(2); radix = 16
+            } else if digits.count > 1, digits.hasPrefix("0") {
+                digits = digits.dropFirst(); radix = 8
+            }
             if digits.isEmpty { numbers.append(0); continue }
             guard digits.count <= 20, let n = UInt64(digits, radix: radix) else { return nil }
             numbers.append(n)

@@ -1,5 +1,6 @@
 import CQREncode
 import QRSymbol
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,10 @@ package enum QREncoder {
         errno = 0
         guard let code = QRcode_encodeInput(input) else {
             if errno == ERANGE {
-                throw Failure(description: "the payload (\(bytes.count) bytes) does not fit in a QR code at error correction \(ec.rawValue) (version 40 holds at most \(maxBytes(ec)) bytes in byte mode)")
+                throw Failure(
+                    description:
+                        "the payload (\(bytes.count) bytes) does not fit in a QR code at error correction \(ec.rawValue) (version 40 holds at most \(maxBytes(ec)) bytes in byte mode)"
+                )
             }
             throw Failure(description: "libqrencode could not encode the payload (errno \(errno))")
         }

@@ -29,7 +29,9 @@ package struct QRFormat: Sendable, Equatable, Hashable {
 
     /// All 32 formats with their codewords.
     package static let all: [(format: QRFormat, codeword: Int)] = QRErrorCorrection.allCases.flatMap { ec in
-        (0..<8).map { m in let f = QRFormat(ec: ec, mask: m); return (f, f.codeword) }
+        (0..<8).map { m in
+            let f = QRFormat(ec: ec, mask: m); return (f, f.codeword)
+        }
     }
 
     /// The format nearest to `bits` (15 bits as read) and its Hamming distance. The codewords are

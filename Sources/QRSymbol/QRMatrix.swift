@@ -115,7 +115,7 @@ package enum QRStructure {
         }
         for i in 0...8 where r[8 * n + i] == .data { set(i, 8, .format) }
         for i in 0...8 where r[i * n + 8] == .data { set(8, i, .format) }
-        for i in 0..<8 { set(n - 1 - i, 8, .format); set(8, n - 1 - i, .format) } // includes the dark module
+        for i in 0..<8 { set(n - 1 - i, 8, .format); set(8, n - 1 - i, .format) }  // includes the dark module
         if version >= 7 {
             for i in 0..<6 { for j in 0..<3 { set(n - 11 + j, i, .version); set(i, n - 11 + j, .version) } }
         }

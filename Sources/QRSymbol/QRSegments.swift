@@ -38,7 +38,7 @@ package enum QRSegments {
         case 1: return [10, 12, 14][band]
         case 2: return [9, 11, 13][band]
         case 4: return [8, 16, 16][band]
-        default: return [8, 10, 12][band]   // 8: kanji
+        default: return [8, 10, 12][band]  // 8: kanji
         }
     }
 
@@ -55,12 +55,14 @@ package enum QRSegments {
                 return content
             case 1:
                 guard let count = reader.readCount(countBits(mode: 1, version: version)),
-                      let digits = readNumeric(&reader, count: count) else { return nil }
+                    let digits = readNumeric(&reader, count: count)
+                else { return nil }
                 content.bytes += digits
                 content.modes.append("numeric")
             case 2:
                 guard let count = reader.readCount(countBits(mode: 2, version: version)),
-                      let chars = readAlphanumeric(&reader, count: count, fnc1: content.fnc1 != nil) else { return nil }
+                    let chars = readAlphanumeric(&reader, count: count, fnc1: content.fnc1 != nil)
+                else { return nil }
                 content.bytes += chars
                 content.modes.append("alphanumeric")
             case 4:
@@ -140,7 +142,9 @@ package enum QRSegments {
             if chars[i] == UInt8(ascii: "%") {
                 if i + 1 < chars.count && chars[i + 1] == UInt8(ascii: "%") { out.append(UInt8(ascii: "%")); i += 2; continue }
                 out.append(0x1D)
-            } else { out.append(chars[i]) }
+            } else {
+                out.append(chars[i])
+            }
             i += 1
         }
         return out

@@ -137,7 +137,7 @@ package enum QRSymbolDecoder {
         var blockSureness = (0..<layout.blockCount).map { [Float](repeating: 0, count: layout.length(ofBlock: $0)) }
         for (i, at) in layout.interleaving().enumerated() { blockSureness[at.block][at.position] = sureness[i] }
         let ec = layout.ecPerBlock
-        let protection = ec - 2 * layout.correctablePerBlock   // Table 9's p (0 from version 4)
+        let protection = ec - 2 * layout.correctablePerBlock  // Table 9's p (0 from version 4)
         var corrected = 0, erased = 0
         for b in 0..<layout.blockCount {
             if let done = ReedSolomonDecoder.decode(&blocks[b], ecCount: ec, reserve: protection) {
@@ -151,8 +151,10 @@ package enum QRSymbolDecoder {
             var restored = false
             var f = 2
             while f <= most {
-                if let done = ReedSolomonDecoder.decode(&blocks[b], ecCount: ec, erasures: Array(order.prefix(f)),
-                                                         reserve: options.erasureReserve + protection) {
+                if let done = ReedSolomonDecoder.decode(
+                    &blocks[b], ecCount: ec, erasures: Array(order.prefix(f)),
+                    reserve: options.erasureReserve + protection)
+                {
                     corrected += done.corrected.count
                     erased += f
                     restored = true
@@ -163,7 +165,9 @@ package enum QRSymbolDecoder {
             if !restored { return .failure(.blocks) }
         }
         guard let content = QRSegments.parse(layout.dataStream(of: blocks), version: version) else { return .failure(.data) }
-        return .success(QRDecoded(content: content, version: version, ec: format.ec, mask: format.mask,
-                                  corrected: corrected, erasures: erased, formatDistance: distance))
+        return .success(
+            QRDecoded(
+                content: content, version: version, ec: format.ec, mask: format.mask,
+                corrected: corrected, erasures: erased, formatDistance: distance))
     }
 }

@@ -20,8 +20,10 @@ package struct CSVSink: RecordSink {
         }
     }
 
-    package static let codeColumns = ["path", "frame", "symbology", "text", "bytes_b64", "encoding",
-                                     "x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "pass"]
+    package static let codeColumns = [
+        "path", "frame", "symbology", "text", "bytes_b64", "encoding",
+        "x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "pass",
+    ]
     package static let fileColumns = ["status", "error_kind", "error_message"]
 
     let out: OutputFile
@@ -31,11 +33,11 @@ package struct CSVSink: RecordSink {
     package init(out: OutputFile, forcedCharset: String? = nil, options: Options = Options()) {
         self.out = out; self.forcedCharset = forcedCharset; self.options = options
         let header = Self.codeColumns + (options.allFiles ? Self.fileColumns : [])
-        out.write(row(header.map(Cell.number))) // header names are ours: never neutralised
+        out.write(row(header.map(Cell.number)))  // header names are ours: never neutralised
     }
 
     enum Cell {
-        case text(String)    // untrusted: may be neutralised
+        case text(String)  // untrusted: may be neutralised
         case number(String)  // written by us
     }
 
@@ -44,8 +46,10 @@ package struct CSVSink: RecordSink {
         let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
             let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
-            var cells: [Cell] = [.text(record.path), .number(String(code.frame)), .number(code.symbology.rawValue),
-                                 .text(decoded.text ?? ""), .text(Base64.encode(code.bytes)), .number(decoded.encoding)]
+            var cells: [Cell] = [
+                .text(record.path), .number(String(code.frame)), .number(code.symbology.rawValue),
+                .text(decoded.text ?? ""), .text(Base64.encode(code.bytes)), .number(decoded.encoding),
+            ]
             for p in code.corners.points {
                 cells.append(.number(Self.number(p.x)))
                 cells.append(.number(Self.number(p.y)))
@@ -59,7 +63,7 @@ package struct CSVSink: RecordSink {
             cells += Array(repeating: Cell.number(""), count: Self.codeColumns.count - 1)
             rows += row(cells + status)
         }
-        out.write(rows) // one write per record
+        out.write(rows)  // one write per record
     }
 
     package mutating func finish(summary: SweepSummary) {}

@@ -1,9 +1,10 @@
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SweepCore
 
 /// `--format json`: one JSON document for the whole sweep:
 ///
@@ -51,7 +52,7 @@ package struct JSONDocumentSink: RecordSink {
             ("started", .string(Timestamp.now())),
         ])
         var text = head.serialized()
-        text.removeLast() // the closing brace: the document goes on
+        text.removeLast()  // the closing brace: the document goes on
         emit(text + ",\"files\":[")
     }
 
@@ -68,8 +69,9 @@ package struct JSONDocumentSink: RecordSink {
     }
 
     package mutating func finish(summary: SweepSummary) {
-        emit("\n],\"finished\":" + JSONValue.string(Timestamp.now()).serialized()
-             + ",\"summary\":" + summary.json.serialized() + "}\n")
+        emit(
+            "\n],\"finished\":" + JSONValue.string(Timestamp.now()).serialized()
+                + ",\"summary\":" + summary.json.serialized() + "}\n")
         switch destination {
         case .memory(let out):
             out.write(buffer)

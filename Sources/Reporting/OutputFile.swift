@@ -1,9 +1,10 @@
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SweepCore
 
 /// Where a report goes: stdout or a file, written with write(2) so each record reaches the
 /// kernel as soon as it is written (a killed sweep leaves every finished record intact).
@@ -52,7 +53,11 @@ package final class OutputFile: @unchecked Sendable {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
         let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, flags, 0o644) }
         guard fd >= 0 else {
-            if errno == ELOOP { throw OutputError(message: "cannot open \(ArgumentBytes.display(path)) for writing: it is a symbolic link (links are not followed: remove it, or write elsewhere)") }
+            if errno == ELOOP {
+                throw OutputError(
+                    message:
+                        "cannot open \(ArgumentBytes.display(path)) for writing: it is a symbolic link (links are not followed: remove it, or write elsewhere)")
+            }
             throw OutputError(message: "cannot open \(ArgumentBytes.display(path)) for writing: \(String(cString: strerror(errno)))")
         }
         return OutputFile(fd: fd, owns: true, path: path, appending: append)
@@ -84,7 +89,7 @@ package final class OutputFile: @unchecked Sendable {
         let start: off_t = isRegularFile ? lseek(fd, 0, appending ? SEEK_END : SEEK_CUR) : -1
         var code: Int32 = 0
         do { try FileIO.writeAll(fd, bytes) } catch {
-            if error.code == EPIPE && !ownsDescriptor { exit(0) } // `codesweep ... | head`: stop quietly
+            if error.code == EPIPE && !ownsDescriptor { exit(0) }  // `codesweep ... | head`: stop quietly
             code = error.code
         }
         guard code != 0 else { return }

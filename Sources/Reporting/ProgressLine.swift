@@ -1,4 +1,5 @@
 import SweepCore
+
 /// The words of `scan`'s progress line and end summary, as pure functions (the terminal side is
 /// `Progress` in the CLI): counts with their singular and plural, a rate that never reads
 /// "0 img/s", an ETA, the file just finished, and a line that never wraps on a narrow terminal.
@@ -67,7 +68,8 @@ package enum ProgressLine {
     static func width(_ u: Unicode.Scalar) -> Int {
         switch u.value {
         case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD: 2
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            2
         case 0x0300...0x036F, 0x200B...0x200F: 0
         default: 1
         }

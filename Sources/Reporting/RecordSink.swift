@@ -74,4 +74,3 @@ package struct SweepSummary: Sendable, Equatable {
         return s
     }
 }
-

@@ -1,9 +1,10 @@
+import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SweepCore
 
 /// The one way a command writes a whole file (generate's pictures and manifest, report's HTML,
 /// check's JUnit and JSON, scan's JSON document): never through a link, never half.
@@ -21,7 +22,7 @@ package enum SafeFile {
     @discardableResult
     package static func checkTarget(_ path: String) throws(OutputError) -> Bool {
         var st = stat()
-        guard ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 else { return false } // not there yet: fine
+        guard ArgumentBytes.withCPath(path, { lstat($0, &st) }) == 0 else { return false }  // not there yet: fine
         let shown = ArgumentBytes.display(path)
         if (st.st_mode & S_IFMT) == S_IFLNK {
             throw OutputError(message: "'\(shown)' is a symbolic link; not written (links are not followed: remove it, or write elsewhere)")
@@ -55,14 +56,21 @@ package enum SafeFile {
             if let problem = out.close() { throw fail(problem) }
             do { try SafeFile.checkTarget(target) } catch { throw fail(error) }
             if ArgumentBytes.withCPath(temp, { t in ArgumentBytes.withCPath(target) { rename(t, $0) } }) != 0 {
-                throw fail(OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': cannot rename \(ArgumentBytes.display(temp)) over it: \(String(cString: strerror(errno)))"))
+                throw fail(
+                    OutputError(
+                        message:
+                            "cannot write to '\(ArgumentBytes.display(target))': cannot rename \(ArgumentBytes.display(temp)) over it: \(String(cString: strerror(errno)))"
+                    ))
             }
             let fd = ArgumentBytes.withCPath(SafeFile.folder(of: target)) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
             if fd >= 0 {
                 let failed = fsync(fd) != 0 && errno != EINVAL
                 let code = errno
                 close(fd)
-                if failed { throw OutputError(message: "cannot write to '\(ArgumentBytes.display(target))': fsync of its folder failed: \(String(cString: strerror(code)))") }
+                if failed {
+                    throw OutputError(
+                        message: "cannot write to '\(ArgumentBytes.display(target))': fsync of its folder failed: \(String(cString: strerror(code)))")
+                }
             }
         }
 
@@ -77,7 +85,7 @@ package enum SafeFile {
 
     /// Starts writing `path`: checks the target, creates the temporary file beside it.
     package static func begin(_ path: String) throws(OutputError) -> Pending {
-        if try checkTarget(path) { // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
+        if try checkTarget(path) {  // `--junit /dev/null`: written to, as named (O_NOFOLLOW)
             return Pending(target: path, out: try OutputFile.open(path), direct: true)
         }
         var attempt = 0
@@ -86,13 +94,15 @@ package enum SafeFile {
             let fd = ArgumentBytes.withCPath(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
             if fd >= 0 {
                 let out = OutputFile.adopt(fd: fd, path: temp, appending: false)
-                out.label = "'\(ArgumentBytes.display(path))' (through its temporary file '\(ArgumentBytes.display(temp))', removed; the target was left as it was)"
+                out.label =
+                    "'\(ArgumentBytes.display(path))' (through its temporary file '\(ArgumentBytes.display(temp))', removed; the target was left as it was)"
                 return Pending(target: path, out: out)
             }
             let code = errno
             attempt += 1
             if code != EEXIST || attempt >= 20 {
-                throw OutputError(message: "cannot write to '\(ArgumentBytes.display(path))': cannot create a temporary file beside it: \(String(cString: strerror(code)))")
+                throw OutputError(
+                    message: "cannot write to '\(ArgumentBytes.display(path))': cannot create a temporary file beside it: \(String(cString: strerror(code)))")
             }
         }
     }

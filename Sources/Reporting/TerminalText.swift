@@ -14,9 +14,13 @@ package enum TerminalText {
     package static func escape(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
-            if u == "\\" { out.append(contentsOf: "\\\\".unicodeScalars) }
-            else if isUnsafe(u) { out.append(contentsOf: escape(u).unicodeScalars) }
-            else { out.append(u) }
+            if u == "\\" {
+                out.append(contentsOf: "\\\\".unicodeScalars)
+            } else if isUnsafe(u) {
+                out.append(contentsOf: escape(u).unicodeScalars)
+            } else {
+                out.append(u)
+            }
         }
         return String(out)
     }

@@ -24,7 +24,8 @@ package struct TextSink: RecordSink {
         for code in record.codes {
             let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
             let frame = (record.frames ?? 1) > 1 || code.frame > 0 ? " [frame \(code.frame)]" : ""
-            let payload = decoded.text.map(TerminalText.escape)
+            let payload =
+                decoded.text.map(TerminalText.escape)
                 ?? "[binary, \(code.bytes.count) bytes] \(Base64.encode(code.bytes))"
             lines += "\(path)\(frame): \(code.symbology.displayName) \(payload)\n"
         }

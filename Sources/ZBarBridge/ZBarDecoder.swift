@@ -40,7 +40,7 @@ package enum ZBarDecoder {
 
         guard let zimg = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimg) }
-        zbar_image_set_format(zimg, 0x3030_3859) // fourcc "Y800": 8-bit gray
+        zbar_image_set_format(zimg, 0x3030_3859)  // fourcc "Y800": 8-bit gray
         zbar_image_set_size(zimg, UInt32(image.width), UInt32(image.height))
 
         var out: [RawSymbol] = []
@@ -68,8 +68,10 @@ package enum ZBarDecoder {
                     points.append(Point(x: Double(zbar_symbol_get_loc_x(s, i)), y: Double(zbar_symbol_get_loc_y(s, i))))
                 }
                 let orient = Int(zbar_symbol_get_orientation(s).rawValue)
-                out.append(RawSymbol(symbology: symbology, bytes: bytes, points: points,
-                                     quality: Int(zbar_symbol_get_quality(s)), orientation: orient))
+                out.append(
+                    RawSymbol(
+                        symbology: symbology, bytes: bytes, points: points,
+                        quality: Int(zbar_symbol_get_quality(s)), orientation: orient))
             }
         }
         // The image's data pointer must not be freed by ZBar: detach it before destroy.

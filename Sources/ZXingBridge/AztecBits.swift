@@ -15,7 +15,7 @@ package enum AztecBits {
     package static func decode(_ raw: [UInt8], bitCount: Int) -> [UInt8]? {
         guard bitCount >= 0, bitCount <= raw.count * 8 else { return nil }
         var bits = BitReader(raw: raw, count: bitCount)
-        if bitCount > 20, bits.read(5) == 29, bits.read(5) == 29 { return nil } // structured append
+        if bitCount > 20, bits.read(5) == 29, bits.read(5) == 29 { return nil }  // structured append
         bits.index = 0
         var out: [UInt8] = []
         var latch = Mode.upper, current = Mode.upper
@@ -27,7 +27,7 @@ package enum AztecBits {
                     length = extended + 31
                 }
                 for _ in 0..<length {
-                    guard let b = bits.read(8) else { return out } // the bits end inside the shift: stop there
+                    guard let b = bits.read(8) else { return out }  // the bits end inside the shift: stop there
                     out.append(UInt8(b))
                 }
                 current = latch
@@ -39,7 +39,7 @@ package enum AztecBits {
             case .characters(let text):
                 out += text
                 current = latch
-            case .shift(let target): // a shift read in `current` returns there
+            case .shift(let target):  // a shift read in `current` returns there
                 latch = current
                 current = target
             case .latch(let target):
@@ -61,8 +61,10 @@ package enum AztecBits {
         case flg
     }
 
-    static let punctuation = ["", "\r", "\r\n", ". ", ", ", ": ", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",",
-                              "-", ".", "/", ":", ";", "<", "=", ">", "?", "[", "]", "{", "}"]
+    static let punctuation = [
+        "", "\r", "\r\n", ". ", ", ", ": ", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",",
+        "-", ".", "/", ":", ";", "<", "=", ">", "?", "[", "]", "{", "}",
+    ]
     static let mixedSymbols = Array("@\\^_`|~".utf8)
 
     /// The character tables and control codes of ISO/IEC 24778, table 3 (5-bit codes; 4-bit in
@@ -83,8 +85,8 @@ package enum AztecBits {
             switch code {
             case 0: return .shift(.punct)
             case 1: return .characters([32])
-            case 2...14: return .characters([UInt8(code - 1)]) // ^A ... ^M
-            case 15...19: return .characters([UInt8(27 + code - 15)]) // ^[ ^\ ^] ^^ ^_
+            case 2...14: return .characters([UInt8(code - 1)])  // ^A ... ^M
+            case 15...19: return .characters([UInt8(27 + code - 15)])  // ^[ ^\ ^] ^^ ^_
             case 20...26: return .characters([mixedSymbols[code - 20]])
             case 27: return .characters([127])
             case 28: return .latch(.lower)
@@ -106,7 +108,7 @@ package enum AztecBits {
             case 12: return .characters(Array(",".utf8))
             case 13: return .characters(Array(".".utf8))
             case 14: return .latch(.upper)
-            default: return .shift(.upper) // 15: U/S
+            default: return .shift(.upper)  // 15: U/S
             }
         case .binary:
             preconditionFailure("Binary Shift is read as bytes by decode")

@@ -1,5 +1,6 @@
 import CZXing
 import SweepCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,14 +60,19 @@ package enum ZXingDecoder {
         var results: UnsafeMutablePointer<czx_result>? = nil
         var count: Int32 = 0
         let status = image.pixels.withUnsafeBufferPointer { buf in
-            czx_read(buf.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), formats,
-                     1, guardAbort ? 1 : 0, fault, &results, &count)
+            czx_read(
+                buf.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), formats,
+                1, guardAbort ? 1 : 0, fault, &results, &count)
         }
         defer { czx_free(results, count) }
         switch Int(status) {
         case Int(CZX_OK): break
         case Int(CZX_ABORTED):
-            return Outcome(symbols: [], failure: "zxing-cpp aborted (a failed assertion inside the library) on a \(image.width)x\(image.height) view; that view's Data Matrix/PDF417/Aztec reads are lost")
+            return Outcome(
+                symbols: [],
+                failure:
+                    "zxing-cpp aborted (a failed assertion inside the library) on a \(image.width)x\(image.height) view; that view's Data Matrix/PDF417/Aztec reads are lost"
+            )
         default:
             return Outcome(symbols: [], failure: "zxing-cpp failed (status \(status)) on a \(image.width)x\(image.height) view")
         }
@@ -78,7 +84,8 @@ package enum ZXingDecoder {
             // (bytes from beyond its buffer, different from run to run): the bytes are taken
             // from the data bits here instead, where they decode without FLG(n) (FNC1, ECI).
             if s == .aztec, r.raw_bits > 0, let raw = r.raw,
-               let checked = AztecBits.decode(Array(UnsafeBufferPointer(start: raw, count: (Int(r.raw_bits) + 7) / 8)), bitCount: Int(r.raw_bits)) {
+                let checked = AztecBits.decode(Array(UnsafeBufferPointer(start: raw, count: (Int(r.raw_bits) + 7) / 8)), bitCount: Int(r.raw_bits))
+            {
                 bytes = checked
             }
             let xs = [r.x.0, r.x.1, r.x.2, r.x.3], ys = [r.y.0, r.y.1, r.y.2, r.y.3]
@@ -87,8 +94,10 @@ package enum ZXingDecoder {
             // Which way the code's top faces, in ZBar's terms (0 up, 1 right, 2 down, 3 left).
             let deg = ((Int(r.orientation) % 360) + 360) % 360
             let orientation = ((deg + 45) / 90) % 4
-            out.append(RawSymbol(symbology: s, bytes: bytes, points: points, quality: 1, orientation: orientation,
-                                 gs1: r.gs1 != 0))
+            out.append(
+                RawSymbol(
+                    symbology: s, bytes: bytes, points: points, quality: 1, orientation: orientation,
+                    gs1: r.gs1 != 0))
         }
         return Outcome(symbols: out)
     }

@@ -1,9 +1,9 @@
-import TestSupport
-import Foundation
-import Testing
 import CodeSweep
+import Foundation
 import MagickBridge
 import SweepCore
+import TestSupport
+import Testing
 
 /// EAN-2/EAN-5 add-ons are reported only beside their EAN/UPC code, and the retries that
 /// small images get: the geometry and the stopping rule as pure values, the add-ons on real
@@ -25,9 +25,9 @@ struct AddOnAndRetryTests {
     }
 
     @Test(arguments: [
-        (40.0, 240.0),   // left of the code
+        (40.0, 240.0),  // left of the code
         (300.0, 240.0),  // on the code itself
-        (1400.0, 240.0), // far to the right: another thing on the shelf
+        (1400.0, 240.0),  // far to the right: another thing on the shelf
         (696.0, 900.0),  // below the bars
     ])
     func addOnElsewhereIsNotBeside(x: Double, y: Double) {
@@ -100,7 +100,9 @@ struct AddOnAndRetryTests {
     }
 
     @Test func aQRCodeIsASureRead() {
-        let qr = RawSymbol(symbology: .qr, bytes: Array("x".utf8), points: [Point(x: 1, y: 1), Point(x: 1, y: 30), Point(x: 30, y: 30), Point(x: 30, y: 1)], quality: 1, orientation: 0)
+        let qr = RawSymbol(
+            symbology: .qr, bytes: Array("x".utf8), points: [Point(x: 1, y: 1), Point(x: 1, y: 30), Point(x: 30, y: 30), Point(x: 30, y: 1)], quality: 1,
+            orientation: 0)
         let script = Script([[qr], []])
         _ = Self.run(script, plan: [ScanPass("a", []), ScanPass("b", [.binarize], when: [.noSureRead(minQuality: 40)])])
         #expect(script.asked.count == 1)

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// The built `codesweep` executable, run end to end as a user would.
@@ -28,8 +29,9 @@ struct CLITests {
         _ = try Make.qrOnCanvas("cli two", in: dir, name: "scan/sub/two.jpg", width: 200, height: 150, at: 40, 10)
         let bars = dir.file("bars.png")
         try Make.zint(type: 20, "CLI-128", to: bars)
-        _ = try Make.qrOnCanvas("cli both", in: dir, name: "scan/both.png", width: 480, height: 200, at: 10, 20,
-                                extra: [bars, "-geometry", "+200+50", "-composite"])
+        _ = try Make.qrOnCanvas(
+            "cli both", in: dir, name: "scan/both.png", width: 480, height: 200, at: 10, 20,
+            extra: [bars, "-geometry", "+200+50", "-composite"])
         return dir.file("scan")
     }
 

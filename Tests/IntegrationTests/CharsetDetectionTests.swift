@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import Payloads
 import SweepCore
+import TestSupport
 import Testing
 
 @Suite("Charset detection on bytes")
@@ -29,7 +29,8 @@ struct CharsetDetectionTests {
     func shortAndStructuredPayloads(_ text: String, _ iconv: String, _ encoding: String) throws {
         let bytes = try Make.iconv(text, to: iconv)
         let decoded = PayloadText.decode(bytes)
-        #expect(decoded == PayloadText(text: text, encoding: encoding), "candidates: \(CharsetDetector.candidates(bytes).map { ($0.charset.rawValue, $0.score) })")
+        #expect(
+            decoded == PayloadText(text: text, encoding: encoding), "candidates: \(CharsetDetector.candidates(bytes).map { ($0.charset.rawValue, $0.score) })")
     }
 
     @Test func utf8WithAndWithoutBOM() {
@@ -76,7 +77,7 @@ struct CharsetDetectionTests {
     @Test func eciNamesTheCharsetWhenGiven() throws {
         let latin1 = try Make.iconv("café", to: "ISO-8859-1")
         #expect(PayloadText.decode(latin1, eci: 3) == PayloadText(text: "café", encoding: "iso-8859-1"))
-        let sjis = try Make.iconv("ｶﾀｶﾅ", to: "CP932") // ambiguous alone; ECI settles it
+        let sjis = try Make.iconv("ｶﾀｶﾅ", to: "CP932")  // ambiguous alone; ECI settles it
         #expect(PayloadText.decode(sjis, eci: 20) == PayloadText(text: "ｶﾀｶﾅ", encoding: "shift_jis"))
         let greek = try Make.iconv("Ελλάδα", to: "ISO-8859-7")
         #expect(PayloadText.decode(greek, eci: 9) == PayloadText(text: "Ελλάδα", encoding: "iso-8859-7"))

@@ -1,9 +1,9 @@
-import TestSupport
 import CodeSweep
 import FileWalker
 import Foundation
 import Payloads
 import SweepCore
+import TestSupport
 import Testing
 
 /// Real QR codes made from raw byte files (qrencode 8-bit mode), decoded through FileScanner:

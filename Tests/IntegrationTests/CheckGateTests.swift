@@ -1,11 +1,12 @@
-import TestSupport
-import Foundation
-import Testing
-@testable import AssetCheck
 import Forensics
+import Foundation
 import Payloads
 import Reporting
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
 
 /// The gate cannot pass by mistake (nothing checked, impossible grades), grades what phones read
 /// (inverted codes, an exact 4-module margin), escapes payloads once, and normalises hosts the
@@ -15,8 +16,9 @@ import SweepCore
 struct CheckGateTests {
     /// Scans `dir` with the check's own runner (in process) and returns the records and measurements by file name.
     static func scan(_ dir: TempDir) async -> [String: (record: FileRecord, scans: [Scannability?])] {
-        let runner = CheckRunner(rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
-                                 jobs: 2, isolation: .none)
+        let runner = CheckRunner(
+            rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
+            jobs: 2, isolation: .none)
         let (records, scans) = await runner.scan(paths: [dir.path])
         var out: [String: (FileRecord, [Scannability?])] = [:]
         for (r, s) in zip(records, scans) { out[URL(fileURLWithPath: r.path).lastPathComponent] = (r, s) }
@@ -78,7 +80,7 @@ struct CheckGateTests {
         try Make.qr("https://www.example.com/a", to: dir.file("assets/poster.png"), scale: 4, margin: 4)
 
         let help = try run(codesweepBinary, ["check", "--help"], check: false)
-        let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ") // ArgumentParser wraps lines
+        let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // ArgumentParser wraps lines
         #expect(helpText.contains("Lowest scannability grade accepted: \(Grade.minimumChoices)"))
         let flag = try Self.check(["--no-rules-file", "--min-grade", "E", "assets"], in: dir)
         #expect(flag.status == 2)
@@ -119,13 +121,16 @@ struct CheckGateTests {
         let qr = dir.file("qr.png")
         try Make.qr("https://www.example.com/night", to: qr, scale: 6, margin: 4)
         try dir.mkdir("assets")
-        try Make.convert(["-size", "420x300", "xc:#1b1b2a", "(", qr, "-negate", ")", "-gravity", "center", "-composite",
-                          dir.file("assets/night.png")])
-        let scanned = await Self.scan(try {
-            let d = try TempDir()
-            try FileManager.default.copyItem(atPath: dir.file("assets/night.png"), toPath: d.file("night.png"))
-            return d
-        }())
+        try Make.convert([
+            "-size", "420x300", "xc:#1b1b2a", "(", qr, "-negate", ")", "-gravity", "center", "-composite",
+            dir.file("assets/night.png"),
+        ])
+        let scanned = await Self.scan(
+            try {
+                let d = try TempDir()
+                try FileManager.default.copyItem(atPath: dir.file("assets/night.png"), toPath: d.file("night.png"))
+                return d
+            }())
         let entry = try #require(scanned["night.png"])
         #expect(entry.record.codes.count == 1, "the scan reads the inverted code")
         let s = try #require(entry.scans.first ?? nil)
@@ -143,8 +148,9 @@ struct CheckGateTests {
 
     @Test("the margins say what was done to the code: shown N× smaller, blurred by σ, faded to N % of its contrast")
     func marginWording() {
-        let s = Scannability(modulePx: 6, modulesPerSide: 25, version: 2, quietZonePx: 24, quietZoneModules: 4, contrast: 0.9,
-                             readsAsIs: true, scaleMargin: 4, blurMargin: 0.35, contrastMargin: 0.12, grades: [])
+        let s = Scannability(
+            modulePx: 6, modulesPerSide: 25, version: 2, quietZonePx: 24, quietZoneModules: 4, contrast: 0.9,
+            readsAsIs: true, scaleMargin: 4, blurMargin: 0.35, contrastMargin: 0.12, grades: [])
         #expect(s.summary.contains("still reads shown 4× smaller, blurred by σ 0.35 module and faded to 12 % of its contrast"))
         #expect(!s.summary.contains("reads shrunk"))
         let weak = Scannability(modulePx: 2, quietZonePx: 8, contrast: 0.9, readsAsIs: true, scaleMargin: 1, blurMargin: 0, contrastMargin: 1, grades: [])
@@ -159,7 +165,7 @@ struct CheckGateTests {
         try dir.mkdir("assets")
         let payload = "BEGIN:VCARD\nN:w0rd\\;x\u{202E}gnp.exe"
         try Make.qr(payload, to: dir.file("assets/card.png"), scale: 4, margin: 4)
-        let shown = "\"BEGIN:VCARD\\nN:w0rd\\\\;x\\u{202E}gnp.exe\""   // as printed: \n, \\, \u{202E}
+        let shown = "\"BEGIN:VCARD\\nN:w0rd\\\\;x\\u{202E}gnp.exe\""  // as printed: \n, \\, \u{202E}
         #expect(TerminalText.escape("\"" + payload + "\"") == shown)
 
         let r = try Self.check(["--no-rules-file", "--junit", "junit.xml", "--json", "check.json", "--github", "assets"], in: dir)
@@ -212,7 +218,7 @@ struct CheckGateTests {
         let payloads = [
             "percent": "https://st%61ging.example.com/spring",
             "fullwidth": "https://ｓｔａｇｉｎｇ.example.com/spring",
-            "punycode": "https://xn--stging-4nf.example.com/spring",   // "stаging" with a Cyrillic а
+            "punycode": "https://xn--stging-4nf.example.com/spring",  // "stаging" with a Cyrillic а
             "dot": "https://STAGING.example.com./spring",
             "ipv4": "https://0x7f.1/spring",
             "good": "https://www.example.com/spring",
@@ -232,7 +238,8 @@ struct CheckGateTests {
         #expect(percent.violations[0].message.contains("points to staging.example.com, written 'st%61ging.example.com'"))
         let lookalike = evaluator.evaluate(try #require(scanned["punycode.png"]).record, scans: [])
         #expect(lookalike.violations[0].message.contains("look-alike letters"))
-        #expect(!Wildcard.hostMatches("staging.*", try #require(try URLParts.parse(payloads["punycode"]!).parsedHost)),
-                "a look-alike matches a deny list only, never an allow list")
+        #expect(
+            !Wildcard.hostMatches("staging.*", try #require(try URLParts.parse(payloads["punycode"]!).parsedHost)),
+            "a look-alike matches a deny list only, never an allow list")
     }
 }

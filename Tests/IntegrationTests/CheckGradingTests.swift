@@ -1,9 +1,10 @@
-import TestSupport
 import AssetCheck
-@testable import CodeSweep
 import Foundation
 import SweepCore
+import TestSupport
 import Testing
+
+@testable import CodeSweep
 
 /// `check` grades each code inside the scan (`CheckGrading`, run by `FileScanner` in the worker
 /// that read the file), not by reading the file a second time in the coordinator.
@@ -26,16 +27,19 @@ struct CheckGradingTests {
     }
 
     @Test func aMeasurementCrossesTheWorkerProtocolIntact() throws {
-        let s = Scannability(json: .object([
-            ("module_px", .double(3.25)), ("modules_per_side", .int(25)), ("version", .int(2)), ("quiet_zone_px", .double(13)),
-            ("quiet_zone_modules", .double(4)), ("quiet_zone_at_least", .bool(true)), ("contrast", .double(0.875)),
-            ("reads_as_is", .bool(true)), ("scale_margin", .double(2)), ("blur_margin", .double(0.35)), ("contrast_margin", .double(0.12)),
-            ("margins_complete", .bool(false)), ("inverted", .bool(true)), ("grades", .array([.array([.string("module size"), .int(3)]), .array([.string("contrast"), .int(4)])])),
-        ]))
+        let s = Scannability(
+            json: .object([
+                ("module_px", .double(3.25)), ("modules_per_side", .int(25)), ("version", .int(2)), ("quiet_zone_px", .double(13)),
+                ("quiet_zone_modules", .double(4)), ("quiet_zone_at_least", .bool(true)), ("contrast", .double(0.875)),
+                ("reads_as_is", .bool(true)), ("scale_margin", .double(2)), ("blur_margin", .double(0.35)), ("contrast_margin", .double(0.12)),
+                ("margins_complete", .bool(false)), ("inverted", .bool(true)),
+                ("grades", .array([.array([.string("module size"), .int(3)]), .array([.string("contrast"), .int(4)])])),
+            ]))
         let m = try #require(s)
         #expect(m.grade == .B && m.inverted && m.modulesPerSide == 25 && !m.marginsComplete)
-        let code = DetectedCode(symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
-                                quality: 1, orientation: 0, frame: 0, pass: "p")
+        let code = DetectedCode(
+            symbology: .qr, bytes: [1, 2], corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+            quality: 1, orientation: 0, frame: 0, pass: "p")
         var record = FileRecord(path: "a.png")
         record.codes = [code, code]
         record.measurements = [m.json, nil]
@@ -52,8 +56,11 @@ struct CheckGradingTests {
         rules.minGrade = .C
         let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
         var record = FileRecord(path: "big.jpg")
-        record.codes = [DetectedCode(symbology: .qr, bytes: Array("x".utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
-                                     quality: 1, orientation: 0, frame: 0, pass: "p")]
+        record.codes = [
+            DetectedCode(
+                symbology: .qr, bytes: Array("x".utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+                quality: 1, orientation: 0, frame: 0, pass: "p")
+        ]
         record.warnings = ["code 1 could not be graded: its frame did not decode at full resolution"]
         let result = evaluator.evaluate(record, scans: [nil])
         #expect(result.status == .failed)

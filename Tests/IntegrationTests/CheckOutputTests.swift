@@ -1,27 +1,34 @@
-import TestSupport
 import Foundation
+import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import AssetCheck
-import SweepCore
 
 /// The outputs CI reads: GitHub annotations (exact format), JUnit XML (structure, validated by
 /// parsing), JSON; and the `codesweep check` command end to end (exit status, files written).
 @Suite("Check outputs")
 struct CheckOutputTests {
     static func sampleReport() -> CheckReport {
-        let code = DetectedCode(symbology: .qr, bytes: Array("http://x.example/?a=1&b=<2>".utf8),
-                                corners: Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]),
-                                quality: 1, orientation: 0, frame: 0, pass: "full")
-        var failed = ImageResult(path: "ads/a,b:c%.png", codes: [CodeResult(index: 1, code: code, scan: nil)],
-                                 violations: [Violation(rule: "url.scheme", message: "100% wrong:\nline two\r", fix: "use https, please", code: 1),
-                                              Violation(rule: "min_grade", message: "grade F", fix: "bigger")])
+        let code = DetectedCode(
+            symbology: .qr, bytes: Array("http://x.example/?a=1&b=<2>".utf8),
+            corners: Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]),
+            quality: 1, orientation: 0, frame: 0, pass: "full")
+        var failed = ImageResult(
+            path: "ads/a,b:c%.png", codes: [CodeResult(index: 1, code: code, scan: nil)],
+            violations: [
+                Violation(rule: "url.scheme", message: "100% wrong:\nline two\r", fix: "use https, please", code: 1),
+                Violation(rule: "min_grade", message: "grade F", fix: "bigger"),
+            ])
         failed.seconds = 0.25
         let passed = ImageResult(path: "ads/ok.png")
-        let broken = ImageResult(path: "ads/broken.png", violations: [Violation(rule: "unreadable", message: "corrupt & <bad>", fix: "re-export")],
-                                 error: "corrupt: bad")
+        let broken = ImageResult(
+            path: "ads/broken.png", violations: [Violation(rule: "unreadable", message: "corrupt & <bad>", fix: "re-export")],
+            error: "corrupt: bad")
         return CheckReport(images: [failed, passed, broken], rulesSource: ".codesweep.yml", seconds: 1.5)
     }
 
@@ -29,13 +36,14 @@ struct CheckOutputTests {
     func githubFormat() {
         let text = CheckOutput.github(Self.sampleReport())
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines == [
-            // Messages are escaped once by TerminalText (a line break shows as \n), then % as %25.
-            "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep url.scheme (code 1)::100%25 wrong:\\nline two\\r. Fix: use https, please",
-            "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep min_grade::grade F. Fix: bigger",
-            "::error file=ads/broken.png,title=codesweep unreadable::corrupt & <bad>. Fix: re-export",
-            "",
-        ])
+        #expect(
+            lines == [
+                // Messages are escaped once by TerminalText (a line break shows as \n), then % as %25.
+                "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep url.scheme (code 1)::100%25 wrong:\\nline two\\r. Fix: use https, please",
+                "::error file=ads/a%2Cb%3Ac%25.png,title=codesweep min_grade::grade F. Fix: bigger",
+                "::error file=ads/broken.png,title=codesweep unreadable::corrupt & <bad>. Fix: re-export",
+                "",
+            ])
         #expect(CheckOutput.githubProperty("a:b,c%d\ne") == "a%3Ab%2Cc%25d%0Ae")
         #expect(CheckOutput.githubData("a:b,c%d\r\n") == "a:b,c%25d%0D%0A")
     }
@@ -94,20 +102,24 @@ struct CheckOutputTests {
     func cli() async throws {
         let s = try await CheckFixtures.scanned.value
         let rules = """
-        require_code: ["*.png"]
-        max_codes: 1
-        min_grade: C
-        url:
-          allow_hosts: [example.com, "*.example.com"]
-          deny_hosts: ["staging.*"]
-        expectations: expected.yml
-        """
+            require_code: ["*.png"]
+            max_codes: 1
+            min_grade: C
+            url:
+              allow_hosts: [example.com, "*.example.com"]
+              deny_hosts: ["staging.*"]
+            expectations: expected.yml
+            """
         try rules.write(to: s.dir.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
         try "assets/good.png: \"\(CheckFixtures.good)\"\nassets/mismatch.png: \"\(CheckFixtures.good)\"\n"
             .write(to: s.dir.appendingPathComponent("expected.yml"), atomically: true, encoding: .utf8)
         let junit = s.dir.appendingPathComponent("junit.xml"), json = s.dir.appendingPathComponent("report.json")
-        let r = try run(codesweepBinary, ["check", "--rules", "rules.yml", "--junit", junit.path, "--json", json.path,
-                                          "--github", "--isolation", "none", "-j", "2", "assets"], currentDirectory: s.dir.path, check: false)
+        let r = try run(
+            codesweepBinary,
+            [
+                "check", "--rules", "rules.yml", "--junit", junit.path, "--json", json.path,
+                "--github", "--isolation", "none", "-j", "2", "assets",
+            ], currentDirectory: s.dir.path, check: false)
         #expect(r.status == 1, "stderr: \(r.stderr)")
         #expect(r.stdout.contains("FAIL   assets/http.png"))
         #expect(r.stdout.contains("✗ url.scheme"))
@@ -125,7 +137,9 @@ struct CheckOutputTests {
         #expect(good?["status"]?.stringValue == "passed")
         #expect(good?["codes"]?[0]?["scannability"]?["grade"]?.stringValue != nil)
 
-        let clean = try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--require-code", "*.png", "assets/good.png"], currentDirectory: s.dir.path, check: false)
+        let clean = try run(
+            codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--require-code", "*.png", "assets/good.png"], currentDirectory: s.dir.path,
+            check: false)
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("codesweep check PASSED: 1 image, 1 passed"))
         let usage = try run(codesweepBinary, ["check", "--min-grade", "Z", "assets"], currentDirectory: s.dir.path, check: false)

@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import AssetCheck
 import Payloads
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
 
 /// Every rule passing on the good asset and failing on the asset made to break it. The assets are
 /// generated (qrencode, zint, /usr/bin/convert) and decoded for real by CheckFixtures.
@@ -21,7 +22,7 @@ struct CheckRulesTests {
 
     @Test("scheme allow-list: https passes, http fails (https is the default)")
     func scheme() async throws {
-        let r = CheckRules() // defaults: url.schemes = [https]
+        let r = CheckRules()  // defaults: url.schemes = [https]
         #expect(try await CheckFixtures.evaluate("good.png", r).rules.isEmpty)
         let bad = try await CheckFixtures.evaluate("http.png", r)
         #expect(bad.rules == ["url.scheme"])
@@ -69,7 +70,9 @@ struct CheckRulesTests {
         #expect(bad.rules.sorted() == ["url.campaign_expired", "url.pattern"])
         // Before the campaign ended it is fine.
         #expect(try await CheckFixtures.evaluate("staging.png", r, today: "2025-03-31").rules == ["url.pattern"])
-        #expect(throws: Evaluator.InvalidRule.self) { try Evaluator(rules: CheckFixtures.rules { $0.url.pattern = "(" }, context: PathContext(currentDirectory: "/"), today: "2026-01-01") }
+        #expect(throws: Evaluator.InvalidRule.self) {
+            try Evaluator(rules: CheckFixtures.rules { $0.url.pattern = "(" }, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
+        }
     }
 
     @Test("require_code: an image matching the glob without a code fails")
@@ -84,7 +87,9 @@ struct CheckRulesTests {
 
     @Test("min/max codes and allowed symbologies")
     func countsAndSymbologies() async throws {
-        let r = CheckFixtures.rules { $0.maxCodes = 1; $0.minCodes = 1; $0.symbologies = [.qr] }
+        let r = CheckFixtures.rules {
+            $0.maxCodes = 1; $0.minCodes = 1; $0.symbologies = [.qr]
+        }
         #expect(try await CheckFixtures.evaluate("good.png", r).rules.isEmpty)
         #expect(try await CheckFixtures.evaluate("two-codes.png", r).rules.sorted() == ["max_codes", "symbologies"])
         #expect(try await CheckFixtures.evaluate("missing.png", r).rules == ["min_codes"])
@@ -94,10 +99,10 @@ struct CheckRulesTests {
     func expectations() async throws {
         let s = try await CheckFixtures.scanned.value
         let text = """
-        good.png: "\(CheckFixtures.good)"
-        mismatch.png: "\(CheckFixtures.good)"
-        gone.png: "https://www.example.com/gone"
-        """
+            good.png: "\(CheckFixtures.good)"
+            mismatch.png: "\(CheckFixtures.good)"
+            gone.png: "https://www.example.com/gone"
+            """
         let list = try RulesFile.parseExpectations(text, source: "expected.yml", directory: s.dir.path + "/assets")
         let r = CheckFixtures.rules { $0.expectations = list }
         #expect(try await CheckFixtures.evaluate("good.png", r).rules.isEmpty)
@@ -133,28 +138,28 @@ struct CheckRulesTests {
     @Test("the rules file: every key, and unknown keys are errors")
     func rulesFile() throws {
         let yaml = """
-        version: 1
-        paths: [assets]
-        require_code: ["posters/*"]
-        min_codes: 0
-        max_codes: 2
-        symbologies: qr,ean13
-        min_grade: B
-        url:
-          applies_to: [qr]
-          required: false
-          schemes: [HTTPS]
-          allow_hosts: ["*.example.com"]
-          deny_hosts: [staging.example.com]
-          pattern: '^https://.*$'
-          required_query: [utm_source]
-          forbidden_query: [debug]
-          campaigns:
-            param: cmp
-            expires: {spring: 2025-06-30}
-        expect:
-          a.png: https://example.com/a
-        """
+            version: 1
+            paths: [assets]
+            require_code: ["posters/*"]
+            min_codes: 0
+            max_codes: 2
+            symbologies: qr,ean13
+            min_grade: B
+            url:
+              applies_to: [qr]
+              required: false
+              schemes: [HTTPS]
+              allow_hosts: ["*.example.com"]
+              deny_hosts: [staging.example.com]
+              pattern: '^https://.*$'
+              required_query: [utm_source]
+              forbidden_query: [debug]
+              campaigns:
+                param: cmp
+                expires: {spring: 2025-06-30}
+            expect:
+              a.png: https://example.com/a
+            """
         let r = try RulesFile.parse(yaml)
         #expect(r.paths == ["assets"] && r.requireCode == ["posters/*"] && r.maxCodes == 2 && r.minGrade == .B)
         #expect(r.symbologies == [.qr, .ean13])

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// Files that are empty, cut short or not images at all: each gives an honest record.
@@ -12,8 +13,10 @@ struct DamagedFileTests {
         let qr = dir.file("qr.png")
         let side = try Make.qr("kept despite truncation", to: qr, scale: 5, margin: 2)
         let path = dir.file("tall.jpg")
-        try Make.convert(["(", "-size", "300x200", "xc:white", qr, "-geometry", "+20+20", "-composite", ")",
-                          "(", "-size", "300x500", "-seed", "3", "plasma:", ")", "-append", "-quality", "90", path])
+        try Make.convert([
+            "(", "-size", "300x200", "xc:white", qr, "-geometry", "+20+20", "-composite", ")",
+            "(", "-size", "300x500", "-seed", "3", "plasma:", ")", "-append", "-quality", "90", path,
+        ])
         return (path, PlacedQR(x: 30, y: 30, side: Double(side)))
     }
 

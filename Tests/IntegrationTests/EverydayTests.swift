@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import Forensics
 import Reporting
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import Forensics
 
 /// Everyday friction: a misspelt command, the progress line and end summary, an empty folder,
 /// and `merge --root` written differently from the shards' scan.
@@ -44,7 +45,8 @@ struct EverydayTests {
         #expect(ProgressLine.eta(done: 10, total: 100, elapsed: 5) == "ETA 45s")
         #expect(ProgressLine.eta(done: 1, total: 100, elapsed: 10) == "ETA 16m30s")
         #expect(ProgressLine.count(1, "code") == "1 code" && ProgressLine.count(2, "code") == "2 codes")
-        let wide = ProgressLine.live(done: 12, total: 340, codes: 1, failed: 0, elapsed: 6, current: "photos/2024/holiday-" + String(repeating: "写真", count: 20) + ".jpg", width: 120)
+        let wide = ProgressLine.live(
+            done: 12, total: 340, codes: 1, failed: 0, elapsed: 6, current: "photos/2024/holiday-" + String(repeating: "写真", count: 20) + ".jpg", width: 120)
         #expect(wide.hasPrefix("12/340 files, 1 code, 2 img/s, ETA 2m44s, …"), "\(wide)")
         #expect(wide.hasSuffix("写真.jpg") && ProgressLine.columns(wide) <= 119)
         for width in [20, 30, 40, 60] {
@@ -85,8 +87,9 @@ struct EverydayTests {
 
     @Test("merge --root written differently from the shards' scan: the failure says how the names differ")
     func mergeRootHint() throws {
-        #expect(ReportMerge.rootHint(missing: ["./case/a.png", "./case/b.png"], extra: ["case/a.png", "case/b.png"])?
-            .contains("'./case/a.png' is 'case/a.png' there (and 1 more like it)") == true)
+        #expect(
+            ReportMerge.rootHint(missing: ["./case/a.png", "./case/b.png"], extra: ["case/a.png", "case/b.png"])?
+                .contains("'./case/a.png' is 'case/a.png' there (and 1 more like it)") == true)
         #expect(ReportMerge.rootHint(missing: ["case/a.png"], extra: ["other/z.png"]) == nil, "unrelated files get no hint")
 
         let dir = try TempDir()
@@ -99,7 +102,9 @@ struct EverydayTests {
         let bad = try run(codesweepBinary, ["merge", "--root", "./case", "s0.jsonl", "s1.jsonl"], currentDirectory: dir.path, check: false)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("3 missing, 3 not expected"))
-        #expect(bad.stderr.contains("hint: the missing files are in the reports under other names: './case/m0.png' is 'case/m0.png' there (and 2 more like it)"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("hint: the missing files are in the reports under other names: './case/m0.png' is 'case/m0.png' there (and 2 more like it)"),
+            "\(bad.stderr)")
         #expect(bad.stderr.contains("give --root (and --include/--exclude) exactly as the shards were scanned"))
         let good = try run(codesweepBinary, ["merge", "--root", "case", "s0.jsonl", "s1.jsonl"], currentDirectory: dir.path, check: false)
         #expect(good.status == 0 && good.stdoutLines.count == 3, "\(good.stderr)")

@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
 
 /// --hash and EXIF/XMP metadata, checked against independent tools on files made here.
 @Suite("Forensic provenance", .serialized)
@@ -16,8 +16,12 @@ struct ForensicProvenanceTests {
         try Data("not an image, but named: still hashed\n".utf8).write(to: txt)
         // Repeated and comma-separated forms, in both isolation modes (the worker's reply round-trips).
         for isolation in ["process", "none"] {
-            let r = try run(codesweepBinary, ["scan", "-q", "--isolation", isolation, "--hash", "sha256,md5", "--hash", "SHA256",
-                                              png.path, jpg.path, txt.path], check: false)
+            let r = try run(
+                codesweepBinary,
+                [
+                    "scan", "-q", "--isolation", isolation, "--hash", "sha256,md5", "--hash", "SHA256",
+                    png.path, jpg.path, txt.path,
+                ], check: false)
             #expect(r.status == 1, "the .txt is not an image: exit 1")
             let recs = try Forensic.records(r.stdoutBytes)
             try #require(recs.count == 3)
@@ -43,18 +47,26 @@ struct ForensicProvenanceTests {
         let dir = try TempDir("forensic-exif")
         let jpg = dir.url.appendingPathComponent("photo.jpg")
         try Forensic.makeQR("metadata", at: jpg)
-        let set = try run("exiftool", ["-q", "-overwrite_original",
-                                       "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
-                                       "-Make=Canon", "-Model=Canon EOS R5", "-Software=CodeSweep Test 1.0",
-                                       "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
-                                       "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", jpg.path], check: false)
+        let set = try run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original",
+                "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
+                "-Make=Canon", "-Model=Canon EOS R5", "-Software=CodeSweep Test 1.0",
+                "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
+                "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", jpg.path,
+            ], check: false)
         try #require(set.status == 0, "exiftool: \(set.stderr)")
         // An XMP-only file (no EXIF block): the XMP fallbacks.
         let xmp = dir.url.appendingPathComponent("xmp.jpg")
         try Forensic.makeQR("xmp", at: xmp)
-        let setX = try run("exiftool", ["-q", "-overwrite_original",
-                                        "-XMP-exif:DateTimeOriginal=2022:01:02 03:04:05+01:00", "-XMP-xmp:CreatorTool=Darktable 4.2",
-                                        "-XMP-exif:GPSLatitude=33.5 S", "-XMP-exif:GPSLongitude=151.25 E", xmp.path], check: false)
+        let setX = try run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original",
+                "-XMP-exif:DateTimeOriginal=2022:01:02 03:04:05+01:00", "-XMP-xmp:CreatorTool=Darktable 4.2",
+                "-XMP-exif:GPSLatitude=33.5 S", "-XMP-exif:GPSLongitude=151.25 E", xmp.path,
+            ], check: false)
         try #require(setX.status == 0, "exiftool: \(setX.stderr)")
         let none = dir.url.appendingPathComponent("none.png")
         try Forensic.makeQR("none", at: none)
@@ -68,11 +80,14 @@ struct ForensicProvenanceTests {
             #expect(recs[1]["path"]?.stringValue?.hasSuffix("photo.jpg") == true)
             // The fields in their documented order, as written (the parsed value has no order).
             let written = Forensic.lines(r.stdoutBytes)
-            #expect(written[1].contains(
-                #""metadata":{"capture_time":"2023-07-14T10:32:05+02:00","camera_make":"Canon","camera_model":"Canon EOS R5","gps":{"lat":48.8582,"lon":-2.2945,"alt":-35.5},"software":"CodeSweep Test 1.0"}"#), "\(written[1])")
+            #expect(
+                written[1].contains(
+                    #""metadata":{"capture_time":"2023-07-14T10:32:05+02:00","camera_make":"Canon","camera_model":"Canon EOS R5","gps":{"lat":48.8582,"lon":-2.2945,"alt":-35.5},"software":"CodeSweep Test 1.0"}"#
+                ), "\(written[1])")
             #expect(recs[1]["codes"]?.arrayValue?.first?["text"]?.stringValue == "metadata")
-            #expect(written[2].contains(
-                #""metadata":{"capture_time":"2022-01-02T03:04:05+01:00","gps":{"lat":-33.5,"lon":151.25},"software":"Darktable 4.2"}"#), "\(written[2])")
+            #expect(
+                written[2].contains(
+                    #""metadata":{"capture_time":"2022-01-02T03:04:05+01:00","gps":{"lat":-33.5,"lon":151.25},"software":"Darktable 4.2"}"#), "\(written[2])")
             #expect(recs[0]["metadata"] == nil, "a PNG without metadata has no field")
             lines.append(Forensic.lines(r.stdoutBytes))
         }

@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
+
 @testable import CodeSweep
 
 /// --files-from, --shard, merge and summarize: shards of a real tree, merged, equal a single run.
@@ -95,7 +96,9 @@ struct ForensicScaleOutTests {
         let nulList = Data(listed.joined(separator: "\u{0}").utf8) + Data([0])
         var fromList: [String] = []
         for k in 0..<n {
-            let r = try run(cs, ["scan", "-q", "--hash", "sha256", "--files-from", "-", "-0", "--shard", "\(k)/\(n)"], stdin: nulList, currentDirectory: dir.path, check: false)
+            let r = try run(
+                cs, ["scan", "-q", "--hash", "sha256", "--files-from", "-", "-0", "--shard", "\(k)/\(n)"], stdin: nulList, currentDirectory: dir.path,
+                check: false)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(Set(try Forensic.records(r.stdoutBytes).map { $0["path"]!.stringValue! }) == shardPaths[k], "same shard whatever feeds the walker")
             let out = dir.url.appendingPathComponent("list-\(k).jsonl")

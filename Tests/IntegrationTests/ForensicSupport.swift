@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
 
 /// Shared by the Forensic* suites: image makers and the jsonl read back.
 enum Forensic {

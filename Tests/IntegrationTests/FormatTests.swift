@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// Every raster format CodeSweep reads, written by ImageMagick at test time and decoded back.

@@ -1,10 +1,11 @@
-import TestSupport
-import Testing
 import CodeGenerate
 import CodeSweep
+import QREncodeBridge
 import QRSymbol
 import SweepCore
-import QREncodeBridge
+import TestSupport
+import Testing
+
 @testable import SweepCore
 
 /// The codeword layer under `generate --logo`: the Reed-Solomon encoder and block tables
@@ -116,8 +117,9 @@ struct GenerateLogoFitTests {
         // A 3 × 1-module plate at 4 px a module: black, white, and half black/half white.
         var px = [UInt8](repeating: 255, count: 12 * 4)
         for y in 0..<4 { for x in 0..<4 { px[y * 12 + x] = 0 }; for x in 8..<10 { px[y * 12 + x] = 0 } }
-        let t = ModuleTarget.under(plate: ModuleRect(x: 1, y: 2, width: 3, height: 1), picture: LumaImage(width: 12, height: 4, pixels: px),
-                                   modulePx: 4, symbolSize: 5, foreground: 0, background: 255)
+        let t = ModuleTarget.under(
+            plate: ModuleRect(x: 1, y: 2, width: 3, height: 1), picture: LumaImage(width: 12, height: 4, pixels: px),
+            modulePx: 4, symbolSize: 5, foreground: 0, background: 255)
         #expect(t[2 * 5 + 1] == .dark && t[2 * 5 + 2] == .light && t[2 * 5 + 3] == .unsure)
         #expect(t.enumerated().allSatisfy { $0.offset / 5 == 2 && (1...3).contains($0.offset % 5) || $0.element == .open })
         // The test logo's red (#d62828, grey 92) is dark on white; mid grey is unsure.

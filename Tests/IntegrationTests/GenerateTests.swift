@@ -1,13 +1,14 @@
-import TestSupport
-import Foundation
-import Testing
-@testable import AssetCheck
-@testable import CodeGenerate
 import CodeSweep
-import QRSymbol
-import SweepCore
+import Foundation
 import MagickBridge
 import QREncodeBridge
+import QRSymbol
+import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
+@testable import CodeGenerate
 @testable import SweepCore
 
 /// `codesweep generate`: codes made by libqrencode, drawn and written through the real
@@ -111,8 +112,9 @@ struct GenerateTests {
     @Test("the CLI refuses a low-contrast pair and writes nothing")
     func lowContrastCLI() throws {
         let dir = try TempDir()
-        let r = try run(codesweepBinary, ["generate", "https://example.com", "--fg", "#808080", "--bg", "silver", "-o", "x.png"],
-                        currentDirectory: dir.path, check: false)
+        let r = try run(
+            codesweepBinary, ["generate", "https://example.com", "--fg", "#808080", "--bg", "silver", "-o", "x.png"],
+            currentDirectory: dir.path, check: false)
         #expect(r.status == 1 && r.stderr.contains("contrast"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.png")))
     }
@@ -139,9 +141,10 @@ struct GenerateTests {
         spec.logoPath = "finder.png"
         spec.logoSize = 0.15
         spec.modulePx = 4
-        let job = GenerateJob(label: "finder", outputPath: "finder.png",
-                              payload: Array("https://www.example.com/spring?utm_source=bag&utm_medium=print".utf8), spec: spec,
-                              logo: try Self.finderLogoPNG())
+        let job = GenerateJob(
+            label: "finder", outputPath: "finder.png",
+            payload: Array("https://www.example.com/spring?utm_source=bag&utm_medium=print".utf8), spec: spec,
+            logo: try Self.finderLogoPNG())
         // The premise: at the version the logo fits first, the code does not verify.
         let plain = try CodeGenerator.make(job.payload, spec: spec, logo: job.logo)
         let first = Verifier(minGrade: .B).verify(plain, path: "finder.png")
@@ -157,8 +160,9 @@ struct GenerateTests {
         // Not retried: no logo (a module size of 2 px grades D at any version), or --no-verify.
         var small = CodeSpec()
         small.modulePx = 2
-        let d = GenerateRun.one(GenerateJob(label: "small", outputPath: "small.png", payload: job.payload, spec: small, logo: nil),
-                                verifier: Verifier(minGrade: .B))
+        let d = GenerateRun.one(
+            GenerateJob(label: "small", outputPath: "small.png", payload: job.payload, spec: small, logo: nil),
+            verifier: Verifier(minGrade: .B))
         #expect(!d.ok && d.failedVersions.count == 1 && d.verification?.aLargerVersionMayHelp == false)
         let unverified = GenerateRun.one(job, verifier: nil)
         #expect(unverified.ok && unverified.failedVersions.isEmpty && unverified.code?.matrix.version == plain.matrix.version)
@@ -194,12 +198,14 @@ struct GenerateTests {
             _ = try CodeGenerator.make(url, spec: spec, logo: logo)
         } throws: { e in
             let d = (e as! GenerateError).description
-            return d.contains("of the code's area") && d.contains("codewords") && d.contains("free bits") && d.contains("restores about 30 %") && d.contains("at most")
+            return d.contains("of the code's area") && d.contains("codewords") && d.contains("free bits") && d.contains("restores about 30 %")
+                && d.contains("at most")
         }
         let dir = try TempDir()
         try Data(logo).write(to: URL(fileURLWithPath: dir.file("logo.png")))
-        let r = try run(codesweepBinary, ["generate", "https://example.com/x", "--logo", "logo.png", "--logo-size", "0.4", "-o", "big.png"],
-                        currentDirectory: dir.path, check: false)
+        let r = try run(
+            codesweepBinary, ["generate", "https://example.com/x", "--logo", "logo.png", "--logo-size", "0.4", "-o", "big.png"],
+            currentDirectory: dir.path, check: false)
         #expect(r.status == 1 && r.stderr.contains("free bits") && r.stderr.contains("at most"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("big.png")))
     }
@@ -207,7 +213,8 @@ struct GenerateTests {
     @Test("logo sizes by payload (docs/generate.md's table): short URL 20 %, binary and a 162-byte URL 15 % grade at least B; the long URL's 20 % is refused")
     func logoPayloads() throws {
         let logo = try Make.logoPNG()
-        let long = "https://www.example.com/campaign/spring-2026/landing?utm_source=poster&utm_medium=print&utm_campaign=spring26&utm_content="
+        let long =
+            "https://www.example.com/campaign/spring-2026/landing?utm_source=poster&utm_medium=print&utm_campaign=spring26&utm_content="
             + String(repeating: "abcdefgh", count: 5)
         let cases: [([UInt8], Double)] = [
             (Array("https://example.com/x".utf8), 0.20),
@@ -218,7 +225,7 @@ struct GenerateTests {
             var spec = CodeSpec()
             spec.logoPath = "logo.png"
             spec.logoSize = f
-            spec.modulePx = 6 // keeps the large versions' pictures smaller (at 4 px, 15-20 % logos lose the shrink margin)
+            spec.modulePx = 6  // keeps the large versions' pictures smaller (at 4 px, 15-20 % logos lose the shrink margin)
             let code = try CodeGenerator.make(payload, spec: spec, logo: logo)
             let v = Verifier(minGrade: .B).verify(code, path: "logo.png")
             #expect(v.passed && (v.scannability?.grade ?? .F) >= .B && code.logo?.fitted == true, "\(payload.count) bytes at \(f): \(v.problems)")
@@ -335,8 +342,9 @@ struct GenerateTests {
         #expect(g.status == 0, "\(g.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
         #expect(files.count == 51 && files.contains("expected.yml"))
-        let c = try run(codesweepBinary, ["check", "--isolation", "none", "--no-rules-file", "--min-grade", "B", "--expectations", "out/expected.yml", "out"],
-                        currentDirectory: dir.path, check: false)
+        let c = try run(
+            codesweepBinary, ["check", "--isolation", "none", "--no-rules-file", "--min-grade", "B", "--expectations", "out/expected.yml", "out"],
+            currentDirectory: dir.path, check: false)
         #expect(c.status == 0 && c.stdout.contains("PASSED: 50 images"), "\(c.stdout)\(c.stderr)")
     }
 

@@ -1,8 +1,8 @@
-import TestSupport
 import AssetCheck
 import FileWalker
 import Foundation
 import SweepCore
+import TestSupport
 import Testing
 
 /// The walker's --include and `check`'s rules file read one glob dialect alike. (The dialect
@@ -24,10 +24,11 @@ struct GlobRulesTests {
         for pattern in ["*.png", "**/x.png", "a/**/x.png", "assets/*.png", "[a-c]1", "p?.png", "a/*", "photo\\[1\\].png"] {
             var options = WalkOptions()
             options.include = [pattern]
-            let walked = Set(Walker(options: options).items([Array(root.path.utf8)]).compactMap { item -> String? in
-                guard case .file(let f) = item else { return nil }
-                return String(f.path.dropFirst(root.path.count + 1))
-            })
+            let walked = Set(
+                Walker(options: options).items([Array(root.path.utf8)]).compactMap { item -> String? in
+                    guard case .file(let f) = item else { return nil }
+                    return String(f.path.dropFirst(root.path.count + 1))
+                })
             let ruled = Set(files.filter { context.matches(pattern, path: root.appendingPathComponent($0).path) })
             #expect(walked == ruled, "\(pattern): walker \(walked.sorted()), rules \(ruled.sorted())")
             #expect(!walked.isEmpty, "\(pattern) matches something")

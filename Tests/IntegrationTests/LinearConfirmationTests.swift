@@ -1,10 +1,10 @@
-import TestSupport
-import Foundation
-import Testing
 import CodeSweep
 import FileWalker
+import Foundation
 import MagickBridge
 import SweepCore
+import TestSupport
+import Testing
 import ZBarBridge
 
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`) count only once a
@@ -45,12 +45,17 @@ struct LinearConfirmationTests {
 
     /// An EAN-13 (valid check digit) read on a few scan lines, `length` px long from `x`,`y` of
     /// the view, scaled by `s` (the fallback's view is half the 3 MP view).
-    static func ean(_ text: String = "4006381333931", quality: Int, x: Double = 800, y: Double = 700, length: Double = 300,
-                    s: Double = 1) -> RawSymbol {
-        RawSymbol(symbology: .ean13, bytes: Array(text.utf8),
-                  points: [Point(x: x * s, y: y * s), Point(x: (x + length) * s, y: y * s),
-                           Point(x: x * s, y: (y + 10) * s), Point(x: (x + length) * s, y: (y + 10) * s)],
-                  quality: quality, orientation: 0)
+    static func ean(
+        _ text: String = "4006381333931", quality: Int, x: Double = 800, y: Double = 700, length: Double = 300,
+        s: Double = 1
+    ) -> RawSymbol {
+        RawSymbol(
+            symbology: .ean13, bytes: Array(text.utf8),
+            points: [
+                Point(x: x * s, y: y * s), Point(x: (x + length) * s, y: y * s),
+                Point(x: x * s, y: (y + 10) * s), Point(x: (x + length) * s, y: (y + 10) * s),
+            ],
+            quality: quality, orientation: 0)
     }
 
     static func isView(_ img: LumaImage, _ w: Int, _ h: Int) -> Bool { img.width == w && img.height == h }
@@ -140,15 +145,19 @@ struct LinearConfirmationTests {
         #expect(Self.scan(Decoder { img in Self.isView(img, 2000, 1500) ? [code128] : [] }).count == 1)
         // And `codesweep plan` prints the rule.
         let listing = ScanPlan.forEffort(.normal).listing
-        #expect(listing.contains("weak EAN/UPC reads: ean13, ean8, upca, upce, isbn10, isbn13 read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP held until another pass"), "\(listing)")
+        #expect(
+            listing.contains(
+                "weak EAN/UPC reads: ean13, ean8, upca, upce, isbn10, isbn13 read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP held until another pass"
+            ), "\(listing)")
     }
 
     @Test("the merger holds a weak read until another view, or a sure read, agrees")
     func mergerHolds() {
         func code(_ quality: Int, pass: String, x: Double = 100) -> DetectedCode {
-            DetectedCode(symbology: .ean13, bytes: Array("4006381333931".utf8),
-                         corners: Quad([Point(x: x, y: 10), Point(x: x + 300, y: 10), Point(x: x + 300, y: 20), Point(x: x, y: 20)]),
-                         quality: quality, orientation: 0, frame: 0, pass: pass)
+            DetectedCode(
+                symbology: .ean13, bytes: Array("4006381333931".utf8),
+                corners: Quad([Point(x: x, y: 10), Point(x: x + 300, y: 10), Point(x: x + 300, y: 20), Point(x: x, y: 20)]),
+                quality: quality, orientation: 0, frame: 0, pass: pass)
         }
         var m = CodeMerger()
         var new = m.hold(code(5, pass: "a"), source: "fit(3MP)")
@@ -199,8 +208,10 @@ struct LinearConfirmationTests {
 
     /// Reads a file as a sweep does (a 12 MP JPEG decoded at half size first) with the normal
     /// plan's passes and the given settings.
-    static func sweepRead(_ path: String, settings: PlanSettings = PlanSettings(),
-                          passes: [ScanPass] = ScanPlan.forEffort(.normal).passes) throws -> [DetectedCode] {
+    static func sweepRead(
+        _ path: String, settings: PlanSettings = PlanSettings(),
+        passes: [ScanPass] = ScanPlan.forEffort(.normal).passes
+    ) throws -> [DetectedCode] {
         var scan = ScanSettings()
         scan.reader.plan = ScanPlan(effort: .normal, passes: passes, settings: settings)
         guard case .file(let entry)? = Walker().walk([path]).first, let record = FileScanner.scan(entry, settings: scan) else {
@@ -234,9 +245,10 @@ struct LinearConfirmationTests {
         // ZBar on every view, and on the first 3 MP view one more read: another EAN-13 with a
         // valid check digit, 6 scan lines just below the real code's bars (about 884...1028,
         // 677...701 there).
-        let wrong = RawSymbol(symbology: .ean13, bytes: Array("5901234123464".utf8),
-                              points: [Point(x: 884, y: 712), Point(x: 1028, y: 712), Point(x: 884, y: 718), Point(x: 1028, y: 718)],
-                              quality: 6, orientation: 0)
+        let wrong = RawSymbol(
+            symbology: .ean13, bytes: Array("5901234123464".utf8),
+            points: [Point(x: 884, y: 712), Point(x: 1028, y: 712), Point(x: 884, y: 718), Point(x: 1028, y: 718)],
+            quality: 6, orientation: 0)
         func read(_ settings: PlanSettings) -> [DetectedCode] {
             var options = ReaderOptions(effort: .normal)
             options.plan.settings = settings

@@ -1,9 +1,10 @@
-import TestSupport
-import Foundation
-import Testing
 import CodeSweep
-@testable import SweepCore
+import Foundation
+import TestSupport
+import Testing
 import ZBarBridge
+
+@testable import SweepCore
 
 /// The QR locator and the located passes, on real images made at test time with qrencode and
 /// ImageMagick and read by ZBar: a code warped by perspective that ZBar misses on the raw image,
@@ -30,8 +31,12 @@ struct LocatorTests {
         let p = dir.file("p.png")
         // The code's corners (clockwise from top-left) moved to a keystone.
         let drawn = [Point(x: 230, y: 170), Point(x: 430, y: 190), Point(x: 470, y: 430), Point(x: 180, y: 420)]
-        try run(Tools.convert, [c, "-virtual-pixel", "white", "-distort", "Perspective",
-                                "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p])
+        try run(
+            Tools.convert,
+            [
+                c, "-virtual-pixel", "white", "-distort", "Perspective",
+                "182,182 230,170  414,182 430,190  414,414 470,430  182,414 180,420", p,
+            ])
         let image = try Library.firstFrame(p)
         // ZBar alone does not read it.
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
@@ -52,8 +57,12 @@ struct LocatorTests {
         let c = try Self.code(dir, text)
         let m = dir.file("m.png")
         // Mirrored (a code seen through glass, or printed reversed), then the same keystone.
-        try run(Tools.convert, [c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
-                                "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m])
+        try run(
+            Tools.convert,
+            [
+                c, "-flop", "-virtual-pixel", "white", "-distort", "Perspective",
+                "182,182 200,150  414,182 450,200  414,414 420,420  182,414 190,460", m,
+            ])
         let image = try Library.firstFrame(m)
         #expect(ZBarDecoder.decode(image, symbologies: [.qr]).isEmpty)
         let codes = Self.normalPlanRead(image)
@@ -80,15 +89,18 @@ struct LocatorTests {
         #expect(located.count == 1)
         #expect(candidate.dimension == 29 || candidate.dimension == 25 || candidate.dimension == 33, "\(candidate.dimension)")
         #expect(abs(candidate.moduleSize - 8) < 1.5, "\(candidate.moduleSize)")
-        expectCorners(candidate.corners, near: [Point(x: 182, y: 182), Point(x: 414, y: 182), Point(x: 414, y: 414), Point(x: 182, y: 414)],
-                      tolerance: 8)
+        expectCorners(
+            candidate.corners, near: [Point(x: 182, y: 182), Point(x: 414, y: 182), Point(x: 414, y: 414), Point(x: 182, y: 414)],
+            tolerance: 8)
     }
 
     /// A sheet of QR codes made with qrencode (`module` px modules, a 2-module margin, EC M) on
     /// a white canvas `size` ("WxH"): code k says `texts[k]` and has its top-left at `at(k)`;
     /// `finish` are ImageMagick options applied before writing `name`.
-    static func sheet(_ dir: TempDir, size: String, module: Int, texts: [String], at: (Int) -> (Int, Int),
-                      finish: [String] = [], name: String = "sheet.png") throws -> String {
+    static func sheet(
+        _ dir: TempDir, size: String, module: Int, texts: [String], at: (Int) -> (Int, Int),
+        finish: [String] = [], name: String = "sheet.png"
+    ) throws -> String {
         var args = ["-size", size, "xc:white"]
         for (k, text) in texts.enumerated() {
             let png = dir.file("q\(k).png")
@@ -104,9 +116,10 @@ struct LocatorTests {
     @Test func aSheetOfFortySmallCodesIsReadWhole() throws {
         let dir = try TempDir()
         let texts = (0..<40).map { k in "SHEET-\(k)-\(String(k * 7919, radix: 36))" }
-        let sheet = try Self.sheet(dir, size: "4000x3000", module: 5, texts: texts,
-                                   at: { k in (120 + (k % 8) * 480 + (k * 37) % 60, 150 + (k / 8) * 560 + (k * 53) % 50) },
-                                   finish: ["-blur", "0x0.8", "-quality", "90"], name: "sheet.jpg")
+        let sheet = try Self.sheet(
+            dir, size: "4000x3000", module: 5, texts: texts,
+            at: { k in (120 + (k % 8) * 480 + (k * 37) % 60, 150 + (k / 8) * 560 + (k * 53) % 50) },
+            finish: ["-blur", "0x0.8", "-quality", "90"], name: "sheet.jpg")
         let record = try Library.file(sheet)
         let found = Set(record.codes.map { String(decoding: $0.bytes, as: UTF8.self) })
         #expect(found == Set(texts), "missing: \(Set(texts).subtracting(found).sorted())")
@@ -124,8 +137,10 @@ struct LocatorTests {
         draw += ["-stroke", "black", "-strokewidth", "2"]
         for i in 0..<30 { draw += ["-draw", "line \(1100 + i * 28),800 \(1100 + i * 28),1400"] }
         for i in 0..<22 { draw += ["-draw", "line 1100,\(800 + i * 28) 1912,\(800 + i * 28)"] }
-        draw += ["-stroke", "none", "(", "-size", "400x400", "pattern:checkerboard", "-scale", "300%", ")",
-                 "-geometry", "+100+850", "-composite", png]
+        draw += [
+            "-stroke", "none", "(", "-size", "400x400", "pattern:checkerboard", "-scale", "300%", ")",
+            "-geometry", "+100+850", "-composite", png,
+        ]
         try run(Tools.convert, draw)
         let half = try Library.firstFrame(png)
         #expect(QRLocator.locate(half).isEmpty)
@@ -179,8 +194,9 @@ struct LocatorTests {
         #expect(views(PlanSettings()) <= 3, "\(views(PlanSettings()))")
         // Codes match their finders: more than 24 of them on a sheet are all kept.
         let dir = try TempDir()
-        let sheet = try Self.sheet(dir, size: "2400x1500", module: 4, texts: (0..<30).map { "NOISE-SHEET-\($0)" },
-                                   at: { k in (40 + (k % 6) * 390, 40 + (k / 6) * 290) })
+        let sheet = try Self.sheet(
+            dir, size: "2400x1500", module: 4, texts: (0..<30).map { "NOISE-SHEET-\($0)" },
+            at: { k in (40 + (k % 6) * 390, 40 + (k / 6) * 290) })
         let sheetImage = try Library.firstFrame(sheet)
         let sheetLocated = QRLocator.locate(sheetImage)
         let sheetMatches = sheetLocated.map(\.finderMatch).sorted()
@@ -212,7 +228,9 @@ struct LocatorTests {
         #expect(read.map(\.bytes) == [Array(text.utf8)])
         // In the plan: a pass of its own after the grid redraw, listed as such.
         let listing = ScanPlan.forEffort(.normal).listing
-        #expect(listing.contains("located-grid-shifted: located-qr-grid(shifted ±0.25 module) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
+        #expect(
+            listing.contains("located-grid-shifted: located-qr-grid(shifted ±0.25 module) → zbar[2d]   when: code-like-texture and located-qr-unread"),
+            "\(listing)")
     }
 
     @Test func integerDoublingMatchesBilinearUpscale() {
@@ -309,6 +327,9 @@ struct LocatorTests {
         }
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("located: located-qr(300px, margin 25%) → zbar[2d]   when: code-like-texture and located-qr-unread"), "\(listing)")
-        #expect(listing.contains("tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr>=8 and located-qr-read>=4 and located-qr-unread"), "\(listing)")
+        #expect(
+            listing.contains(
+                "tiles3: tiles(3x3, overlap 15%) → zbar[all]   when: >=2MP and busy-area>=30% and located-qr>=8 and located-qr-read>=4 and located-qr-unread"),
+            "\(listing)")
     }
 }

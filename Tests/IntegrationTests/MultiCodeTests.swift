@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// Several codes per file: pages of a TIFF, frames of an animated GIF, codes side by side.
@@ -35,8 +36,10 @@ struct MultiCodeTests {
         let patch = dir.file("patch.png")
         let side = try Make.qr("gif frame 2", to: patch, scale: 4, margin: 2)
         let path = dir.file("anim.gif")
-        try Make.convert(["-delay", "20", dir.file("f0.png"), dir.file("f1.png"),
-                          "(", patch, "-repage", "+20+20", ")", "-loop", "0", path])
+        try Make.convert([
+            "-delay", "20", dir.file("f0.png"), dir.file("f1.png"),
+            "(", patch, "-repage", "+20+20", ")", "-loop", "0", path,
+        ])
         let frames = try run("/usr/bin/identify", ["-format", "%W %H %w %h %X %Y\n", path]).stdoutLines
         #expect(frames.count == 3)
         #expect(frames.last?.hasPrefix("320 240 ") == true && frames.last?.hasSuffix(" +20 +20") == true, "\(frames)")
@@ -61,11 +64,13 @@ struct MultiCodeTests {
         let qr = dir.file("qr.png")
         let side = Double(try Make.qr("side by side", to: qr, scale: 5, margin: 2))
         let bars = dir.file("c128.png")
-        try Make.zint(type: 20, "CS-128-0042", to: bars) // 2 px per module, bars 80 px tall
+        try Make.zint(type: 20, "CS-128-0042", to: bars)  // 2 px per module, bars 80 px tall
         let barsWidth = Double(try Make.pngWidth(bars))
         let path = dir.file("two.png")
-        try Make.convert(["-size", "640x300", "xc:white", qr, "-geometry", "+30+60", "-composite",
-                          bars, "-geometry", "+300+100", "-composite", path])
+        try Make.convert([
+            "-size", "640x300", "xc:white", qr, "-geometry", "+30+60", "-composite",
+            bars, "-geometry", "+300+100", "-composite", path,
+        ])
 
         let r = try Library.file(path)
         #expect(r.status == "ok")
@@ -77,8 +82,10 @@ struct MultiCodeTests {
         #expect(q.frame == 0 && c.frame == 0)
         expectCorners(q.corners, near: PlacedQR(x: 40, y: 70, side: side).quad, tolerance: 2)
         // A linear code is boxed around the scan lines that read it: within the bars' extent.
-        let box = [Point(x: 300, y: 100), Point(x: 300 + barsWidth, y: 100),
-                   Point(x: 300 + barsWidth, y: 180), Point(x: 300, y: 180)]
+        let box = [
+            Point(x: 300, y: 100), Point(x: 300 + barsWidth, y: 100),
+            Point(x: 300 + barsWidth, y: 180), Point(x: 300, y: 180),
+        ]
         expectCorners(c.corners, near: box, tolerance: 12, "code 128")
         #expect(c.quality >= 2)
     }

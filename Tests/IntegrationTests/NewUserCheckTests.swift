@@ -1,8 +1,9 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import AssetCheck
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
 
 /// `check` as a new user met it (issue 28 items 4 and 11): spot checks of single files, globs
 /// in require_code that match nothing, and the smaller rough edges.
@@ -98,14 +99,16 @@ struct NewUserCheckTests {
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the rules file missing.yml: No such file or directory"), "\(missing.stderr)")
         try Data("expectations: gone.yml\n".utf8).write(to: URL(fileURLWithPath: dir.file("exp.yml")))
         let gone = try run(codesweepBinary, ["check", "--rules", "exp.yml", "."], currentDirectory: dir.path, check: false)
-        #expect(gone.status == 2 && gone.stderr.contains("exp.yml: expectations: cannot read the expectations file /")
+        #expect(
+            gone.status == 2 && gone.stderr.contains("exp.yml: expectations: cannot read the expectations file /")
                 && gone.stderr.contains("/gone.yml: No such file or directory"), "\(gone.stderr)")
     }
 
     @Test("Samples/check/too-small.png: the margin fix is 4 modules of the 4 px the code must grow to (16 px), not of today's module")
     func tooSmallMarginFix() throws {
-        let r = try run(codesweepBinary, ["check", "-j", "1", "--rules", "Samples/check/.codesweep.yml", "Samples/check/too-small.png"],
-                        currentDirectory: PackageRoot.path, check: false)
+        let r = try run(
+            codesweepBinary, ["check", "-j", "1", "--rules", "Samples/check/.codesweep.yml", "Samples/check/too-small.png"],
+            currentDirectory: PackageRoot.path, check: false)
         #expect(r.status == 1)
         #expect(r.stdout.contains("at least 4 px per module"), "\(r.stdout)")
         #expect(r.stdout.contains("leave a blank margin of at least 16 px (4 modules of 4 px) around the code"), "\(r.stdout)")

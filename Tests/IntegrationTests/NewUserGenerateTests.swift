@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
 
 /// Issue 28 item 9: `generate` with non-ASCII text (an ECI, and a word when there is none) and
 /// `--today` for campaign expiry. Codes made by the real binary, read back by zbarimg (Debian's
@@ -37,7 +37,9 @@ struct NewUserGenerateTests {
         #expect(try Self.scannedCode(dir.file("ascii.png"))?["details"]?["eci"] == nil)
     }
 
-    @Test("a payload under an ECI keeps the symbol's own bytes: generate --charset iso-8859-1 café verifies, and its record holds 63 61 66 E9 (ZBar hands over the UTF-8 conversion)")
+    @Test(
+        "a payload under an ECI keeps the symbol's own bytes: generate --charset iso-8859-1 café verifies, and its record holds 63 61 66 E9 (ZBar hands over the UTF-8 conversion)"
+    )
     func eciPayloadKeepsItsBytes() throws {
         let dir = try TempDir()
         let r = try Self.generate(["--charset", "iso-8859-1", "café", "-o", "latin.png"], in: dir)
@@ -72,7 +74,7 @@ struct NewUserGenerateTests {
         #expect(r.stderr.contains("warning: plain.png: no ECI (--no-eci): readers must guess"), "\(r.stderr)")
         #expect(try Self.scannedCode(dir.file("plain.png"))?["details"]?["eci"] == nil)
 
-        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: dir.file("latin1.bin"))) // "café" in ISO-8859-1
+        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: dir.file("latin1.bin")))  // "café" in ISO-8859-1
         let bin = try Self.generate(["--file", "latin1.bin", "-o", "latin1.png"], in: dir)
         #expect(bin.status == 0, "\(bin.stderr)")
         #expect(bin.stderr.contains("warning: latin1.png: the payload is not UTF-8 text"), "\(bin.stderr)")
@@ -82,13 +84,15 @@ struct NewUserGenerateTests {
     @Test("--today sets the day --rules checks campaign expiry against; a malformed date or a --today without --rules is a usage error")
     func today() throws {
         let dir = try TempDir()
-        try Data("""
-        url:
-          campaigns:
-            expires:
-              spring-2025: 2025-06-30
+        try Data(
+            """
+            url:
+              campaigns:
+                expires:
+                  spring-2025: 2025-06-30
 
-        """.utf8).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
         let link = "https://www.example.com/spring?utm_campaign=spring-2025"
         let last = try Self.generate(["--rules", "rules.yml", "--today", "2025-06-30", link, "-o", "last.png"], in: dir)
         #expect(last.status == 0, "the campaign's last day: \(last.stderr)")

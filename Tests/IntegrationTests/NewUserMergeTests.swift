@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import Forensics
 
 /// `merge` as a new user met it (issue 28 item 3): with several shard reports the path hint
@@ -21,8 +22,9 @@ struct NewUserMergeTests {
         for i in 0..<30 { try Data("document \(i)\n".utf8).write(to: URL(fileURLWithPath: dir.file(String(format: "case/d-%03d.txt", i)))) }
         var lines: [[String]] = []
         for k in 0..<2 {
-            let s = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", "--shard", "\(k)/2", "-o", "s\(k).jsonl", "case"],
-                            currentDirectory: dir.path, check: false)
+            let s = try run(
+                codesweepBinary, ["scan", "-q", "--isolation", "none", "--shard", "\(k)/2", "-o", "s\(k).jsonl", "case"],
+                currentDirectory: dir.path, check: false)
             #expect(s.status == 0, "\(s.stderr)")
             lines.append(try String(contentsOfFile: dir.file("s\(k).jsonl"), encoding: .utf8).split(separator: "\n").map(String.init))
         }
@@ -35,8 +37,10 @@ struct NewUserMergeTests {
         let bad = try run(codesweepBinary, ["merge", "--root", "./case"] + order, currentDirectory: dir.path, check: false)
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("expected 120 files, the reports hold 120 distinct files (120 missing, 120 not expected)"), "\(bad.stderr)")
-        #expect(bad.stderr.contains("hint: the missing files are in the reports under other names: './case/f-000.png' is 'case/f-000.png' there (and 119 more like it)"),
-                "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "hint: the missing files are in the reports under other names: './case/f-000.png' is 'case/f-000.png' there (and 119 more like it)"),
+            "\(bad.stderr)")
         let good = try run(codesweepBinary, ["merge", "--root", "case"] + order, currentDirectory: dir.path, check: false)
         #expect(good.status == 0 && good.stdoutLines.count == 120, "\(good.stderr)")
         #expect(good.stderr.contains("120 records from 2 reports"), "\(good.stderr)")

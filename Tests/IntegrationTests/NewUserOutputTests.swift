@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
 
 /// Smaller things a new user read in the output (issue 28 item 11): the time of an image read
 /// from standard input, a folder written with a trailing slash, and "1 reports".
@@ -27,7 +27,8 @@ struct NewUserOutputTests {
     @Test("generate --batch -o codes/ names the manifest codes/expected.yml, not codes//expected.yml")
     func manifestPathWithTrailingSlash() throws {
         let dir = try TempDir("manifest-slash")
-        try Data("name,payload,options\nposter,https://www.example.com/p?utm_source=poster,\nflyer,https://www.example.com/p?utm_source=flyer,\n".utf8).write(to: URL(fileURLWithPath: dir.file("list.csv")))
+        try Data("name,payload,options\nposter,https://www.example.com/p?utm_source=poster,\nflyer,https://www.example.com/p?utm_source=flyer,\n".utf8).write(
+            to: URL(fileURLWithPath: dir.file("list.csv")))
         let g = try run(codesweepBinary, ["generate", "--batch", "list.csv", "-o", "codes/"], currentDirectory: dir.path, check: false)
         #expect(g.status == 0, "\(g.stderr)")
         #expect(g.stderr.contains("manifest codes/expected.yml") && !g.stderr.contains("//"), "\(g.stderr)")

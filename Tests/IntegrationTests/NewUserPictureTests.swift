@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import Forensics
 import MagickBridge
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import Forensics
 
 /// `--annotate` as a new user met it (issue 28 items 5 and 11): two inputs with the same name
 /// gave one picture, and labels overlapped each other and the first corner's dot.
@@ -27,15 +28,20 @@ struct NewUserPictureTests {
         try S.makeQR("alone", at: dir.url.appendingPathComponent("b/other.png"), scale: 4, canvas: (w: 300, h: 260, x: 90, y: 80))
         // As `find . -name '*.png' -print0 | codesweep scan --files-from - -0 --annotate out`.
         let list = Data(["a/image001.png", "b/image001.png", "b/other.png"].joined(separator: "\0").utf8 + [0])
-        let r = try run(codesweepBinary, ["scan", "-q", "--files-from", "-", "-0", "--annotate", "out"], stdin: list,
-                        currentDirectory: dir.path, check: false)
+        let r = try run(
+            codesweepBinary, ["scan", "-q", "--files-from", "-", "-0", "--annotate", "out"], stdin: list,
+            currentDirectory: dir.path, check: false)
         #expect(r.status == 0, "\(r.stderr)")
-        let expected = ["image001.png.\(Self.tag("a/image001.png")).annotated.png",
-                        "image001.png.\(Self.tag("b/image001.png")).annotated.png", "other.png.annotated.png"].sorted()
+        let expected = [
+            "image001.png.\(Self.tag("a/image001.png")).annotated.png",
+            "image001.png.\(Self.tag("b/image001.png")).annotated.png", "other.png.annotated.png",
+        ].sorted()
         #expect(S.files(below: dir.url.appendingPathComponent("out")) == expected)
         // Each picture holds its own input's code.
-        for (name, text) in [(expected.first { $0.contains(Self.tag("a/image001.png")) }!, "first"),
-                             (expected.first { $0.contains(Self.tag("b/image001.png")) }!, "second")] {
+        for (name, text) in [
+            (expected.first { $0.contains(Self.tag("a/image001.png")) }!, "first"),
+            (expected.first { $0.contains(Self.tag("b/image001.png")) }!, "second"),
+        ] {
             let back = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", "out/" + name], currentDirectory: dir.path, check: false)
             #expect(try S.records(back).first?["codes"]?.arrayValue?.first?["text"]?.stringValue == text, "\(name)")
         }
@@ -47,8 +53,9 @@ struct NewUserPictureTests {
 
         // Shards annotating into one folder: each picture gets the name the whole run gives it.
         for k in 0..<2 {
-            let s = try run(codesweepBinary, ["scan", "-q", "--shard", "\(k)/2", "--files-from", "-", "-0", "--annotate", "out3"], stdin: list,
-                            currentDirectory: dir.path, check: false)
+            let s = try run(
+                codesweepBinary, ["scan", "-q", "--shard", "\(k)/2", "--files-from", "-", "-0", "--annotate", "out3"], stdin: list,
+                currentDirectory: dir.path, check: false)
             #expect(s.status == 0, "\(s.stderr)")
         }
         #expect(S.files(below: dir.url.appendingPathComponent("out3")) == expected)
@@ -64,15 +71,18 @@ struct NewUserPictureTests {
         let long2 = "https://www.example.com/a-rather-long-campaign-path/right"
         try Make.qr(long1, to: dir.file("q1.png"), scale: 4, margin: 0)
         try Make.qr(long2, to: dir.file("q2.png"), scale: 4, margin: 0)
-        try Make.convert(["-size", "640x420", "xc:white", dir.file("q1.png"), "-geometry", "+60+150", "-composite",
-                          dir.file("q2.png"), "-geometry", "+270+150", "-composite", dir.file("pair.png")])
+        try Make.convert([
+            "-size", "640x420", "xc:white", dir.file("q1.png"), "-geometry", "+60+150", "-composite",
+            dir.file("q2.png"), "-geometry", "+270+150", "-composite", dir.file("pair.png"),
+        ])
         let scan = try run(codesweepBinary, ["scan", "-q", "--isolation", "none", dir.file("pair.png")], check: false)
         let codes = try #require(try S.records(scan).first?["codes"]?.arrayValue)
         #expect(codes.count == 2, "\(scan.stdout)")
         let marks = codes.map { c in
-            AnnotationMark(corners: (c["corners"]?.arrayValue ?? []).map { p in
-                Point(x: p.arrayValue?[0].doubleValue ?? 0, y: p.arrayValue?[1].doubleValue ?? 0)
-            }, label: "QR Code " + String((c["text"]?.stringValue ?? "").prefix(32)))
+            AnnotationMark(
+                corners: (c["corners"]?.arrayValue ?? []).map { p in
+                    Point(x: p.arrayValue?[0].doubleValue ?? 0, y: p.arrayValue?[1].doubleValue ?? 0)
+                }, label: "QR Code " + String((c["text"]?.stringValue ?? "").prefix(32)))
         }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("pair.png"))))
         let picture = try Annotator.annotate(bytes, format: .png, marks: marks, as: .png)

@@ -1,10 +1,11 @@
-import TestSupport
 import Foundation
+import SweepCore
+import TestSupport
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-import SweepCore
 
 /// Issue 28 item 7: `report --html` shows the provenance the records hold (digests, capture
 /// time, camera, GPS, software, size) and URL hosts in Unicode, look-alikes marked. Real images
@@ -21,10 +22,14 @@ struct NewUserReportTests {
         try Make.qr("https://example.com/photo", to: dir.file("in/qr.png"), scale: 6, margin: 4)
         try Make.convert([dir.file("in/qr.png"), "-quality", "95", dir.file("in/photo.jpg")])
         try FileManager.default.removeItem(atPath: dir.file("in/qr.png"))
-        let set = try run(Tools.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
-                                           "-Make=Canon", "-Model=Canon <b>EOS</b> R5 \u{202E}x", "-Software=Shop & Co",
-                                           "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
-                                           "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", dir.file("in/photo.jpg")], check: false)
+        let set = try run(
+            Tools.exiftool,
+            [
+                "-q", "-overwrite_original", "-DateTimeOriginal=2023:07:14 10:32:05", "-OffsetTimeOriginal=+02:00",
+                "-Make=Canon", "-Model=Canon <b>EOS</b> R5 \u{202E}x", "-Software=Shop & Co",
+                "-GPSLatitude=48.8582", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=W",
+                "-GPSAltitude=35.5", "-n", "-GPSAltitudeRef=1", dir.file("in/photo.jpg"),
+            ], check: false)
         try #require(set.status == 0, "exiftool: \(set.stderr)")
         try Make.qr("https://例え.jp/x", to: dir.file("in/idn.png"), scale: 4, margin: 4)
         try Make.qr("https://g\u{043E}ogle.com/login", to: dir.file("in/phish.png"), scale: 4, margin: 4)
@@ -73,7 +78,8 @@ struct NewUserReportTests {
     @Test("a report written by hand with markup and a bidi override in its hashes and metadata: all of it inert text")
     func hostileProvenance() throws {
         let dir = try TempDir("new-user-report-hostile")
-        let record = #"{"path":"x.png","status":"ok","format":"png","width":10,"height":10,"codes":[],"size":12,"#
+        let record =
+            #"{"path":"x.png","status":"ok","format":"png","width":10,"height":10,"codes":[],"size":12,"#
             + #""hashes":{"sha256":"<script>alert(1)</script>\u202e"},"#
             + #""metadata":{"capture_time":"<i>t</i>","camera_make":"A&B","camera_model":"\u202eledom","gps":{"lat":1.5,"lon":-2.25}}}"#
         try Data((record + "\n").utf8).write(to: URL(fileURLWithPath: dir.file("r.jsonl")))
@@ -92,9 +98,10 @@ struct NewUserReportTests {
     func unicodeHosts() throws {
         let (_, doc, _) = try Self.makePage()
         let options = try P.nodes(doc, "//select[@id='f-host']/option")
-        let byValue = Dictionary(uniqueKeysWithValues: try options.map { o in
-            (try o.nodes(forXPath: "@value").first?.stringValue ?? "", o.stringValue ?? "")
-        })
+        let byValue = Dictionary(
+            uniqueKeysWithValues: try options.map { o in
+                (try o.nodes(forXPath: "@value").first?.stringValue ?? "", o.stringValue ?? "")
+            })
         #expect(byValue["xn--r8jz45g.jp"] == "例え.jp (xn--r8jz45g.jp) (1)", "\(byValue)")
         #expect(byValue["example.com"] == "example.com (1)")
         #expect(byValue["xn--gogle-jye.com"] == "xn--gogle-jye.com (g\u{043E}ogle.com) LOOK-ALIKE (1)", "\(byValue)")
@@ -102,6 +109,9 @@ struct NewUserReportTests {
         let notes = try P.nodes(doc, "//li[@data-host='xn--r8jz45g.jp']/span[@class='note']").compactMap(\.stringValue)
         #expect(notes.contains("host 例え.jp = xn--r8jz45g.jp"), "\(notes)")
         let warn = try P.nodes(doc, "//li[@data-host='xn--gogle-jye.com']/span[@class='warn']").compactMap(\.stringValue)
-        #expect(warn.first?.contains("look-alike host xn--gogle-jye.com (g\u{043E}ogle.com): its label 'g\u{043E}ogle' mixes Latin and Cyrillic letters (it reads as google.com)") == true, "\(warn)")
+        #expect(
+            warn.first?.contains(
+                "look-alike host xn--gogle-jye.com (g\u{043E}ogle.com): its label 'g\u{043E}ogle' mixes Latin and Cyrillic letters (it reads as google.com)")
+                == true, "\(warn)")
     }
 }

@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
-import Testing
 import SweepCore
+import TestSupport
+import Testing
 
 /// Issue 28 item 10: `summarize` on the reports a new user has: a `--format json` one, several
 /// shards of either format, a multi-kilobyte payload, a `vmess://` link. Real codes (qrencode)
@@ -10,7 +10,7 @@ import SweepCore
 struct NewUserSummarizeTests {
     /// A vmess:// link as proxy apps share them: base64 of a JSON object, no host anywhere.
     static let vmess = "vmess://" + Data(#"{"v":"2","ps":"office","add":"10.0.0.7","port":"443","id":"9f1c"}"#.utf8).base64EncodedString()
-    static let long = "https://example.com/?q=" + String(repeating: "A", count: 1977) // 2,000 characters
+    static let long = "https://example.com/?q=" + String(repeating: "A", count: 1977)  // 2,000 characters
 
     /// Two folders scanned into a jsonl report and a --format json report.
     static func makeReports() throws -> TempDir {
@@ -71,7 +71,9 @@ struct NewUserSummarizeTests {
         let hostPart = try #require(text.range(of: "\nURL hosts: ")).lowerBound
         #expect(text[hostPart...].hasPrefix("\nURL hosts: 3\n") && !text[hostPart...].contains("eyJ"), "no base64 shown as a host: \(text)")
         #expect(text.contains("  例え.jp (xn--r8jz45g.jp): 1 code"), "\(text)")
-        #expect(text.contains("  xn--gogle-jye.com (g\u{043E}ogle.com): 1 code") && text.contains("LOOK-ALIKE HOST: its label 'g\u{043E}ogle' mixes Latin and Cyrillic letters (it reads as google.com)"), "\(text)")
+        #expect(
+            text.contains("  xn--gogle-jye.com (g\u{043E}ogle.com): 1 code")
+                && text.contains("LOOK-ALIKE HOST: its label 'g\u{043E}ogle' mixes Latin and Cyrillic letters (it reads as google.com)"), "\(text)")
     }
 
     @Test("a 2,000-character payload is cut in the text summary, with a marker saying how long it is")
@@ -102,7 +104,8 @@ struct NewUserSummarizeTests {
         #expect(overlap.stderr.contains("warning: 2 paths are in more than one report, counted each time"), "\(overlap.stderr)")
         #expect(overlap.stdout.hasPrefix("4 files in 2 reports"), "\(overlap.stdout)")
         // From standard input, in either format.
-        let stdin = try run(codesweepBinary, ["summarize", "--json", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: dir.file("two.json"))), check: false)
+        let stdin = try run(
+            codesweepBinary, ["summarize", "--json", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: dir.file("two.json"))), check: false)
         #expect(stdin.status == 0, "\(stdin.stderr)")
         #expect(try JSONReading.value(stdin.stdout)["files"]?.intValue == 4)
     }

@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import Payloads
 import SweepCore
+import TestSupport
+import Testing
 
 /// Issue 28 item 6: payload text as a new user's other tools show it. The codes are made with
 /// qrencode from bytes made by iconv (independent of the code under test); zbarimg (Debian's
@@ -45,13 +45,17 @@ struct NewUserTextTests {
         #expect(rules.contains("url.lookalike_host"), "\(rules)")
         #expect(!rules.contains("url.valid"), "not 'binary data, not a link': \(violations)")
         let message = violations.first { $0["rule"]?.string == "url.lookalike_host" }?["message"]?.string ?? ""
-        #expect(message.contains("xn--") && message.contains("g\u{043E}ogle") && message.contains("Latin and Cyrillic") && message.contains("reads as google.com"), "\(message)")
+        #expect(
+            message.contains("xn--") && message.contains("g\u{043E}ogle") && message.contains("Latin and Cyrillic") && message.contains("reads as google.com"),
+            "\(message)")
 
         // Yours after all: an allow-list entry naming the host (Unicode or punycode) lets it pass;
         // a wildcard entry does not.
-        let named = try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--allow-host", "g\u{043E}ogle.com", dir.file("phish.png")], check: false)
+        let named = try run(
+            codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--allow-host", "g\u{043E}ogle.com", dir.file("phish.png")], check: false)
         #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
-        let wildcard = try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--allow-host", "*.com", dir.file("phish.png")], check: false)
+        let wildcard = try run(
+            codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--allow-host", "*.com", dir.file("phish.png")], check: false)
         #expect(wildcard.status == 1 && wildcard.stdout.contains("url.lookalike_host"), "\(wildcard.stdout)\(wildcard.stderr)")
 
         // The same link in plain ASCII passes the same check.
@@ -87,9 +91,9 @@ struct NewUserTextTests {
         }
         #expect(look("g\u{043E}ogle.com")?.kind == .mixedScript)
         #expect(look("g\u{043E}ogle.com")?.readsAs == "google.com")
-        #expect(look("\u{0430}\u{0440}\u{0440}\u{04CF}\u{0435}.com")?.kind == .wholeScript) // аррӏе
+        #expect(look("\u{0430}\u{0440}\u{0440}\u{04CF}\u{0435}.com")?.kind == .wholeScript)  // аррӏе
         #expect(look("xn--80ak6aa92e.com")?.kind == .wholeScript, "the same, written in punycode")
-        #expect(look("\u{0261}oogle.com")?.kind == .latinLookalike) // ɡoogle
+        #expect(look("\u{0261}oogle.com")?.kind == .latinLookalike)  // ɡoogle
         #expect(look("pay\u{03C1}al.com")?.scripts == ["Latin", "Greek"])
         for fine in ["example.com", "bücher.de", "例え.jp", "пример.рф", "\u{0441}\u{0435}\u{0440}.рф", "münchen.de", "xn--r8jz45g.jp", "192.168.0.1"] {
             #expect(look(fine) == nil, "\(fine)")

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// EXIF orientation: a picture is drawn upright with a QR code off-centre, stored transformed
@@ -12,12 +13,12 @@ struct OrientationTests {
     /// the inverse of the tag's display transform.
     static let storeAs: [Int: [String]] = [
         1: [],
-        2: ["-flop"],          // display: mirror left-right (its own inverse)
+        2: ["-flop"],  // display: mirror left-right (its own inverse)
         3: ["-rotate", "180"],
-        4: ["-flip"],          // display: mirror top-bottom
-        5: ["-transpose"],     // display: transpose (its own inverse)
-        6: ["-rotate", "270"], // display: turn 90° clockwise
-        7: ["-transverse"],    // display: transverse (its own inverse)
+        4: ["-flip"],  // display: mirror top-bottom
+        5: ["-transpose"],  // display: transpose (its own inverse)
+        6: ["-rotate", "270"],  // display: turn 90° clockwise
+        7: ["-transverse"],  // display: transverse (its own inverse)
         8: ["-rotate", "90"],  // display: turn 90° anticlockwise
     ]
 
@@ -30,8 +31,9 @@ struct OrientationTests {
     func uprightSizeAndCornersForEveryOrientation(_ orientation: Int) throws {
         let dir = try TempDir()
         // Off-centre in a landscape picture: any wrong turn or mirror moves it elsewhere.
-        let placed = try Make.qrOnCanvas("orientation \(orientation)", in: dir, name: "upright.png",
-                                         width: 360, height: 240, at: 40, 30)
+        let placed = try Make.qrOnCanvas(
+            "orientation \(orientation)", in: dir, name: "upright.png",
+            width: 360, height: 240, at: 40, 30)
         let path = dir.file("stored-\(orientation).jpg")
         try Make.convert([dir.file("upright.png")] + Self.storeAs[orientation]! + ["-quality", "95", path])
         try Make.setOrientation(path, orientation)
@@ -57,20 +59,23 @@ struct OrientationTests {
         let qr = dir.file("qr.png")
         let side = Double(try Make.qr("turned \(codeTurn)", to: qr, scale: 5, margin: 2))
         try Make.convert([qr, "-rotate", String(codeTurn), dir.file("turned.png")])
-        try Make.convert(["-size", "360x240", "xc:white", dir.file("turned.png"), "-geometry", "+190+60", "-composite",
-                          dir.file("upright.png")])
+        try Make.convert([
+            "-size", "360x240", "xc:white", dir.file("turned.png"), "-geometry", "+190+60", "-composite",
+            dir.file("upright.png"),
+        ])
         let path = dir.file("stored.jpg")
         try Make.convert([dir.file("upright.png")] + Self.storeAs[orientation]! + ["-quality", "95", path])
         try Make.setOrientation(path, orientation)
 
         // The symbol occupies the same square whatever its turn; the corner order changes.
         let x0 = 200.0, y0 = 70.0, x1 = x0 + side, y1 = y0 + side
-        let clockwiseFromOwnTopLeft: [Point] = switch codeTurn {
-        case 0: [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)]
-        case 90: [Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0)]
-        case 180: [Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0), Point(x: x1, y: y0)]
-        default: [Point(x: x0, y: y1), Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1)]
-        }
+        let clockwiseFromOwnTopLeft: [Point] =
+            switch codeTurn {
+            case 0: [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)]
+            case 90: [Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0)]
+            case 180: [Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0), Point(x: x1, y: y0)]
+            default: [Point(x: x0, y: y1), Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1)]
+            }
         let r = try Library.file(path)
         #expect(r.width == 360 && r.height == 240)
         let code = try #require(r.codes.first)

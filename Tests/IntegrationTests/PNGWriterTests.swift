@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import CodeGenerate
 import QREncodeBridge
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import CodeGenerate
 
 /// `generate`'s own PNG writer: every file decodes (ImageMagick's CLI, through libpng) to exactly
 /// the pixels drawn, in the smallest form: indexed at 1, 2, 4 or 8 bits, or RGB past 256 colours.

@@ -1,8 +1,9 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import Forensics
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import Forensics
 
 /// Helpers for the Picture tests: real QR files, the records, the pictures read back.
 enum PictureSupport {
@@ -12,8 +13,12 @@ enum PictureSupport {
         let r = try run(Tools.qrencode, ["-s", String(scale), "-m", "2", "-o", url.path, text], check: false)
         #expect(r.status == 0, "qrencode: \(r.stderr)")
         if let c = canvas {
-            let r2 = try run(Tools.convert, ["-size", "\(c.w)x\(c.h)", "xc:#C8C8C8", url.path,
-                                             "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path], check: false)
+            let r2 = try run(
+                Tools.convert,
+                [
+                    "-size", "\(c.w)x\(c.h)", "xc:#C8C8C8", url.path,
+                    "-geometry", "+\(c.x)+\(c.y)", "-composite", "PNG24:" + url.path,
+                ], check: false)
             #expect(r2.status == 0, "convert: \(r2.stderr)")
         }
     }
@@ -69,8 +74,12 @@ struct PictureAnnotateTests {
         let dir = try TempDir("picture-outline")
         let input = dir.url.appendingPathComponent("in/card.png")
         try S.makeQR("outline check", at: input, scale: 6, canvas: (640, 420, 180, 110))
-        let r = try run(codesweepBinary, ["scan", "-q", "--jobs", "1", dir.url.appendingPathComponent("in").path,
-                                          "--annotate", dir.url.appendingPathComponent("out").path], check: false)
+        let r = try run(
+            codesweepBinary,
+            [
+                "scan", "-q", "--jobs", "1", dir.url.appendingPathComponent("in").path,
+                "--annotate", dir.url.appendingPathComponent("out").path,
+            ], check: false)
         #expect(r.status == 0, "\(r.stderr)")
         let recs = try S.records(r)
         #expect(recs.count == 1)
@@ -125,8 +134,10 @@ struct PictureAnnotateTests {
         // Several arguments: each folder argument under its own name, a file argument by its name.
         let r2 = try run(codesweepBinary, ["scan", "-q", "photos", "other", "photos/b.png", "--annotate", "out2"], currentDirectory: dir.path, check: false)
         #expect(r2.status == 0, "\(r2.stderr)")
-        #expect(S.files(below: dir.url.appendingPathComponent("out2")) ==
-                ["b.png.annotated.png", "other/c.png.annotated.png", "photos/2024/trip/a.png.annotated.png", "photos/b.png.annotated.png"])
+        #expect(
+            S.files(below: dir.url.appendingPathComponent("out2")) == [
+                "b.png.annotated.png", "other/c.png.annotated.png", "photos/2024/trip/a.png.annotated.png", "photos/b.png.annotated.png",
+            ])
         // Inputs are unchanged and nothing was added among them.
         #expect(S.files(below: inRoot) == ["2024/blank.png", "2024/trip/a.png", "b.png"])
     }
@@ -175,7 +186,9 @@ struct PictureAnnotateTests {
         let dir = try TempDir("picture-nofont")
         try S.makeQR("font test", at: dir.url.appendingPathComponent("in/q.png"), scale: 6, canvas: (400, 300, 100, 60))
         try Data("not a font".utf8).write(to: dir.url.appendingPathComponent("bogus.ttf"))
-        let r = try run(codesweepBinary, ["scan", "-q", "in", "--annotate", "out"], env: ["CODESWEEP_FONT": dir.url.appendingPathComponent("bogus.ttf").path], currentDirectory: dir.path, check: false)
+        let r = try run(
+            codesweepBinary, ["scan", "-q", "in", "--annotate", "out"], env: ["CODESWEEP_FONT": dir.url.appendingPathComponent("bogus.ttf").path],
+            currentDirectory: dir.path, check: false)
         #expect(r.status == 0)
         #expect(r.stderr.contains("no usable font; outlines drawn without labels"), "\(r.stderr)")
         let c = Self.corners(try S.records(r)[0])
@@ -187,11 +200,13 @@ struct PictureAnnotateTests {
 
     @Test("Labels escape control characters and bidi overrides")
     func labelText() {
-        let code = DetectedCode(symbology: .qr, bytes: Array("a\nb\u{202E}c\\d".utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)]),
-                                quality: 1, orientation: 0, frame: 0, pass: "p")
+        let code = DetectedCode(
+            symbology: .qr, bytes: Array("a\nb\u{202E}c\\d".utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)]),
+            quality: 1, orientation: 0, frame: 0, pass: "p")
         #expect(DisplayText.label(for: code) == "qr: a\\nb\\u{202E}c\\\\d")
-        let long = DetectedCode(symbology: .code128, bytes: Array(String(repeating: "x", count: 100).utf8), corners: code.corners,
-                                quality: 3, orientation: 0, frame: 0, pass: "p")
+        let long = DetectedCode(
+            symbology: .code128, bytes: Array(String(repeating: "x", count: 100).utf8), corners: code.corners,
+            quality: 3, orientation: 0, frame: 0, pass: "p")
         #expect(DisplayText.label(for: long, limit: 10) == "code128: xxxxxxxxx…")
     }
 }

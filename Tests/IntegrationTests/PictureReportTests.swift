@@ -1,11 +1,13 @@
-import TestSupport
 import Foundation
+import SweepCore
+import TestSupport
+import Testing
+
+@testable import Forensics
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import Forensics
-import SweepCore
 
 @Suite("Picture: report --html")
 struct PictureReportTests {
@@ -25,7 +27,7 @@ struct PictureReportTests {
         try S.makeQR("odd name", at: dir.url.appendingPathComponent("in/<b>x\"'&\u{202E}.png"), scale: 4)
         try Data("not an image".utf8).write(to: dir.url.appendingPathComponent("in/broken.png"))
         let scan = try run(codesweepBinary, ["scan", "-q", "-o", "r.jsonl", "in"], currentDirectory: dir.path, check: false)
-        #expect(scan.status == 1, "\(scan.stderr)") // broken.png fails
+        #expect(scan.status == 1, "\(scan.stderr)")  // broken.png fails
         let records = try String(contentsOf: dir.url.appendingPathComponent("r.jsonl"), encoding: .utf8).split(separator: "\n").count
         let rep = try run(codesweepBinary, ["report", "r.jsonl", "--html", "r.html"] + extra, currentDirectory: dir.path, check: false)
         #expect(rep.status == 0, "\(rep.stderr)")
@@ -61,8 +63,8 @@ struct PictureReportTests {
         for src in try Self.nodes(doc, "//img/@src").compactMap(\.stringValue) {
             #expect(src.hasPrefix("data:image/jpeg;base64,"))
         }
-        #expect(try Self.nodes(doc, "//img").count == count - 1) // every readable file has a thumbnail
-        #expect(try Self.nodes(doc, "//a").isEmpty) // links are not clickable by default
+        #expect(try Self.nodes(doc, "//img").count == count - 1)  // every readable file has a thumbnail
+        #expect(try Self.nodes(doc, "//a").isEmpty)  // links are not clickable by default
         #expect(try Self.nodes(doc, "//iframe|//object|//embed|//link|//base|//form").isEmpty)
 
         // Payloads appear exactly as text (escaped in the source).
@@ -105,12 +107,12 @@ struct PictureReportTests {
         let doc = try Self.parse(html)
         let links = try Self.nodes(doc, "//a")
         let hrefs = try Self.nodes(doc, "//a/@href").compactMap(\.stringValue)
-        #expect(hrefs == ["https://example.com/ok"]) // not javascript:, not the bidi or quote ones
+        #expect(hrefs == ["https://example.com/ok"])  // not javascript:, not the bidi or quote ones
         #expect(links.count == 1)
         let rel = try Self.nodes(doc, "//a/@rel").first?.stringValue
         #expect(rel == "noopener noreferrer nofollow")
         #expect(try Self.nodes(doc, "//img").isEmpty)
-        #expect(try Self.nodes(doc, "//*[local-name()='rect']").count == Self.hostile.count + 1) // blank boxes with outlines
+        #expect(try Self.nodes(doc, "//*[local-name()='rect']").count == Self.hostile.count + 1)  // blank boxes with outlines
     }
 
     @Test("Escaping and hashing helpers")

@@ -1,10 +1,11 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import SweepCore
-import QRSymbol
 import QREncodeBridge
+import QRSymbol
+import TestSupport
+import Testing
+
 @testable import CodeSweep
+@testable import SweepCore
 
 /// The grid decoder on pictures: libqrencode's symbols drawn into an image through a
 /// perspective, a bend and a blur, found by the locator and read by `QRGridReader` alone (no
@@ -21,10 +22,13 @@ struct QRGridReaderTests {
         if let m, let toImage {
             let n = Double(m.size)
             let a = toImage.apply(Point(x: 3.5, y: 3.5)), b = toImage.apply(Point(x: n - 3.5, y: 3.5)), c = toImage.apply(Point(x: 3.5, y: n - 3.5))
-            let h = Homography(from: [Point(x: 3.5, y: 3.5), Point(x: n - 3.5, y: 3.5), Point(x: 3.5, y: n - 3.5), Point(x: n - 3.5, y: n - 3.5)],
-                               to: [a, b, c, Point(x: b.x + c.x - a.x, y: b.y + c.y - a.y)])!
-            candidates.append(QRCandidate(topLeft: a, topRight: b, bottomLeft: c, dimension: m.size, moduleSize: QRLocator.distance(a, b) / (n - 7),
-                                          alignment: nil, score: 1, toImage: h))
+            let h = Homography(
+                from: [Point(x: 3.5, y: 3.5), Point(x: n - 3.5, y: 3.5), Point(x: 3.5, y: n - 3.5), Point(x: n - 3.5, y: n - 3.5)],
+                to: [a, b, c, Point(x: b.x + c.x - a.x, y: b.y + c.y - a.y)])!
+            candidates.append(
+                QRCandidate(
+                    topLeft: a, topRight: b, bottomLeft: c, dimension: m.size, moduleSize: QRLocator.distance(a, b) / (n - 7),
+                    alignment: nil, score: 1, toImage: h))
         }
         return candidates.compactMap { c in
             if case .read(let r) = QRGridReader.read(img, candidate: c) { return r }
@@ -32,7 +36,9 @@ struct QRGridReaderTests {
         }
     }
 
-    @Test("one symbol of every version, each level and mask in turn, drawn at 4 px a module under a slight perspective, read by the grid decoder alone, corners within 1.5 px")
+    @Test(
+        "one symbol of every version, each level and mask in turn, drawn at 4 px a module under a slight perspective, read by the grid decoder alone, corners within 1.5 px"
+    )
     func everyVersionFromPictures() throws {
         let levels = QRErrorCorrection.allCases
         for v in 1...40 {
@@ -81,7 +87,9 @@ struct QRGridReaderTests {
         #expect(br.decoded.content.bytes == Array("https://codesweep.example/bent/label".utf8) && br.decoded.version == 15)
     }
 
-    @Test("a close-up under a strong slant (the near side 1.6 times the far one, blurred, a caption under it): the locator frames the fourth corner from the finders' widths, and the grid decoder reads it")
+    @Test(
+        "a close-up under a strong slant (the near side 1.6 times the far one, blurred, a caption under it): the locator frames the fourth corner from the finders' widths, and the grid decoder reads it"
+    )
     func closeUpUnderStrongSlant() throws {
         for (version, payload) in [(1, "V1 CLOSE UP"), (2, "codesweep close v2")] {
             let m = try QREncoder.encode(Array(payload.utf8), ec: .M, minVersion: version)
@@ -89,8 +97,10 @@ struct QRGridReaderTests {
             // Photographed from low down and close: the top (far) side 20 px a module, the
             // bottom (near) side 32 px, the far side centred over the near one; blurred.
             let n = Double(m.size), far = 20 * n, near = 32 * n, height = 26 * n
-            let corners = [Point(x: 60 + (near - far) / 2, y: 60), Point(x: 60 + (near + far) / 2, y: 60),
-                           Point(x: 60 + near, y: 60 + height), Point(x: 60, y: 60 + height)]
+            let corners = [
+                Point(x: 60 + (near - far) / 2, y: 60), Point(x: 60 + (near + far) / 2, y: 60),
+                Point(x: 60 + near, y: 60 + height), Point(x: 60, y: 60 + height),
+            ]
             let toImage = Drawn.frame(m, corners: corners)
             var img = Drawn.qr(m, canvas: (Int(near) + 120, Int(height) + 200), toImage: toImage, blur: 2)
             // A line of print under the code, past its quiet zone (a label's caption, as on the

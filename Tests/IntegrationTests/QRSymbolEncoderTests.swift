@@ -19,8 +19,9 @@ struct QRSymbolEncoderTests {
                     let m = try #require(made.remasked(to: mask))
                     let grid = QRModuleGrid(m)
                     let decoded = try QRSymbolDecoder.decode(grid).get()
-                    #expect(decoded.content.bytes == payload && decoded.version == v && decoded.ec == ec && decoded.mask == mask && decoded.corrected == 0,
-                            "\(v)-\(ec) mask \(mask)")
+                    #expect(
+                        decoded.content.bytes == payload && decoded.version == v && decoded.ec == ec && decoded.mask == mask && decoded.corrected == 0,
+                        "\(v)-\(ec) mask \(mask)")
                     // A mirrored symbol reads as its transpose; read straight it does not decode.
                     if mask == v % 8 {
                         #expect(throws: QRSymbolDecoder.Failure.self) { try QRSymbolDecoder.decode(grid.transposed).get() }

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import CodeSweep
 @testable import SweepCore
 
@@ -10,8 +11,9 @@ import Testing
 struct ReaderTests {
     static func settings(effort: Effort = .normal, roi: String? = nil, symbologies: String = "default") throws -> ScanSettings {
         var s = ScanSettings()
-        s.reader = ReaderOptions(symbologies: try SymbologySet.parse(symbologies), effort: effort,
-                                 roi: roi.flatMap(FractionalRect.init(parsing:)))
+        s.reader = ReaderOptions(
+            symbologies: try SymbologySet.parse(symbologies), effort: effort,
+            roi: roi.flatMap(FractionalRect.init(parsing:)))
         return s
     }
 
@@ -32,8 +34,9 @@ struct ReaderTests {
     func downscaledPassesMapCornersBackToFullResolution(_ effort: Effort) throws {
         let dir = try TempDir()
         // 4.3 MP: the first pass sees it at half size.
-        let placed = try Make.qrOnCanvas("big picture \(effort.rawValue)", in: dir, name: "big.png", width: 2400, height: 1800,
-                                         at: 1500, 900, scale: 10, margin: 2)
+        let placed = try Make.qrOnCanvas(
+            "big picture \(effort.rawValue)", in: dir, name: "big.png", width: 2400, height: 1800,
+            at: 1500, 900, scale: 10, margin: 2)
         let r = try Library.file(dir.file("big.png"), settings: try Self.settings(effort: effort, symbologies: "qr"))
         #expect(r.codes.count == 1, "\(effort): \(r.codes.map { "\($0.pass) \($0.corners.points)" })")
         let code = try #require(r.codes.first)
@@ -56,8 +59,9 @@ struct ReaderTests {
         let dir = try TempDir()
         let bars = dir.file("bars.png")
         try Make.zint(type: 20, "ONLY-BARS", to: bars)
-        _ = try Make.qrOnCanvas("only qr", in: dir, name: "mix.png", width: 500, height: 200, at: 10, 20,
-                                extra: [bars, "-geometry", "+200+50", "-composite"])
+        _ = try Make.qrOnCanvas(
+            "only qr", in: dir, name: "mix.png", width: 500, height: 200, at: 10, 20,
+            extra: [bars, "-geometry", "+200+50", "-composite"])
         let qr = try Library.file(dir.file("mix.png"), settings: try Self.settings(symbologies: "2d"))
         #expect(qr.codes.map(\.symbology) == [.qr])
         let linear = try Library.file(dir.file("mix.png"), settings: try Self.settings(symbologies: "1d"))
@@ -82,8 +86,9 @@ struct ReaderTests {
     func scaledPassesMapCornersBackWithoutBias(_ steps: [PassStep]) throws {
         let dir = try TempDir()
         // 16 px modules on multiples of 8: every scaled edge falls on a whole pixel.
-        let placed = try Make.qrOnCanvas("bias probe", in: dir, name: "b.png", width: 800, height: 640, at: 128, 96,
-                                         scale: 16, margin: 2)
+        let placed = try Make.qrOnCanvas(
+            "bias probe", in: dir, name: "b.png", width: 800, height: 640, at: 128, 96,
+            scale: 16, margin: 2)
         var s = try Self.settings(symbologies: "qr")
         s.reader.plan = ScanPlan(effort: .normal, passes: [ScanPass("probe", steps)])
         let r = try Library.file(dir.file("b.png"), settings: s)

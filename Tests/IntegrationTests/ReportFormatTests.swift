@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import Reporting
 import SweepCore
+import TestSupport
 import Testing
 
 /// A folder of real QR images with hostile payloads and names, scanned by the real CLI in each
@@ -26,7 +26,7 @@ struct HostileFixture {
         // reader still sees the quote and the comma (Foundation's contains/replacingOccurrences miss them).
         ("combining.png", Array("x\"\u{301}y,\u{301}z".utf8)),
         ("url.png", Array("https://example.com/?a=1&b=2".utf8)),
-        ("sjis.png", [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x82, 0xCC, 0x83, 0x65, 0x83, 0x4C, 0x83, 0x58, 0x83, 0x67]), // 日本語のテキスト
+        ("sjis.png", [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x82, 0xCC, 0x83, 0x65, 0x83, 0x4C, 0x83, 0x58, 0x83, 0x67]),  // 日本語のテキスト
         ("binary.png", [0x00, 0xFF, 0x1B, 0x80, 0x01, 0x02, 0xFE, 0x9B, 0x0A, 0x0D, 0x00, 0x7F, 0x10, 0x11, 0x12, 0x13]),
         ("evil\u{1B}[2J\u{202E}name\n.png", Array("named badly".utf8)),
     ]
@@ -58,10 +58,10 @@ struct HostileFixture {
 @Suite("Report formats")
 struct ReportFormatTests {
     static let pythonCSV = """
-    import csv, io, json, sys
-    rows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8', newline=''), strict=True))
-    json.dump(rows, sys.stdout)
-    """
+        import csv, io, json, sys
+        rows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8', newline=''), strict=True))
+        json.dump(rows, sys.stdout)
+        """
 
     static func parseCSV(_ data: Data) throws -> [[String]] {
         let py = try run("python3", ["-c", pythonCSV], stdin: data, check: false)
@@ -124,7 +124,9 @@ struct ReportFormatTests {
         }
         #expect(texts.contains("日本語のテキスト"))
         if !rawFormulas {
-            #expect(body.allSatisfy { row in row.allSatisfy { c in !["=", "+", "-", "@", "\t", "\r"].contains(c.unicodeScalars.first ?? " ") || Double(c) != nil } })
+            #expect(
+                body.allSatisfy { row in row.allSatisfy { c in !["=", "+", "-", "@", "\t", "\r"].contains(c.unicodeScalars.first ?? " ") || Double(c) != nil } }
+            )
         }
     }
 
@@ -161,7 +163,10 @@ struct ReportFormatTests {
         #expect(lines.count == HostileFixture.payloads.count + 1)
         let d = fx.dir
         #expect(lines.contains("\(d)/url.png: QR Code https://example.com/?a=1&b=2"))
-        #expect(lines.contains("\(d)/escape.png: QR Code Note: \\x1b[31mred\\x1b[0m alert \\x1b]0;title\\x07 then \\u{202E}gnp.exe and \\u{009B}2J; the rest is ordinary text"))
+        #expect(
+            lines.contains(
+                "\(d)/escape.png: QR Code Note: \\x1b[31mred\\x1b[0m alert \\x1b]0;title\\x07 then \\u{202E}gnp.exe and \\u{009B}2J; the rest is ordinary text")
+        )
         #expect(lines.contains("\(d)/multiline.png: QR Code a,b,\"c\"\\r\\nline2\\nline3 \"end\""))
         #expect(lines.contains("\(d)/evil\\x1b[2J\\u{202E}name\\n.png: QR Code named badly"))
         #expect(lines.contains("\(d)/sjis.png: QR Code 日本語のテキスト"))

@@ -1,11 +1,13 @@
-import TestSupport
 import Foundation
+import SweepCore
+import TestSupport
+import Testing
+
+@testable import Forensics
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import Forensics
-import SweepCore
 
 /// `codesweep report` run from another folder, on json and jsonl reports, with an animated GIF:
 /// real images made with qrencode and the real ImageMagick, scanned and reported by the binary.
@@ -43,7 +45,8 @@ struct ReportInputTests {
         #expect(!html.contains("no picture"))
 
         // --root: only there. The scan folder works; a wrong one is counted on stderr.
-        let rooted = try run(codesweepBinary, ["report", "../scan/report.jsonl", "--html", "r2.html", "--root", "../scan"], currentDirectory: away, check: false)
+        let rooted = try run(
+            codesweepBinary, ["report", "../scan/report.jsonl", "--html", "r2.html", "--root", "../scan"], currentDirectory: away, check: false)
         #expect(rooted.status == 0 && !rooted.stderr.contains("could not be opened"), "\(rooted.stderr)")
         let wrong = try run(codesweepBinary, ["report", "../scan/report.jsonl", "--html", "r3.html", "--root", "."], currentDirectory: away, check: false)
         #expect(wrong.status == 0)

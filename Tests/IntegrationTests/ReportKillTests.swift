@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// `kill -9` in the middle of a sweep: jsonl keeps only complete lines; json never replaces the

@@ -1,9 +1,10 @@
-import TestSupport
-import Foundation
-import Testing
-@testable import CodeSweep
 import FileWalker
+import Foundation
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import CodeSweep
 
 /// Isolation, hostile inputs, interruption and resume: the sweep never crashes, never hangs,
 /// never loses a finished record. Everything runs the real `codesweep` binary on files made here.
@@ -58,7 +59,7 @@ struct RobustnessTests {
         try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("loop").path, withDestinationPath: ".")
         // A file name that is not UTF-8: kept exactly in path_b64 and found again from it.
         let badName: [UInt8] = Array(dir.path.utf8) + Array("/name-".utf8) + [0xFF, 0xFE] + Array(".png".utf8)
-        let fd = open(String(decoding: badName, as: UTF8.self), O_WRONLY) // must not exist under the lossy name
+        let fd = open(String(decoding: badName, as: UTF8.self), O_WRONLY)  // must not exist under the lossy name
         #expect(fd < 0)
         let cpath = badName.map { CChar(bitPattern: $0) } + [0]
         let wfd = creat(cpath, 0o644)
@@ -76,9 +77,9 @@ struct RobustnessTests {
         #expect(Self.kind(byName["mvg.jpg"]!) == "not_image")
         #expect(Self.kind(byName["svg.jpg"]!) == "not_image")
         #expect(Self.kind(byName["bomb.png"]!) == "too_large")
-        #expect(byName["fifo.png"] == nil) // found by walking: skipped, never opened
+        #expect(byName["fifo.png"] == nil)  // found by walking: skipped, never opened
         #expect(byName["good.png"]?["codes"]?.arrayValue?.count == 1)
-        #expect(recs.count == 7) // the loop is walked once, the FIFO skipped
+        #expect(recs.count == 7)  // the loop is walked once, the FIFO skipped
         let odd = try #require(recs.first { $0["path_b64"] != nil })
         let exact = try #require(Base64.decode(odd["path_b64"]!.stringValue!))
         #expect(exact == badName)

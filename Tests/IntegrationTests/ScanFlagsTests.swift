@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import Payloads
 import SweepCore
+import TestSupport
+import Testing
 
 /// What zbarimg and ZXingReader users reach for: `--raw`, `--fail-if-none` (exit 4), `scan -`,
 /// and per-code `details`. Real images (qrencode, zint, ImageMagick) through the real binary.
@@ -31,7 +31,8 @@ struct ScanFlagsTests {
         try Make.qr("found", to: dir.file("code.png"), scale: 4, margin: 4)
         try Data().write(to: URL(fileURLWithPath: dir.file("empty.png")))
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir.file("broken.png")))
-        let r = try run(codesweepBinary, ["scan", "-q", "--raw", "--jobs", "1", dir.file("code.png"), dir.file("empty.png"), dir.file("broken.png")], check: false)
+        let r = try run(
+            codesweepBinary, ["scan", "-q", "--raw", "--jobs", "1", dir.file("code.png"), dir.file("empty.png"), dir.file("broken.png")], check: false)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout == "found\n", "payloads only on stdout")
         let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("codesweep: error: ") }

@@ -1,10 +1,10 @@
-import TestSupport
-import Foundation
-import Testing
 import CodeSweep
-import MagickBridge
 import FileWalker
+import Foundation
+import MagickBridge
 import SweepCore
+import TestSupport
+import Testing
 import ZBarBridge
 
 /// Scan-plan behaviour on real images: each image is generated at test time with qrencode and
@@ -100,8 +100,9 @@ struct ScanPlanTests {
             let k = Int(String(decoding: c.bytes, as: UTF8.self).dropFirst(6).prefix(2))!
             let x0 = Double(150 + (k % 10) * 370), y0 = Double(150 + (k / 10) * 450)
             let b = c.corners.boundingBox
-            #expect(b.minX >= x0 && b.maxX <= x0 + 200 && b.minY >= y0 && b.maxY <= y0 + 200,
-                    "code \(k) at \(b) outside its cell at \(x0),\(y0)")
+            #expect(
+                b.minX >= x0 && b.maxX <= x0 + 200 && b.minY >= y0 && b.maxY <= y0 + 200,
+                "code \(k) at \(b) outside its cell at \(x0),\(y0)")
         }
     }
 
@@ -109,8 +110,8 @@ struct ScanPlanTests {
     func mergeTwoPasses() throws {
         let s = try TempDir("scanplan")
         let code = s.file("m.png"), img = s.file("m.png.jpg")
-        try Self.qr(code, "MERGE-ME-ONCE", module: 10, margin: 4) // 21 modules: code at 40...250
-        try run(Tools.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img]) // at 140...350
+        try Self.qr(code, "MERGE-ME-ONCE", module: 10, margin: 4)  // 21 modules: code at 40...250
+        try run(Tools.convert, [code, "-bordercolor", "white", "-border", "100", "-quality", "95", img])  // at 140...350
         let image = try Library.firstFrame(img)
         let half = [ScanPass("half", [.downscale(2)])]
         #expect(Self.texts(Self.read(image, half)) == ["MERGE-ME-ONCE"], "the second pass alone finds it too")
@@ -134,10 +135,14 @@ struct ScanPlanTests {
     func roi() throws {
         let s = try TempDir("scanplan")
         let left = s.file("l.png"), right = s.file("r.png"), img = s.file("two.png")
-        try Self.qr(left, "LEFT-CODE", module: 8, margin: 2)    // 25 modules = 200 px
+        try Self.qr(left, "LEFT-CODE", module: 8, margin: 2)  // 25 modules = 200 px
         try Self.qr(right, "RIGHT-CODE", module: 8, margin: 2)
-        try run(Tools.convert, ["-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
-                                right, "-geometry", "+800+150", "-composite", img])
+        try run(
+            Tools.convert,
+            [
+                "-size", "1200x600", "xc:white", left, "-geometry", "+100+200", "-composite",
+                right, "-geometry", "+800+150", "-composite", img,
+            ])
         let image = try Library.firstFrame(img)
         let all = Self.read(image, [ScanPass("full", [])])
         #expect(Set(Self.texts(all)) == ["LEFT-CODE", "RIGHT-CODE"])
@@ -145,8 +150,9 @@ struct ScanPlanTests {
         #expect(Self.texts(codes) == ["RIGHT-CODE"])
         // The right code's modules span 816...984 x 166...334 in the full image.
         let b = try #require(codes.first).corners.boundingBox
-        #expect(abs(b.minX - 816) <= 4 && abs(b.maxX - 984) <= 4 && abs(b.minY - 166) <= 4 && abs(b.maxY - 334) <= 4,
-                "corners \(b) not in full-image pixels")
+        #expect(
+            abs(b.minX - 816) <= 4 && abs(b.maxX - 984) <= 4 && abs(b.minY - 166) <= 4 && abs(b.maxY - 334) <= 4,
+            "corners \(b) not in full-image pixels")
         // And the same through the roi cut at a scale: a fit pass inside the ROI maps back too.
         let fitted = Self.read(image, [ScanPass("half", [.downscale(2)])], roi: FractionalRect(x: 0.5, y: 0, width: 0.5, height: 1))
         let fb = try #require(fitted.first).corners.boundingBox

@@ -1,13 +1,14 @@
-import TestSupport
-import Foundation
-import Testing
-@testable import AssetCheck
-@testable import CodeGenerate
 import CodeSweep
+import Foundation
 import MagickBridge
-@testable import SweepCore
+import TestSupport
+import Testing
 import ZBarBridge
 import ZXingBridge
+
+@testable import AssetCheck
+@testable import CodeGenerate
+@testable import SweepCore
 
 /// `generate` verifies faster than `check` grades, without grading differently: the degradations
 /// are the plain per-pixel loops bit for bit, the gated margin search gives the full search's
@@ -63,9 +64,11 @@ struct ScannabilityGateTests {
 
     static func plainFaded(_ img: LumaImage, to fraction: Double, light: UInt8) -> LumaImage {
         let l = Double(light)
-        return LumaImage(width: img.width, height: img.height, pixels: img.pixels.map {
-            UInt8(max(0, min(255, (l + (Double($0) - l) * fraction).rounded())))
-        })
+        return LumaImage(
+            width: img.width, height: img.height,
+            pixels: img.pixels.map {
+                UInt8(max(0, min(255, (l + (Double($0) - l) * fraction).rounded())))
+            })
     }
 
     /// Seeded pictures: noise, hard two-level modules (as codes are) and smooth ramps, odd sizes.
@@ -75,9 +78,12 @@ struct ScannabilityGateTests {
         for (w, h) in [(1, 1), (2, 5), (7, 3), (13, 13), (40, 29), (97, 64), (211, 180)] {
             out.append(LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
             let m = 1 + rng.int(7)
-            out.append(LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { i in
-                ((i % w) / m + (i / w) / m) % 3 == 0 ? 20 : 235
-            }))
+            out.append(
+                LumaImage(
+                    width: w, height: h,
+                    pixels: (0..<(w * h)).map { i in
+                        ((i % w) / m + (i / w) / m) % 3 == 0 ? 20 : 235
+                    }))
             out.append(LumaImage(width: w, height: h, pixels: (0..<(w * h)).map { i in UInt8((i % w) * 255 / max(1, w - 1)) }))
         }
         return out
@@ -99,8 +105,10 @@ struct ScannabilityGateTests {
             }
         }
         // The rounding without libm: ties away from zero, as `rounded()`.
-        var values: [Double] = [0, 0.49999999999999994, 0.5, 1.5, 2.5, 127.5, 254.49, 254.5, 255.49999999999997, 255.5, 300,
-                                -0.4, -0.5, -3, 1e300, .infinity, 4_503_599_627_370_496, 0.5000000000000001]
+        var values: [Double] = [
+            0, 0.49999999999999994, 0.5, 1.5, 2.5, 127.5, 254.49, 254.5, 255.49999999999997, 255.5, 300,
+            -0.4, -0.5, -3, 1e300, .infinity, 4_503_599_627_370_496, 0.5000000000000001,
+        ]
         for k in 0...256 {
             let x = Double(k)
             values += [x, x + 0.5, (x + 0.5).nextDown, (x + 0.5).nextUp, x.nextDown, x.nextUp, x + 0.25, x + 0.75]
@@ -160,7 +168,8 @@ struct ScannabilityGateTests {
         var grades = Set<Grade>()
         var measured = 0
         for s in try Self.specimens() {
-            guard let code = BarcodeReader.read(ReadFrame(s.image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first(where: { $0.bytes == s.payload })
+            guard
+                let code = BarcodeReader.read(ReadFrame(s.image), ReaderOptions(symbologies: SymbologySet([.qr]))).codes.first(where: { $0.bytes == s.payload })
             else { continue }
             let full = probe.measure(code, in: s.image)
             #expect(full.marginsComplete)
@@ -172,10 +181,12 @@ struct ScannabilityGateTests {
                 let weak = { (x: Scannability) in x.weakest(below: gate).map { "\($0.parameter) \($0.grade)" } }
                 #expect(weak(gated) == weak(full), "\(s.name) gate \(gate)")
                 // What is not a margin is measured the same.
-                #expect(gated.readsAsIs == full.readsAsIs && gated.inverted == full.inverted && gated.contrast == full.contrast
+                #expect(
+                    gated.readsAsIs == full.readsAsIs && gated.inverted == full.inverted && gated.contrast == full.contrast
                         && gated.modulePx == full.modulePx && gated.quietZonePx == full.quietZonePx)
                 // Margins are lower bounds of the full ones.
-                #expect(gated.scaleMargin <= full.scaleMargin && gated.blurMargin <= full.blurMargin
+                #expect(
+                    gated.scaleMargin <= full.scaleMargin && gated.blurMargin <= full.blurMargin
                         && gated.contrastMargin >= full.contrastMargin)
                 if gated.marginsComplete { #expect(gated == full) }
             }
@@ -208,12 +219,16 @@ struct ScannabilityGateTests {
             let format = try #require(ImageFormat.sniff(bytes.prefix(32)))
             let image = try #require(try ImageLoader.load(bytes, format: format).frames.first)
             // As is, shrunk, a thin strip (the plan would pad it) and a sliver under the plan's smallest view.
-            let views = [image, image.downscaled(by: 3),
-                         image.cropped(PixelRect(x: 0, y: image.height / 2, width: image.width, height: 6)),
-                         image.cropped(PixelRect(x: image.width / 3, y: 0, width: 5, height: image.height))]
+            let views = [
+                image, image.downscaled(by: 3),
+                image.cropped(PixelRect(x: 0, y: image.height / 2, width: image.width, height: 6)),
+                image.cropped(PixelRect(x: image.width / 3, y: 0, width: 5, height: image.height)),
+            ]
             for view in views {
                 for symbology in symbologies {
-                    let direct = symbology.engine == .zxing ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
+                    let direct =
+                        symbology.engine == .zxing
+                        ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
                         : ZBarDecoder.decode(view, symbologies: [symbology])
                     let expected = Set(direct.filter { $0.symbology == symbology }.map(\.bytes))
                     let probed = Set(ScannabilityProbe.plainLook.decode(view, symbology))
@@ -269,8 +284,9 @@ struct ScannabilityGateTests {
         for (i, opts) in options.enumerated() {
             var spec = CodeSpec()
             for (k, v) in opts { try spec.apply(option: k, value: v) }
-            let code = try CodeGenerator.make(Array("https://www.example.com/c/\(i)?utm_source=flyer".utf8), spec: spec,
-                                              logo: spec.logoPath == nil ? nil : logo)
+            let code = try CodeGenerator.make(
+                Array("https://www.example.com/c/\(i)?utm_source=flyer".utf8), spec: spec,
+                logo: spec.logoPath == nil ? nil : logo)
             let name = "code-\(i).\(code.format.fileExtension)"
             let v = verifier.verify(code, path: dir.file(name))
             let s = try #require(v.scannability, "\(opts): \(v.problems)")
@@ -278,8 +294,9 @@ struct ScannabilityGateTests {
             try Data(code.file).write(to: URL(fileURLWithPath: dir.file(name)))
         }
         #expect(Set(expected.values).count >= 3, "grades: \(expected)")
-        let runner = CheckRunner(rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
-                                 jobs: 2, isolation: .none)
+        let runner = CheckRunner(
+            rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
+            jobs: 2, isolation: .none)
         let (records, scans) = await runner.scan(paths: [dir.path])
         var checked = 0
         for (r, s) in zip(records, scans) {

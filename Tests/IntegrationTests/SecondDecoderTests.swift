@@ -1,10 +1,11 @@
-import TestSupport
-import Foundation
-import Testing
-@testable import CodeSweep
 import AssetCheck
+import Foundation
 import SweepCore
+import TestSupport
+import Testing
 import ZXingBridge
+
+@testable import CodeSweep
 
 /// Issue 19: Data Matrix, PDF417 and Aztec read by the second decoder (zxing-cpp) beside ZBar,
 /// from zint drawings, upright and rotated, corners in the upright frame; GS1 flagged; and a
@@ -21,8 +22,10 @@ struct SecondDecoderTests {
 
     /// A zint drawing of `symbology` pasted on a white canvas at (60, 50); returns the path
     /// and the symbol's box (its dark pixels' bounding box) clockwise from the top-left.
-    static func drawn(_ symbology: Symbology, in dir: TempDir, name: String, data: String? = nil,
-                      extra: [String] = []) throws -> (path: String, box: [Point], size: (Double, Double)) {
+    static func drawn(
+        _ symbology: Symbology, in dir: TempDir, name: String, data: String? = nil,
+        extra: [String] = []
+    ) throws -> (path: String, box: [Point], size: (Double, Double)) {
         let code = dir.file("code-" + name)
         // Data Matrix square (zint would pick a rectangle for some payloads; zxing-cpp 1.4 reads a
         // rectangular one only near the middle of what it is given).
@@ -57,8 +60,9 @@ struct SecondDecoderTests {
         try Library.file(path)
     }
 
-    @Test("each symbology, upright, at 90° and at 20°: payload and corners in the upright frame",
-          arguments: [Symbology.datamatrix, .pdf417, .aztec])
+    @Test(
+        "each symbology, upright, at 90° and at 20°: payload and corners in the upright frame",
+        arguments: [Symbology.datamatrix, .pdf417, .aztec])
     func readsRotated(_ symbology: Symbology) throws {
         let dir = try TempDir()
         let upright = try Self.drawn(symbology, in: dir, name: "\(symbology.rawValue).png")
@@ -128,10 +132,15 @@ struct SecondDecoderTests {
     func checkRules() throws {
         var record = FileRecord(path: "assets/label.png")
         record.width = 100; record.height = 100
-        record.codes = [DetectedCode(symbology: .datamatrix, bytes: Array("0109501101530003".utf8),
-                                     corners: Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]),
-                                     quality: 1, orientation: 0, frame: 0, pass: "zxing-fit3", gs1: true)]
-        let rules = CheckFixtures.rules { $0.symbologies = try? SymbologySet.parse("qr,datamatrix").members; $0.url.required = false }
+        record.codes = [
+            DetectedCode(
+                symbology: .datamatrix, bytes: Array("0109501101530003".utf8),
+                corners: Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]),
+                quality: 1, orientation: 0, frame: 0, pass: "zxing-fit3", gs1: true)
+        ]
+        let rules = CheckFixtures.rules {
+            $0.symbologies = try? SymbologySet.parse("qr,datamatrix").members; $0.url.required = false
+        }
         let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
         #expect(evaluator.evaluate(record, scans: []).violations.map(\.rule).isEmpty)
         record.failedDecoder = "zxing-cpp"
@@ -148,15 +157,21 @@ struct SecondDecoderTests {
         try run(Tools.zint, ["-b", "71", "--square", "--scale=4", "-d", "PART 99-1234", "-o", dm])
         let qr = dir.file("qr.png")
         try Make.qr("https://example.com/ticket/42", to: qr, scale: 5, margin: 2)
-        try Make.convert(["-size", "640x360", "xc:white", qr, "-geometry", "+40+40", "-composite",
-                          dm, "-geometry", "+380+80", "-composite", folder + "/mixed.png"])
+        try Make.convert([
+            "-size", "640x360", "xc:white", qr, "-geometry", "+40+40", "-composite",
+            dm, "-geometry", "+380+80", "-composite", folder + "/mixed.png",
+        ])
         return folder
     }
 
     static func scanCLI(_ folder: String, isolation: String, hook: String) throws -> JSONValue {
         // `run` passes no environment of its own: env(1) sets the hook.
-        let r = try run("/usr/bin/env", ["CODESWEEP_TEST_SECOND_DECODER=\(hook)", codesweepBinary, "scan", "-q",
-                                         "--isolation", isolation, "--timeout", "5", folder], check: false)
+        let r = try run(
+            "/usr/bin/env",
+            [
+                "CODESWEEP_TEST_SECOND_DECODER=\(hook)", codesweepBinary, "scan", "-q",
+                "--isolation", isolation, "--timeout", "5", folder,
+            ], check: false)
         let line = try #require(r.stdoutLines.first, "no record: \(r.stderr)")
         return try JSONReading.value(line)
     }
@@ -171,8 +186,9 @@ struct SecondDecoderTests {
         #expect(rec["failed_decoder"] == nil)
     }
 
-    @Test("an abort, crash or hang inside the second decoder keeps ZBar's codes, with a warning naming it",
-          arguments: [("process", "abort-unguarded"), ("process", "crash"), ("process", "hang"), ("process", "abort"), ("none", "abort")])
+    @Test(
+        "an abort, crash or hang inside the second decoder keeps ZBar's codes, with a warning naming it",
+        arguments: [("process", "abort-unguarded"), ("process", "crash"), ("process", "hang"), ("process", "abort"), ("none", "abort")])
     func faultKeepsZBarCodes(_ isolation: String, _ hook: String) throws {
         let dir = try TempDir()
         let folder = try Self.mixed(dir)

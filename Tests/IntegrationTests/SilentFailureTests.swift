@@ -1,9 +1,9 @@
-import TestSupport
-import Foundation
-import Testing
 import FileWalker
+import Foundation
 import MagickBridge
 import SweepCore
+import TestSupport
+import Testing
 
 /// Issue 14, "nothing silent, nothing unbounded": write errors, NUL lists, byte-exact
 /// arguments, concurrent and mismatched resumes, interrupts, worker lifetimes and multi-frame
@@ -21,8 +21,12 @@ struct SilentFailureTests {
     static func makeImages(_ dir: TempDir, _ folder: String, count: Int) throws -> String {
         let d = try dir.mkdir(folder)
         for i in 0..<count {
-            try run(Tools.qrencode, ["-s", "3", "-o", d + String(format: "/q%03d.png", i),
-                                     "payload \(i): some text that makes each record a little longer"])
+            try run(
+                Tools.qrencode,
+                [
+                    "-s", "3", "-o", d + String(format: "/q%03d.png", i),
+                    "payload \(i): some text that makes each record a little longer",
+                ])
         }
         return d
     }
@@ -125,7 +129,8 @@ struct SilentFailureTests {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 1)
         // images/bad\xffdir/bad\xffname.png, made through the shell (names are bytes there).
-        let made = try sh("""
+        let made = try sh(
+            """
             d="$1/bad$(printf '\\377')dir"; mkdir "$d" && cp "$1/q000.png" "$d/bad$(printf '\\377')name.png"
             """, [images])
         #expect(made.status == 0, "\(made.stderr)")
@@ -179,7 +184,7 @@ struct SilentFailureTests {
         #expect(second.status == 2)
         #expect(second.stderr.contains("is locked by another codesweep sweep"), "\(second.stderr)")
         first.waitUntilExit()
-        #expect(first.terminationStatus == 1) // the hanging file is a timeout
+        #expect(first.terminationStatus == 1)  // the hanging file is a timeout
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)
         let paths = try lines.map { try JSONReading.value(String($0))["path"]?.stringValue ?? "" }
@@ -193,18 +198,20 @@ struct SilentFailureTests {
         try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: images + "/broken.png"))
         let report = dir.file("report.jsonl")
         let first = try sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
-        #expect(first.status == 1, "\(first.stderr)") // broken.png
+        #expect(first.status == 1, "\(first.stderr)")  // broken.png
         let written = try Data(contentsOf: URL(fileURLWithPath: report))
         #expect(try Self.records(String(decoding: written, as: UTF8.self)).count == 4)
         try run(Tools.qrencode, ["-s", "3", "-o", images + "/q100.png", "added later"])
 
-        for (flags, named) in [([] as [String], "--hash"), (["--hash", "md5"], "--hash"),
-                               (["--hash", "sha256", "--effort", "fast"], "--effort"),
-                               (["--hash", "sha256", "--symbologies", "qr"], "--symbologies")] {
+        for (flags, named) in [
+            ([] as [String], "--hash"), (["--hash", "md5"], "--hash"),
+            (["--hash", "sha256", "--effort", "fast"], "--effort"),
+            (["--hash", "sha256", "--symbologies", "qr"], "--symbologies"),
+        ] {
             let r = try sh("exec \"$CS\" scan -q \"$@\"", ["--resume", report] + flags + [images])
             #expect(r.status == 2, "\(flags)")
             #expect(r.stderr.contains("cannot resume") && r.stderr.contains(named + ":"), "\(flags): \(r.stderr)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == written, "\(flags)") // nothing appended
+            #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == written, "\(flags)")  // nothing appended
         }
         // The same settings: the new file is appended, and the earlier failure still counts.
         let same = try sh("exec \"$CS\" scan -q --hash sha256 --resume \"$1\" \"$2\"", [report, images])
@@ -227,7 +234,8 @@ struct SilentFailureTests {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
         return pids.filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
+                let close = stat.lastIndex(of: ")")
+            else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 1, pid_t(fields[1]) == parent else { return false }
             let cmd = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
@@ -238,7 +246,8 @@ struct SilentFailureTests {
     /// Alive: the process exists and is not a zombie (a dead child not yet reaped).
     static func alive(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         let state = stat[stat.index(after: close)...].split(separator: " ").first
         return state != "Z" && state != "X"
     }
@@ -250,7 +259,7 @@ struct SilentFailureTests {
         try Self.addHangingFiles(images, "z-hang.png")
         let out = dir.file("out.jsonl")
         let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images], env: Self.hooks)
-        #expect(Self.waitForLines(out, 5) == 5) // the five images are done; the last file hangs
+        #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; the last file hangs
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
         let sent = Date()
@@ -272,7 +281,7 @@ struct SilentFailureTests {
         try Self.addHangingFiles(images, "y-hang.png", "z-hang.png")
         let out = dir.file("out.jsonl")
         let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images], env: Self.hooks)
-        #expect(Self.waitForLines(out, 3) == 3) // both workers are now in the hanging files
+        #expect(Self.waitForLines(out, 3) == 3)  // both workers are now in the hanging files
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
         #expect(workers.allSatisfy(Self.alive))
@@ -391,8 +400,9 @@ struct SilentFailureTests {
         let input = try dir.mkdir("in")
         try run(Tools.qrencode, ["-s", "6", "-m", "4", "-o", input + "/red\u{1B}[31m.png", "escape test"])
         try Data("not a font".utf8).write(to: URL(fileURLWithPath: dir.file("bogus.ttf")))
-        let a = try sh("exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [dir.file("out"), input],
-                            env: ["CODESWEEP_FONT": dir.file("bogus.ttf")])
+        let a = try sh(
+            "exec \"$CS\" scan -q --annotate \"$1\" \"$2\" > /dev/null", [dir.file("out"), input],
+            env: ["CODESWEEP_FONT": dir.file("bogus.ttf")])
         #expect(a.status == 0, "\(a.stderr)")
         #expect(a.stderr.contains("red\\x1b[31m.png: no usable font"), "\(a.stderr)")
         #expect(!a.stderr.utf8.contains(0x1B))
@@ -425,8 +435,10 @@ struct SilentFailureTests {
 
     @Test("ArgumentBytes: escaping is exact both ways, and plain UTF-8 is unchanged")
     func argumentBytesRoundTrip() {
-        let cases: [[UInt8]] = [Array("plain/ascii.png".utf8), Array("héllo wörld €".utf8), [0x61, 0xFF, 0x62], [0xC3],
-                                [0xE2, 0x82], [0x80, 0x80, 0xFE], Array("\u{F780}\u{F7FF}x".utf8), [], [0xED, 0xA0, 0x80]]
+        let cases: [[UInt8]] = [
+            Array("plain/ascii.png".utf8), Array("héllo wörld €".utf8), [0x61, 0xFF, 0x62], [0xC3],
+            [0xE2, 0x82], [0x80, 0x80, 0xFE], Array("\u{F780}\u{F7FF}x".utf8), [], [0xED, 0xA0, 0x80],
+        ]
         for c in cases {
             #expect(ArgumentBytes.bytes(ArgumentBytes.escape(c)) == c, "\(c)")
         }
@@ -441,7 +453,7 @@ struct SilentFailureTests {
         _ = try Make.qrOnCanvas("reduced to fit", in: dir, name: "big.jpg", width: 2000, height: 1500, at: 600, 400, scale: 12)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("big.jpg"))))
         var limits = LoadLimits()
-        limits.maxTotalPixels = 1_000_000 // 3 MP of JPEG: over it, 1/2 size (0.75 MP) fits
+        limits.maxTotalPixels = 1_000_000  // 3 MP of JPEG: over it, 1/2 size (0.75 MP) fits
         let reduced = try ImageLoader.load(bytes, format: .jpeg, limits: limits, reduceToFit: true)
         #expect(reduced.scale == 0.5)
         #expect(reduced.width == 2000 && reduced.height == 1500)

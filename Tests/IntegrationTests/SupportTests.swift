@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// The helpers checked themselves, so that a lax runner, parser or schema check cannot make the
@@ -72,17 +72,20 @@ struct SupportTests {
     }
 
     static let good = #"{"path":"a.png","status":"ok","codes":[]}"#
-    static let code = #"{"symbology":"qr","text":"hi","bytes_b64":"aGk=","encoding":"utf-8","corners":[[0,0],[1,0],[1,1],[0,1]],"frame":0,"quality":1,"pass":"full"}"#
+    static let code =
+        #"{"symbology":"qr","text":"hi","bytes_b64":"aGk=","encoding":"utf-8","corners":[[0,0],[1,0],[1,1],[0,1]],"frame":0,"quality":1,"pass":"full"}"#
 
     @Test("The schema check (PyPI jsonschema) passes valid records and names each broken one by its line")
     func schemaCheckReportsViolations() throws {
         let valid = Self.good + "\n" + #"{"path":"b.png","status":"ok","codes":[\#(Self.code)]}"# + "\n"
         #expect(try SchemaCheck.problems(valid, schema: "record.schema.json", lines: true) == [])
         // Missing field, wrong type, unknown field, bad enum, a code without bytes_b64, a frame that is not an integer.
-        let broken = [#"{"path":"a.png","codes":[]}"#, #"{"path":1,"status":"ok","codes":[]}"#,
-                      #"{"path":"a.png","status":"ok","codes":[],"extra":1}"#, #"{"path":"a.png","status":"maybe","codes":[]}"#,
-                      #"{"path":"a.png","status":"ok","codes":[\#(Self.code.replacingOccurrences(of: #""bytes_b64":"aGk=","#, with: ""))]}"#,
-                      #"{"path":"a.png","status":"ok","codes":[\#(Self.code.replacingOccurrences(of: #""frame":0"#, with: #""frame":"0""#))]}"#]
+        let broken = [
+            #"{"path":"a.png","codes":[]}"#, #"{"path":1,"status":"ok","codes":[]}"#,
+            #"{"path":"a.png","status":"ok","codes":[],"extra":1}"#, #"{"path":"a.png","status":"maybe","codes":[]}"#,
+            #"{"path":"a.png","status":"ok","codes":[\#(Self.code.replacingOccurrences(of: #""bytes_b64":"aGk=","#, with: ""))]}"#,
+            #"{"path":"a.png","status":"ok","codes":[\#(Self.code.replacingOccurrences(of: #""frame":0"#, with: #""frame":"0""#))]}"#,
+        ]
         for bad in broken {
             let problems = try SchemaCheck.problems(Self.good + "\n" + bad + "\n", schema: "record.schema.json", lines: true)
             #expect(!problems.isEmpty && problems.allSatisfy { $0.hasPrefix("<stdin>:2: ") }, "\(bad): \(problems)")
@@ -101,10 +104,12 @@ struct SupportTests {
 
     @Test("The schema check reads JSON strictly: what Foundation lets through is refused too")
     func schemaCheckRejectsWhatJSONForbids() throws {
-        for bad in [#"{"path":"a.png","status":"ok","codes":[],}"#, #"{"path":"a.png","path":"b","status":"ok","codes":[]}"#,
-                    "{\"path\":\"a\tb\",\"status\":\"ok\",\"codes\":[]}", #"{"path":"\ud800","status":"ok","codes":[]}"#,
-                    #"{"path":"a.png","status":"ok","codes":[]} x"#, #"{"path":"a.png","status":"ok","width":01,"codes":[]}"#,
-                    #"{"path":"a.png","status":"ok","width":NaN,"codes":[]}"#, "'a'", ""] {
+        for bad in [
+            #"{"path":"a.png","status":"ok","codes":[],}"#, #"{"path":"a.png","path":"b","status":"ok","codes":[]}"#,
+            "{\"path\":\"a\tb\",\"status\":\"ok\",\"codes\":[]}", #"{"path":"\ud800","status":"ok","codes":[]}"#,
+            #"{"path":"a.png","status":"ok","codes":[]} x"#, #"{"path":"a.png","status":"ok","width":01,"codes":[]}"#,
+            #"{"path":"a.png","status":"ok","width":NaN,"codes":[]}"#, "'a'", "",
+        ] {
             let problems = try SchemaCheck.problems(bad + "\n", schema: "record.schema.json", lines: true)
             #expect(problems.count == 1 && problems[0].hasPrefix("<stdin>:1: "), "\(bad): \(problems)")
         }
@@ -113,15 +118,17 @@ struct SupportTests {
         invalidUTF8.append(Data(#"","status":"ok","codes":[]}"#.utf8 + [0x0A]))
         #expect(try SchemaCheck.problems(invalidUTF8, schema: "record.schema.json", lines: true) == ["<stdin>:1: invalid UTF-8 at byte 9"])
         // A cut-off last line is an incomplete record.
-        #expect(try SchemaCheck.problems(Self.good, schema: "record.schema.json", lines: true)
+        #expect(
+            try SchemaCheck.problems(Self.good, schema: "record.schema.json", lines: true)
                 == ["<stdin>:1: the last line has no newline (an incomplete record?)"])
     }
 
     @Test("Without jsonschema the check fails loudly (exit 2 naming the module), it does not pass")
     func schemaCheckWithoutJsonschemaFails() throws {
         // -S: no site-packages, where pip (or Debian) puts jsonschema.
-        let r = try run("python3", ["-S", SchemaCheck.script, SchemaCheck.schemaFile("record.schema.json"), "-", "--lines"],
-                        stdin: Data((Self.good + "\n").utf8), check: false)
+        let r = try run(
+            "python3", ["-S", SchemaCheck.script, SchemaCheck.schemaFile("record.schema.json"), "-", "--lines"],
+            stdin: Data((Self.good + "\n").utf8), check: false)
         #expect(r.status == 2)
         #expect(r.stderr.contains("'jsonschema' is missing") && r.stderr.contains("pip install"), "\(r.stderr)")
     }

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import CodeSweep
 @testable import FileWalker
 @testable import SweepCore
@@ -116,10 +117,12 @@ struct SweepTests {
             return .failure(path: "missing-\(k)", pathBytes: Array("missing-\(k)".utf8), RecordError(.notFound, "cannot access"))
         }
         var records = 0
-        await Sweep(settings: ScanSettings(), jobs: 2).run(items, emit: { _ in
-            if records == 0 { pulled.atFirstRecord = pulled.count }
-            records += 1
-        })
+        await Sweep(settings: ScanSettings(), jobs: 2).run(
+            items,
+            emit: { _ in
+                if records == 0 { pulled.atFirstRecord = pulled.count }
+                records += 1
+            })
         #expect(records == 1000)
         #expect(pulled.atFirstRecord >= 1 && pulled.atFirstRecord <= 32, "\(pulled.atFirstRecord)")
     }
@@ -152,15 +155,20 @@ struct SweepTests {
 
     @Test("a worker replies with the engine's own values: payload bytes, corners, orientation and times as they were")
     func workerRepliesCarryTheEnginesValues() throws {
-        var code = DetectedCode(symbology: .qr, bytes: [0xC4, 0xE3, 0xBA, 0xC3, 0x00, 0xFF],
-                                corners: Quad([Point(x: 10.123456789, y: 20.05), Point(x: 90.25, y: 20), Point(x: 90, y: 99.95), Point(x: 10, y: 100)]),
-                                quality: 1, orientation: 1, frame: 2, pass: "p", gs1: false)
+        var code = DetectedCode(
+            symbology: .qr, bytes: [0xC4, 0xE3, 0xBA, 0xC3, 0x00, 0xFF],
+            corners: Quad([Point(x: 10.123456789, y: 20.05), Point(x: 90.25, y: 20), Point(x: 90, y: 99.95), Point(x: 10, y: 100)]),
+            quality: 1, orientation: 1, frame: 2, pass: "p", gs1: false)
         code.qr = QRDetails(version: 2, ecLevel: "Q", mask: 5, mirrored: true, eci: 26)
         var record = FileRecord(path: "dir/a.jpg")
         record.format = .jpeg
         record.width = 100; record.height = 120; record.orientation = 6; record.frames = 3
-        record.codes = [code, DetectedCode(symbology: .ean13, bytes: Array("4006381333931".utf8), corners: code.corners,
-                                           quality: 37, orientation: -1, frame: 0, pass: "q")]
+        record.codes = [
+            code,
+            DetectedCode(
+                symbology: .ean13, bytes: Array("4006381333931".utf8), corners: code.corners,
+                quality: 37, orientation: -1, frame: 0, pass: "q"),
+        ]
         record.warnings = ["w"]
         record.failedDecoder = "zxing-cpp"
         record.size = 1234

@@ -1,9 +1,10 @@
 import Foundation
 import QREncodeBridge
 import QRSymbol
-@testable import SweepCore
 import TestSupport
 import Testing
+
+@testable import SweepCore
 
 /// The texture probe's gates with a real QR code in the picture (libqrencode's modules drawn
 /// through a frame): a located code is no evidence of a linear code, and explains its place for
@@ -26,8 +27,12 @@ struct TextureProbeQRTests {
         options.plan = ScanPlan(effort: .normal, passes: [pass])
         final class Calls: @unchecked Sendable { var count = 0 }
         let calls = Calls()
-        var executor = PlanExecutor(options: options) { _, _ in calls.count += 1; return [] }
-        executor.secondDecode = { _, _ in calls.count += 1; return [] }
+        var executor = PlanExecutor(options: options) { _, _ in
+            calls.count += 1; return []
+        }
+        executor.secondDecode = { _, _ in
+            calls.count += 1; return []
+        }
         _ = executor.scan(img)
         return calls.count
     }
@@ -58,8 +63,10 @@ struct TextureProbeQRTests {
     func locatedQRExplainsItsPlaceForTheSecondDecoder() throws {
         let qr = try Self.drawnQR("https://codesweep.example/places", x: 200, y: 150, module: 6)
         let patch = Drawn.patch(width: 900, height: 700, x: 300, y: 200, module: 4, modules: 40)
-        let places = ScanPass("places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
-                              symbols: .twoDimensional, decoder: .zxing)
+        let places = ScanPass(
+            "places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
+            symbols: .twoDimensional, decoder: .zxing)
         #expect(Self.decoderCalls(qr, places) == 0, "the QR code's place is explained by the located code, unread as it is here")
         #expect(Self.decoderCalls(patch, places) >= 1, "a code-like place with no finders is the second decoder's")
-    }}
+    }
+}

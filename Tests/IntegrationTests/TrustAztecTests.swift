@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
 import SweepCore
+import TestSupport
 import Testing
+
 @testable import ZXingBridge
 
 /// Issue 27, item 13: zxing-cpp 1.4's Aztec decoder reads past the end of the data bits on

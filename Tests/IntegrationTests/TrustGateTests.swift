@@ -1,8 +1,8 @@
-import TestSupport
 import AssetCheck
 import Foundation
 import Payloads
 import SweepCore
+import TestSupport
 import Testing
 
 /// Issue 27, items 1-3 and 5: the URL gate cannot be talked past. Payloads are evaluated as
@@ -15,8 +15,11 @@ struct TrustGateTests {
     static func violations(_ payload: String, _ rules: CheckRules) throws -> [String] {
         let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
         var record = FileRecord(path: "a.png")
-        record.codes = [DetectedCode(symbology: .qr, bytes: Array(payload.utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
-                                     quality: 1, orientation: 0, frame: 0, pass: "p")]
+        record.codes = [
+            DetectedCode(
+                symbology: .qr, bytes: Array(payload.utf8), corners: Quad([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)]),
+                quality: 1, orientation: 0, frame: 0, pass: "p")
+        ]
         return evaluator.evaluate(record, scans: [nil]).violations.map(\.rule)
     }
 
@@ -79,7 +82,8 @@ struct TrustDateTests {
         for bad in ["2020-13-45", "2020-02-30", "2021-02-29", "2020-00-10", "2020-04-31", "1900-02-29", "2020-01-00"] {
             #expect(!Evaluator.isDate(bad), "\(bad)")
             #expect(throws: Evaluator.InvalidRule.self, "\(bad)") {
-                try Evaluator(rules: TrustGateTests.rules { $0.url.campaignExpiry = ["spring": bad] }, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
+                try Evaluator(
+                    rules: TrustGateTests.rules { $0.url.campaignExpiry = ["spring": bad] }, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
             }
         }
         for good in ["2020-02-29", "2000-02-29", "2025-12-31", "2025-06-30"] { #expect(Evaluator.isDate(good), "\(good)") }
@@ -96,7 +100,9 @@ struct TrustGradeTests {
             try run(Tools.qrencode, ["-s", "\(module)", "-m", "8", "-o", dir.file("m\(module).png"), "https://www.example.com/spring?utm_source=poster"])
             for angle in [3, 10, 30, 45] {
                 let p = dir.file("m\(module)-r\(angle).png")
-                try run(Tools.convert, [dir.file("m\(module).png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "\(angle)", "-flatten", p])
+                try run(
+                    Tools.convert,
+                    [dir.file("m\(module).png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "\(angle)", "-flatten", p])
                 paths.append(p)
             }
         }
@@ -114,8 +120,14 @@ struct TrustGradeTests {
         // A mark one module beside the code still ends its quiet zone, upright and turned.
         try run(Tools.qrencode, ["-s", "5", "-m", "8", "-o", dir.file("near.png"), "https://www.example.com/spring?utm_source=poster"])
         try run(Tools.convert, [dir.file("near.png"), "-fill", "black", "-draw", "rectangle 25,50 34,120", dir.file("near-r0.png")])
-        try run(Tools.convert, [dir.file("near-r0.png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "10", "-flatten", dir.file("near-r10.png")])
-        let near = try TestJSON.parse(try run(codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--json", "-", dir.file("near-r0.png"), dir.file("near-r10.png")], check: false).stdout)
+        try run(
+            Tools.convert,
+            [dir.file("near-r0.png"), "-bordercolor", "white", "-border", "100", "-background", "white", "-rotate", "10", "-flatten", dir.file("near-r10.png")])
+        let near = try TestJSON.parse(
+            try run(
+                codesweepBinary, ["check", "--no-rules-file", "--isolation", "none", "--json", "-", dir.file("near-r0.png"), dir.file("near-r10.png")],
+                check: false
+            ).stdout)
         for image in near["images"]?.array ?? [] {
             let quiet = image["codes"]?.array?.first?["scannability"]?["quiet_zone_modules"]?.double ?? -1
             #expect(quiet > 0.7 && quiet < 1.5, "\(image["path"]?.string ?? "?"): quiet zone \(quiet) modules (the mark is 1.2 modules away)")
@@ -134,7 +146,8 @@ struct TrustURLHostTests {
         #expect(URLHost.ofURL("mailto:a@evil.example") == nil)
         #expect(URLHost.ofURL("foo://evil.example/")?.host.ascii == "evil.example")
         for text in ["https:evil.example/", "https:/evil.example", "https://[0:0::1]/", "https://user@good.example@evil.example/"] {
-            #expect(URLHost.ofURL(text)?.host.ascii.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+            #expect(
+                URLHost.ofURL(text)?.host.ascii.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
                     == (try? URLParts.parse(text))?.host, "\(text)")
         }
     }

@@ -1,7 +1,7 @@
-import TestSupport
 import FileWalker
 import Foundation
 import SweepCore
+import TestSupport
 import Testing
 
 /// Issue 27, items 15-16: a file gone after the walk listed it; what a killed `scan -` leaves.
@@ -33,11 +33,11 @@ extension TrustLeftoversTests {
         let env = ["TMPDIR": tmp.path]
         // A scan reading a stream that never ends, killed with SIGKILL.
         let script = """
-        mkfifo "$TMPDIR/in"
-        (head -c 300000 /dev/zero; sleep 30) > "$TMPDIR/in" & writer=$!
-        "$CS" scan - < "$TMPDIR/in" > /dev/null 2>&1 & cs=$!
-        sleep 2; kill -KILL $cs; kill $writer; wait; rm -f "$TMPDIR/in"
-        """
+            mkfifo "$TMPDIR/in"
+            (head -c 300000 /dev/zero; sleep 30) > "$TMPDIR/in" & writer=$!
+            "$CS" scan - < "$TMPDIR/in" > /dev/null 2>&1 & cs=$!
+            sleep 2; kill -KILL $cs; kill $writer; wait; rm -f "$TMPDIR/in"
+            """
         try run("/bin/sh", ["-c", script], env: env.merging(["CS": codesweepBinary]) { $1 }, check: false)
         var left = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix("codesweep-stdin-") }
         if left.isEmpty {
@@ -50,8 +50,9 @@ extension TrustLeftoversTests {
         // One of a live process (this test runner) is kept.
         let live = "codesweep-stdin-\(getpid())-LiVe00"
         try tmp.write(live, [1])
-        let r = try run("/bin/sh", ["-c", "\"$CS\" scan - < \"$1\"", "sh", PackageRoot.file("Tests/IntegrationTests/TrustLeftoversTests.swift")],
-                        env: env.merging(["CS": codesweepBinary]) { $1 }, check: false)
+        let r = try run(
+            "/bin/sh", ["-c", "\"$CS\" scan - < \"$1\"", "sh", PackageRoot.file("Tests/IntegrationTests/TrustLeftoversTests.swift")],
+            env: env.merging(["CS": codesweepBinary]) { $1 }, check: false)
         #expect(r.status == 1, "a text file is not an image: \(r.stderr)")
         let after = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix("codesweep-stdin-") }
         #expect(after == [live], "\(after)")

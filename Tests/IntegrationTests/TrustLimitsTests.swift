@@ -1,8 +1,8 @@
-import TestSupport
 import AssetCheck
 import CodeGenerate
 import Foundation
 import SweepCore
+import TestSupport
 import Testing
 
 /// Issue 27, items 10-12: memory and time outside the workers.
@@ -22,7 +22,9 @@ struct TrustLimitsTests {
         let dir = try TempDir("trust-huge")
         try run(Tools.qrencode, ["-s", "4", "-o", dir.file("a.png"), "https://www.example.com/"])
         for (name, size) in [("rules.yml", 2 << 30), ("logo.png", 3 << 30), ("payload.txt", 1 << 20), ("list.csv", 1 << 30)] {
-            #expect(truncate(dir.file(name), off_t(size)) == 0 || FileManager.default.createFile(atPath: dir.file(name), contents: nil) && truncate(dir.file(name), off_t(size)) == 0)
+            #expect(
+                truncate(dir.file(name), off_t(size)) == 0
+                    || FileManager.default.createFile(atPath: dir.file(name), contents: nil) && truncate(dir.file(name), off_t(size)) == 0)
         }
         let runs: [[String]] = [
             ["check", "--rules", "rules.yml", "--isolation", "none", "a.png"],
@@ -75,14 +77,14 @@ struct TrustBombTests {
     static func bomb(_ dir: TempDir) throws -> String {
         try run(Tools.qrencode, ["-s", "4", "-o", dir.file("plain.png"), "https://www.example.com/bomb"])
         let script = """
-        import sys, zlib, struct
-        def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
-        base = open(sys.argv[1], 'rb').read()
-        c = zlib.compressobj(9); z = b''; block = bytes(64 << 20)
-        for _ in range(16): z += c.compress(block)
-        z += c.flush()
-        open(sys.argv[2], 'wb').write(base[:33] + chunk(b'zTXt', b'Comment\\x00\\x00' + z) + base[33:])
-        """
+            import sys, zlib, struct
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+            base = open(sys.argv[1], 'rb').read()
+            c = zlib.compressobj(9); z = b''; block = bytes(64 << 20)
+            for _ in range(16): z += c.compress(block)
+            z += c.flush()
+            open(sys.argv[2], 'wb').write(base[:33] + chunk(b'zTXt', b'Comment\\x00\\x00' + z) + base[33:])
+            """
         try run("/usr/bin/python3", ["-c", script, dir.file("plain.png"), dir.file("bomb.png")])
         return dir.file("bomb.png")
     }
@@ -91,8 +93,10 @@ struct TrustBombTests {
     func zTXtBomb() throws {
         let dir = try TempDir("trust-bomb")
         let bomb = try Self.bomb(dir)
-        #expect(PNGChunks.withoutText(try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))) == Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("plain.png")))),
-                "dropping the text chunk gives the plain PNG back, byte for byte")
+        #expect(
+            PNGChunks.withoutText(try Array(Data(contentsOf: URL(fileURLWithPath: bomb))))
+                == Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("plain.png")))),
+            "dropping the text chunk gives the plain PNG back, byte for byte")
         try run(codesweepBinary, ["scan", "-o", dir.file("bomb.jsonl"), bomb])
         let runs: [[String]] = [
             ["report", dir.file("bomb.jsonl"), "--html", dir.file("bomb.html")],

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import Reporting
 
 /// Issue 27, items 6-9: outputs written where they must not be, or lost. Every file a command
@@ -53,8 +54,10 @@ struct TrustOutputTests {
             if let b64 { l = l.replacingOccurrences(of: "\"path\":\"\(path)\"", with: "\"path\":\"\(path)\",\"path_b64\":\"\(b64)\"") }
             return l
         }
-        let evil = [line, with(path: "../secret/private.png"), with(path: dir.file("secret/private.png")), with(path: "link.png"),
-                    with(path: "x", b64: Data("../secret/private.png".utf8).base64EncodedString())]
+        let evil = [
+            line, with(path: "../secret/private.png"), with(path: dir.file("secret/private.png")), with(path: "link.png"),
+            with(path: "x", b64: Data("../secret/private.png".utf8).base64EncodedString()),
+        ]
         try dir.write("evil.jsonl", Array((evil.joined(separator: "\n") + "\n").utf8))
         let r = try run(codesweepBinary, ["report", dir.file("evil.jsonl"), "--root", dir.file("root"), "--html", dir.file("page.html")], check: false)
         #expect(r.status == 0, "\(r.stderr)")
@@ -66,8 +69,10 @@ struct TrustOutputTests {
     @Test("8: batch names that land on one file, and outputs over inputs, are refused before anything is made")
     func batchCollisions() throws {
         let dir = try TempDir("trust-names")
-        for (list, clash) in [("name,payload\na,https://www.example.com/1\na.png,https://www.example.com/2\n", "a.png"),
-                              ("name,payload,options\nb,https://www.example.com/1,format=svg\nb.svg,https://www.example.com/2,\n", "b.svg")] {
+        for (list, clash) in [
+            ("name,payload\na,https://www.example.com/1\na.png,https://www.example.com/2\n", "a.png"),
+            ("name,payload,options\nb,https://www.example.com/1,format=svg\nb.svg,https://www.example.com/2,\n", "b.svg"),
+        ] {
             try dir.write("list.csv", Array(list.utf8))
             let r = try run(codesweepBinary, ["generate", "-q", "--batch", dir.file("list.csv"), "-o", dir.file("o")], check: false)
             #expect(r.status == 2 && r.stderr.contains(clash) && r.stderr.contains("writes too"), "\(r.stderr)")
@@ -76,7 +81,8 @@ struct TrustOutputTests {
         // --manifest naming the list itself.
         let list = "name,payload\nc,https://www.example.com/1\n"
         try dir.write("list.csv", Array(list.utf8))
-        let m = try run(codesweepBinary, ["generate", "-q", "--batch", dir.file("list.csv"), "-o", dir.file("o"), "--manifest", dir.file("list.csv")], check: false)
+        let m = try run(
+            codesweepBinary, ["generate", "-q", "--batch", dir.file("list.csv"), "-o", dir.file("o"), "--manifest", dir.file("list.csv")], check: false)
         #expect(m.status == 2 && m.stderr.contains("batch list"), "\(m.stderr)")
         #expect(Self.bytes(dir.file("list.csv")) == Data(list.utf8))
         // An entry named `logo` writing over the logo another entry uses (list and output in one folder).

@@ -65,8 +65,10 @@ package enum Drawn {
     /// A picture of `m` drawn through `toImage` (module coordinates to pixels, quiet zone
     /// included in what maps to the canvas) plus a displacement `bend` (pixels, by pixel
     /// position), 3x3 samples per pixel, then a box blur of `blur` pixels each way.
-    package static func qr(_ m: QRMatrix, canvas: (Int, Int), toImage: Homography, bend: (Point) -> Point = { _ in Point(x: 0, y: 0) },
-                          blur: Int = 0, mirrored: Bool = false) -> LumaImage {
+    package static func qr(
+        _ m: QRMatrix, canvas: (Int, Int), toImage: Homography, bend: (Point) -> Point = { _ in Point(x: 0, y: 0) },
+        blur: Int = 0, mirrored: Bool = false
+    ) -> LumaImage {
         let (w, h) = canvas
         let back = toImage.inverted!
         var px = [UInt8](repeating: 255, count: w * h)

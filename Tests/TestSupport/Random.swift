@@ -3,7 +3,7 @@
 package struct Rand {
     package var state: UInt64
     package init(state: UInt64) { self.state = state }
-    package mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+    package mutating func next() -> UInt64 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return state >> 33 }
     package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     /// `code` with `count` of its low `width` bits flipped, chosen at random.
     package mutating func flipping(_ count: Int, of width: Int, in code: Int) -> Int {

@@ -45,7 +45,7 @@ package struct TestJSON: CustomStringConvertible {
 
     package var description: String {
         guard JSONSerialization.isValidJSONObject([value]),
-              let d = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            let d = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
         else { return "\(value)" }
         return String(decoding: d, as: UTF8.self)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SweepCore
 
 /// Unit tests of the pure core: no files, no C.
@@ -10,14 +11,16 @@ struct CoreTests {
 
     @Test func downscaleAveragesBoxesAndDropsPartialEdges() {
         // 5x3: the last column and row do not fill a 2x2 box and are dropped.
-        let img = LumaImage(width: 5, height: 3, pixels: [
-            0, 2, 100, 101, 9,
-            4, 6, 102, 103, 9,
-            9, 9, 9, 9, 9,
-        ])
+        let img = LumaImage(
+            width: 5, height: 3,
+            pixels: [
+                0, 2, 100, 101, 9,
+                4, 6, 102, 103, 9,
+                9, 9, 9, 9, 9,
+            ])
         let half = img.downscaled(by: 2)
         #expect(half.width == 2 && half.height == 1)
-        #expect(half.pixels == [3, 102]) // (0+2+4+6)/4 = 3, (100+101+102+103)/4 = 101.5 -> 102
+        #expect(half.pixels == [3, 102])  // (0+2+4+6)/4 = 3, (100+101+102+103)/4 = 101.5 -> 102
         #expect(img.downscaled(by: 1) == img)
         #expect(img.downscaled(by: 8).pixelCount == 0)
     }
@@ -34,7 +37,7 @@ struct CoreTests {
     @Test func invertAndCrop() {
         let img = LumaImage(width: 3, height: 3, pixels: [0, 1, 2, 3, 4, 5, 6, 7, 255])
         #expect(img.inverted().pixels == [255, 254, 253, 252, 251, 250, 249, 248, 0])
-        let c = img.cropped(PixelRect(x: 1, y: 1, width: 5, height: 5)) // clamped to 2x2
+        let c = img.cropped(PixelRect(x: 1, y: 1, width: 5, height: 5))  // clamped to 2x2
         #expect(c.width == 2 && c.height == 2 && c.pixels == [4, 5, 7, 255])
         #expect(img.cropped(PixelRect(x: 5, y: 5, width: 2, height: 2)).pixelCount == 0)
     }
@@ -107,21 +110,23 @@ struct CoreTests {
 
     @Test func qrCornersBecomeClockwiseFromTheCodesTopLeft() {
         // ZBar order: top-left, bottom-left, bottom-right, top-right (counter-clockwise).
-        let raw = RawSymbol(symbology: .qr, bytes: [65],
-                            points: [Point(x: 10, y: 10), Point(x: 10, y: 50), Point(x: 50, y: 50), Point(x: 50, y: 10)],
-                            quality: 1, orientation: 0)
+        let raw = RawSymbol(
+            symbology: .qr, bytes: [65],
+            points: [Point(x: 10, y: 10), Point(x: 10, y: 50), Point(x: 50, y: 50), Point(x: 50, y: 10)],
+            quality: 1, orientation: 0)
         #expect(raw.corners.points == [Point(x: 10, y: 10), Point(x: 50, y: 10), Point(x: 50, y: 50), Point(x: 10, y: 50)])
         // A QR turned upside down: its own top-left is the image's bottom-right.
-        let flipped = RawSymbol(symbology: .qr, bytes: [65],
-                                points: [Point(x: 50, y: 50), Point(x: 50, y: 10), Point(x: 10, y: 10), Point(x: 10, y: 50)],
-                                quality: 1, orientation: 2)
+        let flipped = RawSymbol(
+            symbology: .qr, bytes: [65],
+            points: [Point(x: 50, y: 50), Point(x: 50, y: 10), Point(x: 10, y: 10), Point(x: 10, y: 50)],
+            quality: 1, orientation: 2)
         #expect(flipped.corners.points[0] == Point(x: 50, y: 50))
         #expect(flipped.corners.points[1] == Point(x: 10, y: 50))
     }
 
     @Test(arguments: [
-        (0, Point(x: 1, y: 2)),   // upright: top-left of the box
-        (1, Point(x: 9, y: 2)),   // code turned right: its top-left is the box's top-right
+        (0, Point(x: 1, y: 2)),  // upright: top-left of the box
+        (1, Point(x: 9, y: 2)),  // code turned right: its top-left is the box's top-right
         (2, Point(x: 9, y: 7)),
         (3, Point(x: 1, y: 7)),
     ])
@@ -174,7 +179,7 @@ struct CoreTests {
     @Test func zbarTypesRoundTrip() {
         let zbar = Symbology.allCases.filter { $0.engine == .zbar }
         for s in zbar { #expect(Symbology(zbarType: s.zbarType) == s) }
-        #expect(Symbology(zbarType: 57) == nil) // ZBar's PDF417: not reported (zxing-cpp reads PDF417)
+        #expect(Symbology(zbarType: 57) == nil)  // ZBar's PDF417: not reported (zxing-cpp reads PDF417)
         #expect(Set(zbar.map(\.zbarType)).count == zbar.count)
         // The second decoder's symbologies have no ZBar type.
         for s in Symbology.allCases where s.engine == .zxing { #expect(s.zbarType < 0 && Symbology(zbarType: s.zbarType) == nil) }
@@ -209,8 +214,8 @@ struct CoreTests {
         m.append(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
         m.append(Array("%!PS-Adobe-3.0".utf8))
         m.append(Array("%PDF-1.7".utf8))
-        m.append(Array("BM".utf8))                            // too short to be a bitmap header
-        m.append(ftyp + Array("mp42".utf8) + [0, 0, 0, 0])    // a video, not an image
+        m.append(Array("BM".utf8))  // too short to be a bitmap header
+        m.append(ftyp + Array("mp42".utf8) + [0, 0, 0, 0])  // a video, not an image
         m.append(Array("RIFF\0\0\0\0WAVEfmt ".utf8))
         m.append([0xFF, 0xD8])
         return m
@@ -230,8 +235,9 @@ struct CoreTests {
         let line = JSONValue.object([("text", .string(s))]).serialized()
         // Nothing that could end a line or drive a terminal survives raw.
         for u in line.unicodeScalars {
-            #expect(u.value >= 0x20 && u.value != 0x7F && u.value != 0x2028 && u.value != 0x2029 && !(0x80...0x9F).contains(u.value),
-                    "raw U+\(String(u.value, radix: 16)) in \(line)")
+            #expect(
+                u.value >= 0x20 && u.value != 0x7F && u.value != 0x2028 && u.value != 0x2029 && !(0x80...0x9F).contains(u.value),
+                "raw U+\(String(u.value, radix: 16)) in \(line)")
         }
         #expect(line.contains("\\u0000") && line.contains("\\u001f") && line.contains("\\u2028") && line.contains("\\u2029"))
         #expect(line.contains("\\n") && line.contains("\\t") && line.contains("\\\"") && line.contains("\\\\"))
@@ -252,9 +258,12 @@ struct CoreTests {
     @Test func recordJSONHasTheDocumentedFieldsInOrder() throws {
         var r = FileRecord(path: "a/b.png")
         r.format = .png; r.width = 10; r.height = 20; r.orientation = 1; r.frames = 1; r.size = 5; r.mtime = 1.5
-        r.codes = [DetectedCode(symbology: .qr, bytes: Array("hi\u{0}".utf8),
-                                corners: Quad([Point(x: 1.04, y: 2), Point(x: 3, y: 2), Point(x: 3, y: 4), Point(x: 1, y: 4)]),
-                                quality: 1, orientation: 0, frame: 0, pass: "fit3")]
+        r.codes = [
+            DetectedCode(
+                symbology: .qr, bytes: Array("hi\u{0}".utf8),
+                corners: Quad([Point(x: 1.04, y: 2), Point(x: 3, y: 2), Point(x: 3, y: 4), Point(x: 1, y: 4)]),
+                quality: 1, orientation: 0, frame: 0, pass: "fit3")
+        ]
         let line = r.json().serialized()
         let keys = ["\"path\"", "\"status\"", "\"format\"", "\"width\"", "\"height\"", "\"orientation\"", "\"frames\"", "\"codes\"", "\"size\"", "\"mtime\""]
         let positions = keys.map { line.range(of: $0)?.lowerBound }

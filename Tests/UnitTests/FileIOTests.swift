@@ -1,6 +1,7 @@
 import Foundation
 import SweepCore
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,7 @@ struct FileIOTests {
     @Test func aFullNonBlockingPipeIsWaitedFor() throws {
         let p = try Self.pipePair()
         _ = fcntl(p.write, F_SETFL, fcntl(p.write, F_GETFL) | O_NONBLOCK)
-        let payload = (0..<(1 << 20)).map { UInt8($0 % 251) } // far more than a pipe holds
+        let payload = (0..<(1 << 20)).map { UInt8($0 % 251) }  // far more than a pipe holds
         final class Received: @unchecked Sendable { var bytes: [UInt8] = []; var failure: (any Error)? }
         let received = Received(), done = DispatchSemaphore(value: 0)
         let reader = Thread {

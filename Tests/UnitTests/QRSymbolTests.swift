@@ -10,7 +10,7 @@ struct QRSymbolTests {
     @Test("format information: ISO's example, every format with 0-3 bit errors decodes to itself, 4 errors never to a wrong format at distance <= 3")
     func formatInformation() {
         // Annex C: M, mask 101 → 100000011001110.
-        #expect(QRFormat(ec: .M, mask: 5).codeword == 0b100000011001110)
+        #expect(QRFormat(ec: .M, mask: 5).codeword == 0b1000000_11001110)
         var r = Rand(state: 7)
         for (f, code) in QRFormat.all {
             #expect(QRFormat.decode(code) == (f, 0))
@@ -38,7 +38,7 @@ struct QRSymbolTests {
     @Test("version information: ISO's example, versions 7-40 with 0-4 bit errors")
     func versionInformation() {
         // Annex D: version 7 → 000111110010010100.
-        #expect(QRVersionInformation.codeword(7) == 0b000111110010010100)
+        #expect(QRVersionInformation.codeword(7) == 0b00_01111100_10010100)
         var r = Rand(state: 11)
         for v in 7...40 {
             let code = QRVersionInformation.codeword(v)
@@ -128,12 +128,12 @@ struct QRSymbolTests {
     @Test("segments: numeric, alphanumeric, byte, kanji, ECI, FNC1 and structured append")
     func segments() throws {
         var b = Bits()
-        b.put(0b0011, 4); b.put(1, 4); b.put(2, 4); b.put(0xA5, 8)      // structured append 2 of 3
-        b.put(0b0111, 4); b.put(26, 8)                                      // ECI 26 (UTF-8)
-        b.put(0b0001, 4); b.put(8, 10); b.put(12, 10); b.put(345, 10); b.put(67, 7) // "01234567"
-        b.put(0b0010, 4); b.put(5, 9); b.put(17 * 45 + 14, 11); b.put(21 * 45 + 21, 11); b.put(24, 6) // "HELLO"
-        b.put(0b0100, 4); b.put(2, 8); b.put(0xC3, 8); b.put(0xA9, 8)      // "é" in UTF-8
-        b.put(0b1000, 4); b.put(1, 8); b.put(0x0D9F, 13)                   // 点 (Shift JIS 0x935F)
+        b.put(0b0011, 4); b.put(1, 4); b.put(2, 4); b.put(0xA5, 8)  // structured append 2 of 3
+        b.put(0b0111, 4); b.put(26, 8)  // ECI 26 (UTF-8)
+        b.put(0b0001, 4); b.put(8, 10); b.put(12, 10); b.put(345, 10); b.put(67, 7)  // "01234567"
+        b.put(0b0010, 4); b.put(5, 9); b.put(17 * 45 + 14, 11); b.put(21 * 45 + 21, 11); b.put(24, 6)  // "HELLO"
+        b.put(0b0100, 4); b.put(2, 8); b.put(0xC3, 8); b.put(0xA9, 8)  // "é" in UTF-8
+        b.put(0b1000, 4); b.put(1, 8); b.put(0x0D9F, 13)  // 点 (Shift JIS 0x935F)
         b.put(0, 4)
         let c = try #require(QRSegments.parse(b.out + [0xEC, 0x11], version: 5))
         #expect(c.bytes == Array("01234567HELLO".utf8) + [0xC3, 0xA9, 0x93, 0x5F])

@@ -11,11 +11,14 @@ struct RecordReadingTests {
         r.format = .png; r.width = 640; r.height = 480; r.orientation = 6; r.frames = 2; r.size = 1234; r.mtime = 1700000000.125
         r.warnings = ["frame 2: unreadable"]; r.failedDecoder = "zxing-cpp"
         r.hashes = ["sha256": "ab", "md5": "cd"]
-        r.metadata = ImageMetadata(captureTime: "2023-07-14T10:32:05+02:00", cameraMake: "Make", gps: GPSPosition(latitude: -1.5, longitude: 2.25, altitude: -3))
+        r.metadata = ImageMetadata(
+            captureTime: "2023-07-14T10:32:05+02:00", cameraMake: "Make", gps: GPSPosition(latitude: -1.5, longitude: 2.25, altitude: -3))
         r.timings = [("read", 1.5), ("hash", 0.5), ("decode", 2), ("scan", 10.5), ("full_decode", 3)]
         let quad = Quad([Point(x: 1, y: 2), Point(x: 10.5, y: 2), Point(x: 10.5, y: 9), Point(x: 1, y: 9)])
-        r.codes = [DetectedCode(symbology: .qr, bytes: [0x00, 0x1B, 0xFF, 0x41], corners: quad, quality: 1, orientation: 2, frame: 1, pass: "gray-full"),
-                   DetectedCode(symbology: .datamatrix, bytes: Array("(01)123".utf8), corners: quad, quality: 0, orientation: -1, frame: 0, pass: "zxing", gs1: true)]
+        r.codes = [
+            DetectedCode(symbology: .qr, bytes: [0x00, 0x1B, 0xFF, 0x41], corners: quad, quality: 1, orientation: 2, frame: 1, pass: "gray-full"),
+            DetectedCode(symbology: .datamatrix, bytes: Array("(01)123".utf8), corners: quad, quality: 0, orientation: -1, frame: 0, pass: "zxing", gs1: true),
+        ]
         return r
     }
 
@@ -34,9 +37,11 @@ struct RecordReadingTests {
     @Test func whatJSONForbidsDoesNotRead() {
         let good = #"{"path":"a.png","status":"ok","codes":[],"size":1}"#
         #expect((try? FileRecord.read(json: Array(good.utf8))) != nil)
-        for bad in [#"{"path":"a.png","codes":[],"size":01}"#, #"{"path":"a.png","codes":[],"size":+1}"#,
-                    #"{"path":"a.png","codes":[],"mtime":.5}"#, #"{"path":"a.png","codes":[],"mtime":1.}"#,
-                    #"{"path":"a.png","codes":[]} x"#, #"{"path":"a.png","codes":[]"#, #"{"path":"\ud800"}"#] {
+        for bad in [
+            #"{"path":"a.png","codes":[],"size":01}"#, #"{"path":"a.png","codes":[],"size":+1}"#,
+            #"{"path":"a.png","codes":[],"mtime":.5}"#, #"{"path":"a.png","codes":[],"mtime":1.}"#,
+            #"{"path":"a.png","codes":[]} x"#, #"{"path":"a.png","codes":[]"#, #"{"path":"\ud800"}"#,
+        ] {
             #expect(throws: JSONReading.Failure.self, "\(bad)") { try FileRecord.read(json: Array(bad.utf8)) }
         }
         let invalidUTF8 = Array(#"{"path":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
@@ -46,10 +51,12 @@ struct RecordReadingTests {
     @Test func aBrokenCodeOrPathIsAnErrorNotADefault() {
         let code = #"{"symbology":"qr","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1],[0,1]]}"#
         #expect((try? FileRecord.read(json: Array(#"{"path":"a","codes":[\#(code)]}"#.utf8)))?.codes.first?.bytes == Array("ABC".utf8))
-        for bad in [#"{"path":"a","codes":[{"symbology":"qr","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1]]}]}"#,
-                    #"{"path":"a","codes":[{"symbology":"nope","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1],[0,1]]}]}"#,
-                    #"{"path":"a","codes":[{"symbology":"qr","bytes_b64":"!!","corners":[[0,0],[1,0],[1,1],[0,1]]}]}"#,
-                    #"{"path":"a","path_b64":"not base64!","codes":[]}"#, #"{"codes":[]}"#] {
+        for bad in [
+            #"{"path":"a","codes":[{"symbology":"qr","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1]]}]}"#,
+            #"{"path":"a","codes":[{"symbology":"nope","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1],[0,1]]}]}"#,
+            #"{"path":"a","codes":[{"symbology":"qr","bytes_b64":"!!","corners":[[0,0],[1,0],[1,1],[0,1]]}]}"#,
+            #"{"path":"a","path_b64":"not base64!","codes":[]}"#, #"{"codes":[]}"#,
+        ] {
             #expect(throws: JSONReading.Failure.self, "\(bad)") { try FileRecord.read(json: Array(bad.utf8)) }
         }
     }

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import SweepCore
 
 /// The cheap look that decides where the expensive passes run: it must find the place of a
@@ -23,8 +24,10 @@ struct TextureProbeTests {
     /// The SIMD block test gives the scalar definition's mask, block for block, on module
     /// patterns, noise at every contrast round the thresholds, and sizes not a multiple of 8.
     @Test func blockTestMatchesTheScalarDefinition() {
-        var images = [Drawn.patch(width: 803, height: 611, x: 41, y: 37, module: 3, modules: 60),
-                      Drawn.patch(width: 400, height: 300, x: 10, y: 10, module: 1, modules: 120)]
+        var images = [
+            Drawn.patch(width: 803, height: 611, x: 41, y: 37, module: 3, modules: 60),
+            Drawn.patch(width: 400, height: 300, x: 10, y: 10, module: 1, modules: 120),
+        ]
         var state: UInt32 = 99
         for amplitude in [8, 20, 24, 30, 60, 120, 255] {
             var img = LumaImage(width: 517, height: 389, fill: 128)
@@ -75,8 +78,9 @@ struct TextureProbeTests {
             #expect(found, "bars at \(degrees)°")
         }
         // A bar code in a corner of a page of module texture.
-        let mixed = Drawn.bars(width: 800, height: 600, box: (40, 40, 190, 80), degrees: 10,
-                              into: Drawn.patch(width: 800, height: 600, x: 250, y: 150, module: 1, modules: 400))
+        let mixed = Drawn.bars(
+            width: 800, height: 600, box: (40, 40, 190, 80), degrees: 10,
+            into: Drawn.patch(width: 800, height: 600, x: 250, y: 150, module: 1, modules: 400))
         let inMixed = TextureProbe.hasBarField(mixed, in: .whole)
         #expect(inMixed, "bars among module texture")
         let inRings = TextureProbe.hasBarField(Drawn.rings(width: 1000, height: 750), in: .whole)
@@ -203,7 +207,9 @@ struct FullResolutionOnDemandTests {
         let executor: (PlanSettings) -> PlanExecutor = { settings in
             var options = ReaderOptions(effort: .normal)
             options.plan = ScanPlan(effort: .normal, passes: [ScanPass("whole", [])], settings: settings)
-            return PlanExecutor(options: options) { img, _ in padded.sizes.append((img.width, img.height)); return [] }
+            return PlanExecutor(options: options) { img, _ in
+                padded.sizes.append((img.width, img.height)); return []
+            }
         }
         _ = executor(PlanSettings()).scan(LumaImage(width: 400, height: 5, fill: 200))
         _ = executor(strip).scan(LumaImage(width: 400, height: 5, fill: 200))
@@ -211,7 +217,9 @@ struct FullResolutionOnDemandTests {
         // And `codesweep plan` prints them.
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(listing.contains("settings:") && listing.contains("upscale: never past 16MP") && listing.contains("crops: 64 px of context"), "\(listing)")
-        #expect(listing.contains("fine-full: fine-texture-regions(<=15% or unexplained-bars or sheet) → zbar[all]   when: >=4MP and fine-texture   source: full"), "\(listing)")
+        #expect(
+            listing.contains("fine-full: fine-texture-regions(<=15% or unexplained-bars or sheet) → zbar[all]   when: >=4MP and fine-texture   source: full"),
+            "\(listing)")
         #expect(listing.contains("source: located modules >=2.5px"), "\(listing)")
     }
 

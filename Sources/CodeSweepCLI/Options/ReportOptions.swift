@@ -24,8 +24,10 @@ struct ReportOptions: ParsableArguments {
         switch raw ? nil : format {
         case nil: return RawSink(out: out, forcedCharset: charset)
         case .jsonl: return JSONLinesSink(out: out, forcedCharset: charset)
-        case .csv: return CSVSink(out: out, forcedCharset: charset,
-                                  options: CSVSink.Options(allFiles: csvAllFiles, neutraliseFormulas: !csvRawFormulas))
+        case .csv:
+            return CSVSink(
+                out: out, forcedCharset: charset,
+                options: CSVSink.Options(allFiles: csvAllFiles, neutraliseFormulas: !csvRawFormulas))
         case .text: return TextSink(out: out, forcedCharset: charset)
         case .json:
             do {

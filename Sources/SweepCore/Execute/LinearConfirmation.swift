@@ -47,9 +47,10 @@ extension PlanExecutor {
                 let start = ContinuousClock.now
                 var read: [String] = []
                 for raw in decode(view.image, wanted) where accept(raw, scanned: options.scanned) {
-                    let code = DetectedCode(symbology: raw.symbology, bytes: raw.bytes, corners: raw.corners.transformed(by: toFull),
-                                            quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
-                                            pass: Self.confirmationPass, gs1: raw.gs1)
+                    let code = DetectedCode(
+                        symbology: raw.symbology, bytes: raw.bytes, corners: raw.corners.transformed(by: toFull),
+                        quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
+                        pass: Self.confirmationPass, gs1: raw.gs1)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
                     if needsConfirmation(code, state) {
                         let crop = ReadView(toFull, at: Point(x: Double(view.image.width) / 2, y: Double(view.image.height) / 2))
@@ -59,7 +60,9 @@ extension PlanExecutor {
                     }
                 }
                 let confirmed = state.merged.codes.contains { CodeMerger.same($0, held.code) }
-                trace?("confirm \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass) at=\(format(target)) ms=\(ms(since: start)) size=\(view.image.width)x\(view.image.height) read=\(read.joined(separator: ",")) confirmed=\(confirmed)")
+                trace?(
+                    "confirm \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass) at=\(format(target)) ms=\(ms(since: start)) size=\(view.image.width)x\(view.image.height) read=\(read.joined(separator: ",")) confirmed=\(confirmed)"
+                )
                 if confirmed { break }
             }
         }
@@ -77,9 +80,11 @@ extension PlanExecutor {
         // for a whole code around them, at least 100 pixels of the view that read it.
         let length = max(along, 100 * held.view.pixelSize)
         let grow = max(Double(settings.cropMargin) * state.baseScale / scale, length * state.baseScale)
-        let r = PixelRect(x: Int((box.minX - grow).rounded(.down)), y: Int((box.minY - grow).rounded(.down)),
-                          width: Int((box.maxX - box.minX + 2 * grow).rounded(.up)), height: Int((box.maxY - box.minY + 2 * grow).rounded(.up)))
-            .clamped(width: state.base.width, height: state.base.height)
+        let r = PixelRect(
+            x: Int((box.minX - grow).rounded(.down)), y: Int((box.minY - grow).rounded(.down)),
+            width: Int((box.maxX - box.minX + 2 * grow).rounded(.up)), height: Int((box.maxY - box.minY + 2 * grow).rounded(.up))
+        )
+        .clamped(width: state.base.width, height: state.base.height)
         guard r.width >= settings.minViewSide, r.height >= settings.minViewSide else { return nil }
         var image = state.base.cropped(r)
         var toBase = AffineTransform.translation(Double(r.x), Double(r.y))

@@ -109,8 +109,10 @@ package struct PlanExecutor {
     ///   - fullResolution: decodes the frame at full resolution; called at most once, and only
     ///     when a pass needs more resolution than `frame` has. Corners are always reported in
     ///     full-resolution pixels.
-    package func scan(_ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
-                     fullResolution: (() -> LumaImage?)? = nil) -> [DetectedCode] {
+    package func scan(
+        _ frame: LumaImage, frameIndex: Int = 0, scale: Double = 1,
+        fullResolution: (() -> LumaImage?)? = nil
+    ) -> [DetectedCode] {
         var (base, baseToFull) = cutToRegion(frame, scale: scale)
         guard base.width >= 1, base.height >= 1 else { return [] }
         // A strip a few pixels high (a scan of one bar code line) or narrow: ZBar needs some
@@ -120,8 +122,9 @@ package struct PlanExecutor {
             base = padded
             baseToFull = baseToFull.concatenating(back)
         }
-        var state = FrameState(base: base, baseScale: scale, baseToFull: baseToFull,
-                               upgrade: scale < 0.999 ? fullResolution : nil)
+        var state = FrameState(
+            base: base, baseScale: scale, baseToFull: baseToFull,
+            upgrade: scale < 0.999 ? fullResolution : nil)
         let scanned = options.scanned
         for pass in options.plan.passes {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
@@ -154,8 +157,14 @@ package struct PlanExecutor {
         if !crops.isEmpty {
             let look = probe(&state)
             // No place to crop: skip the pass before it costs a full-resolution decode.
-            if crops.contains(where: { Self.places($0, look: look, read: state.readFractions, unread: unreadFractions($0, &state),
-                                                    explained: explainedFractions($0, &state)).isEmpty }) { return }
+            if crops.contains(where: {
+                Self.places(
+                    $0, look: look, read: state.readFractions, unread: unreadFractions($0, &state),
+                    explained: explainedFractions($0, &state)
+                ).isEmpty
+            }) {
+                return
+            }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
         upgradeIfNeeded(pass, &state)
@@ -172,16 +181,20 @@ package struct PlanExecutor {
             let toFull = baseToFull.concatenating(view.toBase)
             for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
                 accepted += 1
-                take(DetectedCode(symbology: raw.symbology, bytes: raw.bytes,
-                                  corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                                  orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
-                     source: pass.steps, toFull: toFull, view: view.image, &state)
+                take(
+                    DetectedCode(
+                        symbology: raw.symbology, bytes: raw.bytes,
+                        corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                        orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
+                    source: pass.steps, toFull: toFull, view: view.image, &state)
             }
         }
         if pass.decoder == .zbar { confirmHeld(symbols, &state) }
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
-        trace?("pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
+        trace?(
+            "pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)"
+        )
     }
 
     /// The frame as the passes see it, cut to the region of interest when there is one (the one
@@ -229,7 +242,9 @@ package struct PlanExecutor {
         }
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
-        trace?("probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%")
+        trace?(
+            "probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%"
+        )
         return look
     }
 
@@ -255,7 +270,9 @@ package struct PlanExecutor {
         }
         let found = kept.map { $0.mapped(by: toFull) }
         state.located = found
-        trace?("locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))")
+        trace?(
+            "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
+        )
         return found
     }
 
@@ -283,7 +300,8 @@ package struct PlanExecutor {
         case .fineTexture: return !probe(&state).fine.isEmpty
         case .busyArea(let f): let look = probe(&state); return look.codeLike && look.busyArea >= f
         case .busyAreaBelow(let f): return probe(&state).busyArea < f
-        case .noSureRead(let q): return !state.merged.codes.contains { (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q) }
+        case .noSureRead(let q):
+            return !state.merged.codes.contains { (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q) }
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
@@ -302,7 +320,6 @@ package struct PlanExecutor {
         let d = start.duration(to: .now).components
         return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
     }
-
 
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }

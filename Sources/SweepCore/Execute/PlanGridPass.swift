@@ -20,8 +20,9 @@ extension PlanExecutor {
             tried += 1
             switch QRGridReader.read(state.base, candidate: candidate.mapped(by: Homography(fullToBase))) {
             case .read(let r):
-                var code = DetectedCode(symbology: .qr, bytes: r.decoded.content.bytes, corners: r.corners.transformed(by: baseToFull),
-                                        quality: 1, orientation: r.orientation, frame: frameIndex, pass: pass.name)
+                var code = DetectedCode(
+                    symbology: .qr, bytes: r.decoded.content.bytes, corners: r.corners.transformed(by: baseToFull),
+                    quality: 1, orientation: r.orientation, frame: frameIndex, pass: pass.name)
                 code.qr = QRDetails(r.decoded, mirrored: r.mirrored)
                 state.merged.add(code)
                 read += 1
@@ -29,10 +30,14 @@ extension PlanExecutor {
                 if settings.gridRejectsNonCodes { state.notCodes.insert(index) }
                 notCodes += 1
             case .unread(let why):
-                trace?("grid-unread module=\(NumberText.trimmed(candidate.moduleSize, decimals: 1)) v=\(candidate.version) at=\(Int(candidate.center.x)),\(Int(candidate.center.y)) \(why)")
+                trace?(
+                    "grid-unread module=\(NumberText.trimmed(candidate.moduleSize, decimals: 1)) v=\(candidate.version) at=\(Int(candidate.center.x)),\(Int(candidate.center.y)) \(why)"
+                )
             }
         }
-        trace?("pass \(pass.name) ms=\(ms(since: start)) candidates=\(tried) read=\(read) not-codes=\(notCodes) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)")
+        trace?(
+            "pass \(pass.name) ms=\(ms(since: start)) candidates=\(tried) read=\(read) not-codes=\(notCodes) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)"
+        )
     }
 }
 
@@ -89,8 +94,9 @@ extension PlanExecutor {
         guard let b = best, b.score > 0.3 else { return nil }
         let d = Double(b.n)
         let f = { (u: Double, v: Double) in b.h.apply(Point(x: u, y: v)) }
-        return QRCandidate(topLeft: f(3.5, 3.5), topRight: f(d - 3.5, 3.5), bottomLeft: f(3.5, d - 3.5), dimension: b.n,
-                           moduleSize: side / d, alignment: nil, score: b.score, toImage: b.h)
+        return QRCandidate(
+            topLeft: f(3.5, 3.5), topRight: f(d - 3.5, 3.5), bottomLeft: f(3.5, d - 3.5), dimension: b.n,
+            moduleSize: side / d, alignment: nil, score: b.score, toImage: b.h)
     }
 }
 

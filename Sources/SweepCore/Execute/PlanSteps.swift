@@ -48,8 +48,10 @@ extension PlanExecutor {
     /// unread located code in them, the small code-like that no code read so far lies in (for
     /// the second decoder), or the fine ones (a big fine place only where a bar field holds no
     /// code read so far, or on a sheet of codes).
-    static func places(_ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],
-                       explained: [Point] = []) -> [FractionalBox] {
+    static func places(
+        _ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],
+        explained: [Point] = []
+    ) -> [FractionalBox] {
         switch step {
         case .regions: look.regions
         case .smallRegions(let maxArea):
@@ -102,7 +104,8 @@ extension PlanExecutor {
             }
         case .fit(let mp):
             let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
-            return f <= 1 ? [View(image: img, toBase: .identity)]
+            return f <= 1
+                ? [View(image: img, toBase: .identity)]
                 : [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
         case .downscale(let f):
             return [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]

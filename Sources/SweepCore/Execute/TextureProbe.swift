@@ -49,9 +49,10 @@ package enum TextureProbe {
         // A fine place inside a code-like one (a dense code: busy when shrunk in its middle,
         // fine only at its sharper edge) is widened to it, so the full-resolution crop
         // holds the whole code.
-        r.fine = FractionalBox.merged(fineRegions(base, coarse: coarse).map { box in
-            r.regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
-        })
+        r.fine = FractionalBox.merged(
+            fineRegions(base, coarse: coarse).map { box in
+                r.regions.filter { $0.overlaps(box) }.reduce(box) { $0.union($1) }
+            })
         r.fineBars = r.fine.map { $0.area > barFieldMinArea && hasBarField(base, in: $0) }
         r.regionBars = r.regions.map { $0.area <= barFieldMaxRegionArea && hasBarField(base, in: $0) }
         r.busyArea = FractionalBox.merged(r.regions, maxCount: .max, maxArea: 2).reduce(0) { $0 + $1.area }
@@ -165,14 +166,16 @@ package enum TextureProbe {
                     }
                 }
             }
-            guard count >= 2 else { continue } // a lone busy block is noise or a speck
+            guard count >= 2 else { continue }  // a lone busy block is noise or a speck
             busy += count
             counts.append(count)
             let grow = max(3.0, 0.35 * Double(max(x1 - x0, y1 - y0) + 1))
-            regions.append(FractionalBox(x0: (Double(x0) - grow) * 8 / Double(img.width),
-                                         y0: (Double(y0) - grow) * 8 / Double(img.height),
-                                         x1: (Double(x1 + 1) + grow) * 8 / Double(img.width),
-                                         y1: (Double(y1 + 1) + grow) * 8 / Double(img.height)))
+            regions.append(
+                FractionalBox(
+                    x0: (Double(x0) - grow) * 8 / Double(img.width),
+                    y0: (Double(y0) - grow) * 8 / Double(img.height),
+                    x1: (Double(x1 + 1) + grow) * 8 / Double(img.width),
+                    y1: (Double(y1 + 1) + grow) * 8 / Double(img.height)))
         }
         return (busy, regions, counts)
     }
@@ -183,10 +186,11 @@ package enum TextureProbe {
     /// 1-1.5 px only at the finest.
     package static func fineRegions(_ finest: LumaImage, coarse: [(box: FractionalBox, count: Int)]) -> [FractionalBox] {
         let fine = look(finest, fine: true)
-        return FractionalBox.merged(zip(fine.regions, fine.counts).filter { box, count in
-            let shrunk = coarse.filter { $0.box.overlaps(box) }.reduce(0) { $0 + $1.count }
-            return count >= 2 && count >= 4 * shrunk
-        }.map(\.0))
+        return FractionalBox.merged(
+            zip(fine.regions, fine.counts).filter { box, count in
+                let shrunk = coarse.filter { $0.box.overlaps(box) }.reduce(0) { $0 + $1.count }
+                return count >= 2 && count >= 4 * shrunk
+            }.map(\.0))
     }
 
     package static func busyBlockCount(_ img: LumaImage, minContrast: Int32 = 24) -> Int {

@@ -38,7 +38,8 @@ public struct FractionalRect: Sendable, Equatable, Codable {
     public init?(parsing text: String) {
         let parts = text.split(separator: ",").map { Double(trimSpaces($0)) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
-              x >= 0, y >= 0, w > 0, h > 0, x + w <= 1.000001, y + h <= 1.000001 else { return nil }
+            x >= 0, y >= 0, w > 0, h > 0, x + w <= 1.000001, y + h <= 1.000001
+        else { return nil }
         self.init(x: x, y: y, width: w, height: h)
     }
     public func pixels(width: Int, height: Int) -> PixelRect {
@@ -77,9 +78,10 @@ public struct AffineTransform: Sendable, Equatable {
     }
     /// self after other: p -> self(other(p)).
     public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * other.a + c * other.b, b: b * other.a + d * other.b,
-                        c: a * other.c + c * other.d, d: b * other.c + d * other.d,
-                        tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
+        AffineTransform(
+            a: a * other.a + c * other.b, b: b * other.a + d * other.b,
+            c: a * other.c + c * other.d, d: b * other.c + d * other.d,
+            tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
     }
 }
 

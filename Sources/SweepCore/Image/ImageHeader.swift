@@ -18,7 +18,8 @@ public enum ImageHeader {
             // The first chunk must be IHDR; anything else is not a size (the decoder then
             // reports the file as corrupt).
             guard b.count >= 24, b[12..<16].elementsEqual(Array("IHDR".utf8)),
-                  let w = be32(16), let h = be32(20) else { return nil }
+                let w = be32(16), let h = be32(20)
+            else { return nil }
             return (w, h)
         case .gif:
             guard let w = le16(6), let h = le16(8) else { return nil }
@@ -47,14 +48,14 @@ public enum ImageHeader {
             while i + 4 <= b.count {
                 guard b[i] == 0xFF else { return nil }
                 let marker = b[i + 1]
-                if marker == 0xFF { i += 1; continue } // fill byte
+                if marker == 0xFF { i += 1; continue }  // fill byte
                 if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
                 guard let len = be16(i + 2), len >= 2 else { return nil }
                 if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
                     guard let h = be16(i + 5), let w = be16(i + 7) else { return nil }
                     return (w, h)
                 }
-                if marker == 0xDA || marker == 0xD9 { return nil } // scan data before any frame header
+                if marker == 0xDA || marker == 0xD9 { return nil }  // scan data before any frame header
                 i += 2 + len
             }
             return nil
@@ -67,7 +68,8 @@ public enum ImageHeader {
             let end = min(b.count, 1 << 20) - 16
             while i < end {
                 if b[i] == 0x69, b[i + 1] == 0x73, b[i + 2] == 0x70, b[i + 3] == 0x65, be32(i - 4) == 20,
-                   let w = be32(i + 8), let h = be32(i + 12) {
+                    let w = be32(i + 8), let h = be32(i + 12)
+                {
                     if best == nil || w * h > best!.0 * best!.1 { best = (w, h) }
                     i += 16
                 } else {

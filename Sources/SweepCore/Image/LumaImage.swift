@@ -57,7 +57,8 @@ extension LumaImage {
                             // The common case (pyramids, halved views): two rows, pairs of pixels.
                             let r0 = 2 * oy * width, r1 = r0 + width, base = oy * w
                             for ox in 0..<w {
-                                let s = UInt32(src[r0 + 2 * ox]) &+ UInt32(src[r0 + 2 * ox + 1])
+                                let s =
+                                    UInt32(src[r0 + 2 * ox]) &+ UInt32(src[r0 + 2 * ox + 1])
                                     &+ UInt32(src[r1 + 2 * ox]) &+ UInt32(src[r1 + 2 * ox + 1])
                                 dst[base + ox] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
                             }
@@ -183,8 +184,9 @@ extension LumaImage {
             for x in 0..<(width * rx) { out[(y + border) * w + x + border] = pixels[sy * width + x / rx] }
         }
         // Output pixel (u, v) shows source pixel ((u - border) / rx, (v - border) / ry).
-        let back = AffineTransform(a: 1 / Double(rx), b: 0, c: 0, d: 1 / Double(ry),
-                                   tx: -Double(border) / Double(rx), ty: -Double(border) / Double(ry))
+        let back = AffineTransform(
+            a: 1 / Double(rx), b: 0, c: 0, d: 1 / Double(ry),
+            tx: -Double(border) / Double(rx), ty: -Double(border) / Double(ry))
         return (LumaImage(width: w, height: h, pixels: out), back)
     }
 
@@ -219,8 +221,9 @@ extension LumaImage {
         let cx = w / 2, cy = h / 2, ncx = Double(nw) / 2, ncy = Double(nh) / 2
         // Destination (u,v) -> source: rotate by +a in image coordinates (y down): screen CCW.
         // src = R(a) * (dst - nc) + c, with R(a) = [[c, -s],[s, c]] applied as y-down CCW => use [[c, s],[-s, c]].
-        let toSource = AffineTransform(a: c, b: s, c: -s, d: c,
-                                       tx: cx - c * ncx + s * ncy, ty: cy - s * ncx - c * ncy)
+        let toSource = AffineTransform(
+            a: c, b: s, c: -s, d: c,
+            tx: cx - c * ncx + s * ncy, ty: cy - s * ncx - c * ncy)
         var out = [UInt8](repeating: 255, count: nw * nh)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in

@@ -21,7 +21,7 @@ public enum ExifOrientation {
                     case 5: for u in 0..<uw { dst[row + u] = src[u * w + v] }
                     case 6: for u in 0..<uw { dst[row + u] = src[(h - 1 - u) * w + v] }
                     case 7: for u in 0..<uw { dst[row + u] = src[(h - 1 - u) * w + (w - 1 - v)] }
-                    default: for u in 0..<uw { dst[row + u] = src[u * w + (w - 1 - v)] } // 8
+                    default: for u in 0..<uw { dst[row + u] = src[u * w + (w - 1 - v)] }  // 8
                     }
                 }
             }

@@ -23,7 +23,7 @@ extension QRLocator {
     struct AlignmentTests {
         let L: Level, m: Double, cap: Int
         var x0 = 0, y0 = 0, side = 0
-        var state: [UInt8] = []       // 0 untested, 1 no, 2 yes
+        var state: [UInt8] = []  // 0 untested, 1 no, 2 yes
         var centers: [Point] = []
 
         init(_ L: Level, module m: Double) { self.L = L; self.m = m; cap = Int(m * 2.5) + 2 }
@@ -52,8 +52,9 @@ extension QRLocator {
         func test(_ x: Int, _ y: Int) -> Point? {
             func oneModule(_ r: Int) -> Bool { Double(r) >= 0.4 * m && Double(r) <= 1.9 * m }
             guard L.isDark(x, y),
-                  let h = runsThrough(L, x, y, 1, 0, cap: cap), h.runs.allSatisfy(oneModule),
-                  let v = runsThrough(L, x, y, 0, 1, cap: cap), v.runs.allSatisfy(oneModule) else { return nil }
+                let h = runsThrough(L, x, y, 1, 0, cap: cap), h.runs.allSatisfy(oneModule),
+                let v = runsThrough(L, x, y, 0, 1, cap: cap), v.runs.allSatisfy(oneModule)
+            else { return nil }
             return Point(x: Double(x) + h.center + 0.5, y: Double(y) + v.center + 0.5)
         }
     }

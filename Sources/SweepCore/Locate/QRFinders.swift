@@ -15,7 +15,9 @@ extension QRLocator {
         }
         var img = image
         var scale = 1.0
-        while levels.count < options.maxLevels && min(img.width, img.height) >= min(options.minSide, min(image.width, image.height)) && img.width >= 32 && img.height >= 32 {
+        while levels.count < options.maxLevels && min(img.width, img.height) >= min(options.minSide, min(image.width, image.height)) && img.width >= 32
+            && img.height >= 32
+        {
             levels.append(binarise(img, scale: scale, options: options))
             if min(img.width, img.height) / 2 < options.minSide { break }
             img = img.downscaled(by: 2)
@@ -119,7 +121,8 @@ extension QRLocator {
         let m = Double(total) / 7
         let tol = 0.6 * m
         guard abs(Double(r0) - m) <= tol, abs(Double(r1) - m) <= tol, abs(Double(r3) - m) <= tol, abs(Double(r4) - m) <= tol,
-              abs(Double(r2) - 3 * m) < 1.3 * m else { return nil }
+            abs(Double(r2) - 3 * m) < 1.3 * m
+        else { return nil }
         return m
     }
 
@@ -175,7 +178,7 @@ extension QRLocator {
         var found: [FinderPattern] = []
         for L in levels {
             var levelFound: [FinderPattern] = []
-            var largest = 0.0   // the largest module found at this level so far
+            var largest = 0.0  // the largest module found at this level so far
             /// The finder found at this level that a hit at (x, y) of module m belongs to, if any.
             /// Finders are found row by row, each centred within a few modules of its first row,
             /// so the search walks back from the newest and stops well above the row.
@@ -209,7 +212,12 @@ extension QRLocator {
                                 guard let m = finderRatio(runs[i], runs[i + 1], runs[i + 2], runs[i + 3], runs[i + 4]) else { continue }
                                 let cx = Double(starts[i + 2]) + Double(runs[i + 2]) / 2
                                 // Already known here: count the row and move on.
-                                if let k = known({ abs($0.center.x - cx) < max(1.5, $0.moduleSize) && abs($0.center.y - Double(y)) < 3.5 * $0.moduleSize && abs($0.moduleSize - m) < 0.6 * max(m, $0.moduleSize) }, row: y) {
+                                if let k = known(
+                                    {
+                                        abs($0.center.x - cx) < max(1.5, $0.moduleSize) && abs($0.center.y - Double(y)) < 3.5 * $0.moduleSize
+                                            && abs($0.moduleSize - m) < 0.6 * max(m, $0.moduleSize)
+                                    }, row: y)
+                                {
                                     levelFound[k].count += 1
                                     continue
                                 }
@@ -231,7 +239,9 @@ extension QRLocator {
                 // Edge coordinates (pixel i spans [i, i+1)) scale as they are.
                 f.center = Point(x: f.center.x * L.scale, y: f.center.y * L.scale)
                 f.moduleSize *= L.scale
-                if let k = found.firstIndex(where: { distance($0.center, f.center) < 1.5 * min($0.moduleSize, f.moduleSize) + 1 && ratio($0.moduleSize, f.moduleSize) < 1.8 }) {
+                if let k = found.firstIndex(where: {
+                    distance($0.center, f.center) < 1.5 * min($0.moduleSize, f.moduleSize) + 1 && ratio($0.moduleSize, f.moduleSize) < 1.8
+                }) {
                     // Keep the finer level's position (it is more precise); add up the confirmations.
                     found[k].count += f.count
                 } else {

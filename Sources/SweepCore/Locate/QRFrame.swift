@@ -1,17 +1,20 @@
+import QRSymbol
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import QRSymbol
 
 /// From three finders to a code candidate: the timing pattern, the version, the alignment
 /// pattern and the perspective frame that fits best.
 extension QRLocator {
     /// A code candidate from three finders (A top-left, B top-right, C bottom-left), or nil if
     /// the timing pattern is not there.
-    static func candidate(_ A: FinderPattern, _ B: FinderPattern, _ C: FinderPattern, levels: [Level], options: Options,
-                          guessed: Bool = false) -> QRCandidate? {
+    static func candidate(
+        _ A: FinderPattern, _ B: FinderPattern, _ C: FinderPattern, levels: [Level], options: Options,
+        guessed: Bool = false
+    ) -> QRCandidate? {
         let m = (A.moduleSize + B.moduleSize + C.moduleSize) / 3
         // The level where modules are nearest 4 px: timing runs of one module stay clear of
         // pixel noise, and the block threshold is local enough for them.
@@ -60,10 +63,12 @@ extension QRLocator {
             }
         }
         guard let chosen = best else { return nil }
-        var candidate = QRCandidate(topLeft: A.center, topRight: B.center, bottomLeft: C.center, dimension: chosen.n,
-                                    moduleSize: m, alignment: chosen.alignment, score: score, toImage: chosen.toImage)
-        candidate.finderMatch = finderMatch(L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(chosen.toImage),
-                                            dimension: chosen.n, seen: guessed ? 2 : 3)
+        var candidate = QRCandidate(
+            topLeft: A.center, topRight: B.center, bottomLeft: C.center, dimension: chosen.n,
+            moduleSize: m, alignment: chosen.alignment, score: score, toImage: chosen.toImage)
+        candidate.finderMatch = finderMatch(
+            L, Homography([1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1]).concatenating(chosen.toImage),
+            dimension: chosen.n, seen: guessed ? 2 : 3)
         candidate.otherFrames = all.filter { $0.toImage != chosen.toImage }.sorted { $0.score > $1.score }
             .prefix(3).map { ($0.n, $0.toImage) }
         return candidate
@@ -73,22 +78,28 @@ extension QRLocator {
     /// parallelogram, from the foreshortened corner and from the finders' outer sides, then from
     /// each alignment pattern found where those frames put it (with the pattern's centre, in
     /// image pixels); none when the parallelogram gives no frame.
-    static func frames(version: Int, _ A: FinderPattern, _ B: FinderPattern, _ C: FinderPattern, level L: Level, module mm: Double,
-                       foreshortened: Point?, tests alignmentTests: inout AlignmentTests) -> [(Homography, Point?)] {
+    static func frames(
+        version: Int, _ A: FinderPattern, _ B: FinderPattern, _ C: FinderPattern, level L: Level, module mm: Double,
+        foreshortened: Point?, tests alignmentTests: inout AlignmentTests
+    ) -> [(Homography, Point?)] {
         let s = L.scale
         func toL(_ p: Point) -> Point { Point(x: p.x / s, y: p.y / s) }
         let a = toL(A.center), b = toL(B.center), c = toL(C.center)
         let dst = [A.center, B.center, C.center]
         let nd = Double(QRStructure.size(version: version))
         let src = [Point(x: 3.5, y: 3.5), Point(x: nd - 3.5, y: 3.5), Point(x: 3.5, y: nd - 3.5)]
-        guard let affine = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
-                                      to: dst + [Point(x: B.center.x + C.center.x - A.center.x, y: B.center.y + C.center.y - A.center.y)]) else { return [] }
+        guard
+            let affine = Homography(
+                from: src + [Point(x: nd - 3.5, y: nd - 3.5)],
+                to: dst + [Point(x: B.center.x + C.center.x - A.center.x, y: B.center.y + C.center.y - A.center.y)])
+        else { return [] }
         var frames: [(Homography, Point?)] = [(affine, nil)]
         if let far = foreshortened, let h = Homography(from: src + [Point(x: nd - 3.5, y: nd - 3.5)], to: dst + [Point(x: far.x * s, y: far.y * s)]) {
             frames.append((h, nil))
         }
         if let corner = outerCorner(L, a: a, b: b, c: c, dimension: nd, predicted: toL(affine.apply(Point(x: nd, y: nd))), module: mm),
-           let h = Homography(from: src + [Point(x: nd, y: nd)], to: dst + [Point(x: corner.x * s, y: corner.y * s)]) {
+            let h = Homography(from: src + [Point(x: nd, y: nd)], to: dst + [Point(x: corner.x * s, y: corner.y * s)])
+        {
             frames.append((h, nil))
         }
         if version >= 2 {
@@ -169,7 +180,7 @@ extension QRLocator {
     /// against), and how many modules it counted.
     static func timing(_ L: Level, from p: Point, to q: Point, across: Point, modules: Double, acrossModules: Double) -> (score: Double, modules: Int) {
         let along = vec(p, q)
-        let unitAcross = Point(x: across.x / acrossModules, y: across.y / acrossModules) // one module towards the third finder
+        let unitAcross = Point(x: across.x / acrossModules, y: across.y / acrossModules)  // one module towards the third finder
         // From the first finder's edge to the second's (3.5 modules from each centre).
         let t0 = 3.5 / modules, t1 = 1 - 3.5 / modules
         guard t1 > t0 else { return (0, 0) }
@@ -189,7 +200,9 @@ extension QRLocator {
             for k in 0...steps {
                 let t = t0 + (t1 - t0) * Double(k) / Double(steps)
                 let d = L.isDark(Point(x: p.x + along.x * t + unitAcross.x * off, y: p.y + along.y * t + unitAcross.y * off))
-                if k > 0 && d == last { runLen += 1 } else {
+                if k > 0 && d == last {
+                    runLen += 1
+                } else {
                     if k > 0 { close() }
                     last = d; runLen = 1
                 }
@@ -262,7 +275,7 @@ extension QRLocator {
         guard lab > 0, lac > 0 else { return nil }
         let u = Point(x: ab.x / lab, y: ab.y / lab), v = Point(x: ac.x / lac, y: ac.y / lac)
         guard let au = finderWidth(L, center: a, along: u, module: m), let bu = finderWidth(L, center: b, along: u, module: m),
-              let av = finderWidth(L, center: a, along: v, module: m), let cv = finderWidth(L, center: c, along: v, module: m)
+            let av = finderWidth(L, center: a, along: v, module: m), let cv = finderWidth(L, center: c, along: v, module: m)
         else { return nil }
         let wB = (au / bu).squareRoot(), wC = (av / cv).squareRoot()
         let wD = wB + wC - 1

@@ -27,7 +27,8 @@ extension QRGridReader.Sampler {
                     found[j * m + i] = fitted.apply(Point(x: module.x + o.x, y: module.y + o.y))
                 }
             }
-            for k in 0..<(m * m) where found[k] != nil && !src.contains(where: { $0 == Point(x: Double(centres[k % m]) + 0.5, y: Double(centres[k / m]) + 0.5) }) {
+            for k in 0..<(m * m)
+            where found[k] != nil && !src.contains(where: { $0 == Point(x: Double(centres[k % m]) + 0.5, y: Double(centres[k / m]) + 0.5) }) {
                 src.append(Point(x: Double(centres[k % m]) + 0.5, y: Double(centres[k / m]) + 0.5))
                 dst.append(found[k]!)
             }
@@ -61,7 +62,7 @@ extension QRGridReader.Sampler {
     /// pattern centred on `centre` (module coordinates) matches best; nil when no place
     /// matches clearly.
     func searchAlignment(_ h: Homography, at centre: Point) -> Point? {
-        let step = 0.25, reach = 8   // ±2 modules
+        let step = 0.25, reach = 8  // ±2 modules
         var best: (score: Double, o: Point)? = nil
         let m = Projective(h)
         image.withGreys { px in
@@ -84,7 +85,7 @@ extension QRGridReader.Sampler {
         for j in -2...2 {
             for i in -2...2 {
                 let ring = max(abs(i), abs(j))
-                let t: Double = ring == 1 ? -1 : 1   // darkness template
+                let t: Double = ring == 1 ? -1 : 1  // darkness template
                 let g = 255 - px.grey(h.apply(centre.x + Double(i) + o.x, centre.y + Double(j) + o.y))
                 sum += g; sumSq += g * g; dot += g * t; tSum += t
             }

@@ -55,8 +55,11 @@ package enum QRGridReader {
                         // to a fraction of a pixel (the finders alone leave the far corner loose).
                         var polished = sampler
                         if polish { polished.polishCorners(grid) }
-                        return (Read(decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
-                                     orientation: sampler.orientation(mirrored: mirrored)), true)
+                        return (
+                            Read(
+                                decoded: decoded, mirrored: mirrored, corners: polished.corners(mirrored: mirrored),
+                                orientation: sampler.orientation(mirrored: mirrored)), true
+                        )
                     case .failure(.version(let v)):
                         seen = true
                         // The version information names another size: the same finders, that size.
@@ -105,7 +108,8 @@ package enum QRGridReader {
             func grey(_ x: Int, _ y: Int) -> Double { probe.grey(f.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))) }
             // Threshold: the top-right finder's dark core and light ring in this frame.
             let core = (0..<9).map { grey(m - 5 + $0 % 3, 2 + $0 / 3) }.reduce(0, +) / 9
-            let ring = [(m - 6, 1), (m - 2, 1), (m - 6, 5), (m - 2, 5), (m - 4, 1), (m - 4, 5), (m - 6, 3), (m - 2, 3)].map { grey($0.0, $0.1) }.reduce(0, +) / 8
+            let ring =
+                [(m - 6, 1), (m - 2, 1), (m - 6, 5), (m - 2, 5), (m - 4, 1), (m - 4, 5), (m - 6, 3), (m - 2, 3)].map { grey($0.0, $0.1) }.reduce(0, +) / 8
             guard ring - core > 20 else { continue }
             let t = (core + ring) / 2
             let (a, b) = QRVersionInformation.positions(size: m)

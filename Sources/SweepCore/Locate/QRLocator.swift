@@ -111,7 +111,7 @@ package enum QRLocator {
     struct Level {
         var width: Int, height: Int
         var dark: [UInt8]
-        var scale: Double   // input pixels per level pixel
+        var scale: Double  // input pixels per level pixel
         @inline(__always) func isDark(_ x: Int, _ y: Int) -> Bool {
             x >= 0 && y >= 0 && x < width && y < height && dark[y * width + x] != 0
         }
@@ -129,7 +129,8 @@ package enum QRLocator {
 
     /// The same, with the milliseconds of each stage and the finder count (for the trace).
     package static func locateTimed(_ image: LumaImage, options: Options = Options())
-        -> (candidates: [QRCandidate], finders: Int, stages: [(String, Double)]) {
+        -> (candidates: [QRCandidate], finders: Int, stages: [(String, Double)])
+    {
         var stages: [(String, Double)] = []
         var t = ContinuousClock.now
         func lap(_ name: String) {
@@ -213,7 +214,9 @@ package enum QRLocator {
             if kept.contains(where: { k in
                 let d = distance(k.center, c.center)
                 return d < 2 * k.moduleSize && abs(k.corners.area - corners.area) < 0.3 * max(k.corners.area, corners.area)
-            }) { continue }
+            }) {
+                continue
+            }
             kept.append(c)
         }
         return kept

@@ -105,8 +105,10 @@ extension LumaImage {
     /// code when the frame is right to a fraction of a module, even where the photo is too
     /// blurred or skewed for its own finder. `offset` (in modules) moves every sample point.
     /// Returns the view and the map back to this image.
-    package func sampledGrid(_ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
-                            offset: Point = Point(x: 0, y: 0)) -> (image: LumaImage, toSource: Homography) {
+    package func sampledGrid(
+        _ toImage: Homography, dimension n: Int, modulePixels px: Int, quiet: Int,
+        offset: Point = Point(x: 0, y: 0)
+    ) -> (image: LumaImage, toSource: Homography) {
         var g = [Double](repeating: 0, count: n * n)
         for j in 0..<n {
             for i in 0..<n {

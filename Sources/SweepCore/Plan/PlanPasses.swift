@@ -25,8 +25,12 @@ extension ScanPlan {
         // a ZBar pass, and tells the candidates that are no code (no format information).
         ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
         ScanPass("located", [.located(side: 300, margin: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-        ScanPass("located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-        ScanPass("located-threshold-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+        ScanPass(
+            "located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread],
+            symbols: .twoDimensional),
+        ScanPass(
+            "located-threshold-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15), .median],
+            when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
         ScanPass("located-grid", [.locatedGrid(shift: 0)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
         ScanPass("located-grid-shifted", [.locatedGrid(shift: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
     ]
@@ -72,12 +76,17 @@ extension ScanPlan {
         // (4 MP and more) only where the texture is in places, not everywhere (a page of
         // text, a wall, a fabric: there each retry would be a whole 3 MP scan).
         ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
-        ScanPass("invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .twoDimensional),
-        ScanPass("invert-full", [.fineRegions(maxArea: 0.15), .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
+        ScanPass(
+            "invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)],
+            symbols: .twoDimensional),
+        ScanPass(
+            "invert-full", [.fineRegions(maxArea: 0.15), .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
         ScanPass("sharpen-full", [.fineRegions(maxArea: 0.15), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
         ScanPass("upscale2-sharpen-full", [.fineRegions(maxArea: 0.15), .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
         ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
-        ScanPass("threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
+        ScanPass(
+            "threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)],
+            when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
     ]
 
     /// `normal`'s second look at a sheet of codes.
@@ -87,7 +96,9 @@ extension ScanPlan {
         // were read) with one still unread: a page of text, a fabric or a field of
         // finder-like squares is busy too, and tiling it at full resolution costs more
         // than all else.
-        ScanPass("tiles3", [.tiles(grid: 3, overlap: 0.15)], when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedReadAtLeast(4), .locatedUnread]),
+        ScanPass(
+            "tiles3", [.tiles(grid: 3, overlap: 0.15)],
+            when: [.atLeast(megapixels: 2), .busyArea(atLeast: 0.3), .locatedAtLeast(8), .locatedReadAtLeast(4), .locatedUnread])
     ]
 
     /// `normal`'s turns for linear codes at a slant.
@@ -99,8 +110,12 @@ extension ScanPlan {
         // Only where bars show, or in a small image with no QR code located (a stacked
         // DataBar shows no bar field): each turn costs a 1 MP scan, and a busy photo of a
         // QR code, of text, brick or fabric shows no bars (BoofCV dev: 3.2 s for no code).
-        ScanPass("rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
-        ScanPass("rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear),
+        ScanPass(
+            "rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear
+        ),
+        ScanPass(
+            "rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)],
+            symbols: .linear),
     ]
 
     /// `thorough`, after all of `normal`: the warps of located codes that normal drops.
@@ -108,8 +123,12 @@ extension ScanPlan {
         // The warps of located codes that normal drops: on the BoofCV dev half, after the
         // grid decoder, they added 5 codes for 13 s.
         ScanPass("located-wide", [.located(side: 240, margin: 0.6)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-        ScanPass("located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
-        ScanPass("located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+        ScanPass(
+            "located-threshold8-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 8), .median],
+            when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
+        ScanPass(
+            "located-threshold30-median", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 30), .median],
+            when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
     ]
 
     /// `thorough`, last: every retry on the whole frame at full resolution.
@@ -152,18 +171,21 @@ extension ScanPlan {
     /// (`fast` runs ZBar alone: its cost is the goal there.)
     public static let secondDecoderPasses: [ScanPass] = [
         ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
-                 symbols: .twoDimensional, decoder: .zxing),
+        ScanPass(
+            "zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
+            symbols: .twoDimensional, decoder: .zxing),
         // Small images (up to 1 MP) where nothing was read: inverted (light on dark), doubled
         // (tiny modules), halved (big blurred ones). Each added reads on the zxing-cpp corpus
         // (aztec 26 → 30, datamatrix 80 → 83 of the codes; sharpen, median, Otsu and local
         // thresholds and a 45° turn added none).
         // Turned places (under 4 MP): zxing-cpp 1.4 reads a PDF417 only within about 5° of
         // upright and an Aztec only within about 10°; each place turned back by 20° both ways.
-        ScanPass("zxing-places-rotate20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike, .under(megapixels: 4)],
-                 symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
-                 symbols: .twoDimensional, decoder: .zxing),
+        ScanPass(
+            "zxing-places-rotate20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike, .under(megapixels: 4)],
+            symbols: .twoDimensional, decoder: .zxing),
+        ScanPass(
+            "zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
+            symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),

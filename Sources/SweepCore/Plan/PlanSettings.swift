@@ -77,7 +77,8 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "weak EAN/UPC reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
                 + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
                 + " no find until then, dropped if never confirmed",
-            pairsAddOns ? "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")"
+            pairsAddOns
+                ? "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")"
                 : "add-ons: reported alone (not paired with a host code)",
             "QR details: \(qrDetails ? "for every QR code, from the grid decoder at its corners (kept when it reads the same bytes)" : "only for codes the grid decoder read")",
             "grid decoder: \(gridRejectsNonCodes ? "a located candidate without format information is no code (no warps)" : "its verdict gates nothing")",

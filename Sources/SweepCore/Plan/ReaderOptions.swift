@@ -21,8 +21,10 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
             ? SymbologySet(symbologies.members.union(Symbology.addOnHostsToScan)) : symbologies
     }
 
-    public init(symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
-                minLinearQuality: Int = 2, minITFLength: Int = 6) {
+    public init(
+        symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
+        minLinearQuality: Int = 2, minITFLength: Int = 6
+    ) {
         self.symbologies = symbologies
         self.plan = ScanPlan.forEffort(effort)
         self.roi = roi

@@ -213,8 +213,10 @@ public struct ScanPass: Sendable, Equatable, Codable {
     /// The decoder the pass runs: ZBar, or the second decoder (zxing-cpp) for the symbologies
     /// ZBar lacks. A pass only ever looks for its decoder's symbologies.
     public var decoder: DecodingEngine
-    public init(_ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-                source: SourceResolution? = nil, decoder: DecodingEngine = .zbar) {
+    public init(
+        _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
+        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar
+    ) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
         self.decoder = decoder

@@ -4,9 +4,12 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
     /// What the level is for, as `codesweep plan` says it.
     public var purpose: String {
         switch self {
-        case .fast: "a first look at a big folder: one ZBar pass at 1 MP (most codes in screenshots and photos), then the QR locator and the grid decoder on the QR codes that pass missed; no retries, no second decoder"
-        case .normal: "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
-        case .thorough: "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and turns normal drops and every filter on the whole frame at full resolution"
+        case .fast:
+            "a first look at a big folder: one ZBar pass at 1 MP (most codes in screenshots and photos), then the QR locator and the grid decoder on the QR codes that pass missed; no retries, no second decoder"
+        case .normal:
+            "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
+        case .thorough:
+            "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and turns normal drops and every filter on the whole frame at full resolution"
         }
     }
 }
@@ -31,16 +34,20 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // One pass at 1 MP: a 12 MP JPEG is decoded at half size (DCT scaling) and averaged
             // down once more; finds modules of about 6 px and more at full size. (At 0.7 MP the
             // decode is 1/4 size and 40 % cheaper, but two thirds of the benchmark's codes are lost.)
-            return ScanPlan(effort: .fast, passes: [
-                ScanPass("fit1", [.fit(megapixels: 1)]),
-                // Where the QR locator finds a code ZBar did not read: the grid decoder.
-                ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
-            ])
+            return ScanPlan(
+                effort: .fast,
+                passes: [
+                    ScanPass("fit1", [.fit(megapixels: 1)]),
+                    // Where the QR locator finds a code ZBar did not read: the grid decoder.
+                    ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+                ])
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift).
-            return ScanPlan(effort: .normal, passes: firstViewPasses + locatedPasses + resolutionPasses + smallImagePasses
-                            + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
+            return ScanPlan(
+                effort: .normal,
+                passes: firstViewPasses + locatedPasses + resolutionPasses + smallImagePasses
+                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
@@ -54,7 +61,9 @@ public struct ScanPlan: Sendable, Equatable, Codable {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")", "for: \(effort.purpose)"]
         for (i, p) in passes.enumerated() {
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append("  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)")
+            lines.append(
+                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
+            )
         }
         lines.append("settings:")
         lines += settings.listing.map { "  " + $0 }

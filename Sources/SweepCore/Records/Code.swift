@@ -42,8 +42,10 @@ public struct DetectedCode: Sendable, Equatable {
     /// grid decoder; nil where no decoder said.
     public var qr: QRDetails?
 
-    public init(symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String,
-                gs1: Bool? = nil) {
+    public init(
+        symbology: Symbology, bytes: [UInt8], corners: Quad, quality: Int, orientation: Int, frame: Int, pass: String,
+        gs1: Bool? = nil
+    ) {
         self.symbology = symbology; self.bytes = bytes; self.corners = corners
         self.quality = quality; self.orientation = orientation; self.frame = frame; self.pass = pass; self.gs1 = gs1
     }

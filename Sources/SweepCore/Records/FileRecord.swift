@@ -156,8 +156,10 @@ public struct ImageMetadata: Sendable, Equatable {
     public var gps: GPSPosition?
     public var software: String?
 
-    public init(captureTime: String? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
-                gps: GPSPosition? = nil, software: String? = nil) {
+    public init(
+        captureTime: String? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
+        gps: GPSPosition? = nil, software: String? = nil
+    ) {
         self.captureTime = captureTime; self.cameraMake = cameraMake; self.cameraModel = cameraModel
         self.gps = gps; self.software = software
     }

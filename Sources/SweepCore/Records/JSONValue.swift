@@ -13,12 +13,12 @@ public indirect enum JSONValue: Sendable, Equatable {
     public static func == (l: JSONValue, r: JSONValue) -> Bool {
         switch (l, r) {
         case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.int(a), .int(b)): a == b
-        case let (.double(a), .double(b)): a == b
-        case let (.string(a), .string(b)): a == b
-        case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }
@@ -37,7 +37,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .double(let d):
             if d.isFinite {
                 if d == d.rounded() && abs(d) < 1e15 { out += String(Int(d)) } else { out += String(d) }
-            } else { out += "null" }
+            } else {
+                out += "null"
+            }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
@@ -86,4 +88,3 @@ public indirect enum JSONValue: Sendable, Equatable {
         out += "\""
     }
 }
-

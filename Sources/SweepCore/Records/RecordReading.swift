@@ -50,15 +50,22 @@ extension JSONValue: Decodable {
             return
         }
         if let fields = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try fields.allKeys.sorted { $0.stringValue < $1.stringValue }.map { ($0.stringValue, try fields.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try fields.allKeys.sorted { $0.stringValue < $1.stringValue }.map { ($0.stringValue, try fields.decode(JSONValue.self, forKey: $0)) })
             return
         }
         let one = try decoder.singleValueContainer()
-        if one.decodeNil() { self = .null }
-        else if let b = try? one.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? one.decode(Int.self) { self = .int(i) }
-        else if let d = try? one.decode(Double.self) { self = .double(d) }
-        else { self = .string(try one.decode(String.self)) }
+        if one.decodeNil() {
+            self = .null
+        } else if let b = try? one.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? one.decode(Int.self) {
+            self = .int(i)
+        } else if let d = try? one.decode(Double.self) {
+            self = .double(d)
+        } else {
+            self = .string(try one.decode(String.self))
+        }
     }
 
     public subscript(key: String) -> JSONValue? {
@@ -141,8 +148,9 @@ extension FileRecord: Decodable {
         }
         if c.contains(.error) {
             let e = try c.nestedContainer(keyedBy: ErrorField.self, forKey: .error)
-            error = RecordError(ErrorKind(rawValue: try e.decode(String.self, forKey: .kind)) ?? .internalError,
-                                try e.decodeIfPresent(String.self, forKey: .message) ?? "")
+            error = RecordError(
+                ErrorKind(rawValue: try e.decode(String.self, forKey: .kind)) ?? .internalError,
+                try e.decodeIfPresent(String.self, forKey: .message) ?? "")
         }
         codes = try c.decodeIfPresent([DetectedCode].self, forKey: .codes) ?? []
     }
@@ -164,16 +172,18 @@ extension DetectedCode: Decodable {
         }
         let details = c.contains(.details) ? try c.nestedContainer(keyedBy: DetailField.self, forKey: .details) : nil
         let orientation = try details?.decodeIfPresent(String.self, forKey: .orientation).flatMap { Self.orientationNames.firstIndex(of: $0) }
-        self.init(symbology: symbology, bytes: try c.decodeBase64(forKey: .bytes), corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
-                  quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 0,
-                  orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
-                  frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
-                  pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
-                  gs1: symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
+        self.init(
+            symbology: symbology, bytes: try c.decodeBase64(forKey: .bytes), corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
+            quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 0,
+            orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
+            frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
+            pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
+            gs1: symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
         if let details, let version = try details.decodeIfPresent(Int.self, forKey: .version) {
-            qr = QRDetails(version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
-                           mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),
-                           eci: try details.decodeIfPresent(Int.self, forKey: .eci))
+            qr = QRDetails(
+                version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
+                mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),
+                eci: try details.decodeIfPresent(Int.self, forKey: .eci))
         }
     }
 }
@@ -183,11 +193,12 @@ extension ImageMetadata: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Field.self)
-        self.init(captureTime: try c.decodeIfPresent(String.self, forKey: .captureTime),
-                  cameraMake: try c.decodeIfPresent(String.self, forKey: .cameraMake),
-                  cameraModel: try c.decodeIfPresent(String.self, forKey: .cameraModel),
-                  gps: try c.decodeIfPresent(GPSPosition.self, forKey: .gps),
-                  software: try c.decodeIfPresent(String.self, forKey: .software))
+        self.init(
+            captureTime: try c.decodeIfPresent(String.self, forKey: .captureTime),
+            cameraMake: try c.decodeIfPresent(String.self, forKey: .cameraMake),
+            cameraModel: try c.decodeIfPresent(String.self, forKey: .cameraModel),
+            gps: try c.decodeIfPresent(GPSPosition.self, forKey: .gps),
+            software: try c.decodeIfPresent(String.self, forKey: .software))
     }
 }
 
@@ -196,8 +207,9 @@ extension GPSPosition: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Field.self)
-        self.init(latitude: try c.decode(Double.self, forKey: .lat), longitude: try c.decode(Double.self, forKey: .lon),
-                  altitude: try c.decodeIfPresent(Double.self, forKey: .alt))
+        self.init(
+            latitude: try c.decode(Double.self, forKey: .lat), longitude: try c.decode(Double.self, forKey: .lon),
+            altitude: try c.decodeIfPresent(Double.self, forKey: .alt))
     }
 }
 

@@ -31,7 +31,8 @@ package enum DidYouMean {
     /// counts as two), gets a suggestion: anything else stays a path for the default `scan`.
     package static func subcommand(for word: String, commands: [String], exists: (String) -> Bool) -> String? {
         guard word.count >= 3, !word.hasPrefix("-"), !commands.contains(word),
-              word.allSatisfy({ ($0.isASCII && $0.isLetter) || $0 == "-" }), !exists(word) else { return nil }
+            word.allSatisfy({ ($0.isASCII && $0.isLetter) || $0 == "-" }), !exists(word)
+        else { return nil }
         return closest(to: word, among: commands)
     }
 }

@@ -84,7 +84,8 @@ package enum FileIO {
 
     /// Writes every byte. A write(2) that makes no progress three times is `EIO` (it would spin).
     package static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(Failure) {
-        let code = bytes.withContiguousStorageIfAvailable { writeLoop(fd, UnsafeRawBufferPointer($0)) }
+        let code =
+            bytes.withContiguousStorageIfAvailable { writeLoop(fd, UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { writeLoop(fd, $0) }
         if code != 0 { throw Failure(code: code) }
     }

@@ -20,11 +20,11 @@
 package struct Glob: Sendable, Equatable {
     enum Token: Equatable, Sendable {
         case byte(UInt8)
-        case any            // ?
-        case star           // *
-        case folders        // **/ : zero or more "name/"
+        case any  // ?
+        case star  // *
+        case folders  // **/ : zero or more "name/"
         case set([ClosedRange<UInt8>], negated: Bool)
-        case alternatives([Glob]) // {a,b}
+        case alternatives([Glob])  // {a,b}
     }
     let tokens: [Token]
     let caseInsensitive: Bool
@@ -51,7 +51,9 @@ package struct Glob: Sendable, Equatable {
             case UInt8(ascii: "{"):
                 if let (parts, next) = Self.alternatives(p, from: i) {
                     out.append(.alternatives(parts.map { Glob($0) })); i = next
-                } else { out.append(.byte(c)); i += 1 }
+                } else {
+                    out.append(.byte(c)); i += 1
+                }
             default: out.append(.byte(c)); i += 1
             }
         }
@@ -134,7 +136,8 @@ package struct Glob: Sendable, Equatable {
                 result = (ti...s.count).contains { match(pi + 1, $0, s, &memo) }
             case .folders:
                 // Zero folders, or skip to just after any later "/".
-                result = match(pi + 1, ti, s, &memo)
+                result =
+                    match(pi + 1, ti, s, &memo)
                     || (ti..<s.count).contains { s[$0] == UInt8(ascii: "/") && match(pi + 1, $0 + 1, s, &memo) }
             case .any:
                 result = ti < s.count && match(pi + 1, ti + Self.characterLength(s, at: ti), s, &memo)

@@ -1,8 +1,9 @@
-import TestSupport
 import Foundation
-import Testing
-@testable import AssetCheck
 import SweepCore
+import TestSupport
+import Testing
+
+@testable import AssetCheck
 
 /// Assets made at test time with qrencode, zint and the real ImageMagick (/usr/bin/convert),
 /// scanned once with the real engine and shared by the Check* suites.
@@ -16,7 +17,7 @@ enum CheckFixtures {
         /// Kept for the whole test process, like the task that made it.
         let temp: TempDir
         var dir: URL { temp.url }
-        var records: [String: FileRecord]       // by file name
+        var records: [String: FileRecord]  // by file name
         var scans: [String: [Scannability?]]
     }
 
@@ -49,13 +50,15 @@ enum CheckFixtures {
         // Two codes: the QR code and a Code 128 barcode on the left.
         let bar = dir.appendingPathComponent("bar.png")
         try run(Tools.zint, ["-b", "20", "--scale=2", "-d", "ACME-0042", "-o", bar.path])
-        try poster(assets.appendingPathComponent("two-codes.png"), payload: good, width: 800,
-                   extra: [bar.path, "-gravity", "West", "-geometry", "+24+20", "-composite"])
+        try poster(
+            assets.appendingPathComponent("two-codes.png"), payload: good, width: 800,
+            extra: [bar.path, "-gravity", "West", "-geometry", "+24+20", "-composite"])
         for f in try FileManager.default.contentsOfDirectory(atPath: assets.path) where f.hasSuffix(".qr.png") {
             try FileManager.default.removeItem(at: assets.appendingPathComponent(f))
         }
-        let runner = CheckRunner(rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
-                                 jobs: 2, isolation: .none)
+        let runner = CheckRunner(
+            rules: CheckRules(), context: PathContext(currentDirectory: dir.path), today: "2026-01-01",
+            jobs: 2, isolation: .none)
         let (records, scans) = await runner.scan(paths: [assets.path])
         var byName: [String: FileRecord] = [:], scansByName: [String: [Scannability?]] = [:]
         for (r, s) in zip(records, scans) {

@@ -55,8 +55,10 @@ private func makeProcess(_ program: String, _ arguments: [String], env: [String:
 /// so that no pipe can fill up and block the child. Without `stdin` the child reads /dev/null.
 /// With `check` a non-zero exit throws, naming the command and its stderr.
 @discardableResult
-func run(_ program: String, _ arguments: [String], stdin: Data? = nil, env: [String: String] = [:],
-         currentDirectory: String? = nil, check: Bool = true) throws -> ProcessResult {
+func run(
+    _ program: String, _ arguments: [String], stdin: Data? = nil, env: [String: String] = [:],
+    currentDirectory: String? = nil, check: Bool = true
+) throws -> ProcessResult {
     let p = try makeProcess(program, arguments, env: env, currentDirectory: currentDirectory)
     let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
     p.standardOutput = outPipe

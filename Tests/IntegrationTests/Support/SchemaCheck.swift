@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 
 /// JSON Schema validation with PyPI's jsonschema, through scripts/validate-schema.py (which
 /// also reads the JSON strictly). A missing python3 or jsonschema throws, so the test fails with

@@ -1,9 +1,10 @@
-import TestSupport
 import Foundation
+import MagickBridge
+import TestSupport
 import Testing
+
 @testable import CodeSweep
 @testable import FileWalker
-import MagickBridge
 @testable import SweepCore
 
 /// Helpers shared by the test files: the real image tools (run with `run`, Processes.swift),
@@ -50,14 +51,17 @@ enum Make {
     }
 
     /// A white canvas with a QR code pasted at (x, y) of its quiet zone; returns where the symbol sits.
-    static func qrOnCanvas(_ text: String, in dir: TempDir, name: String, width: Int = 360, height: Int = 240,
-                           at x: Int = 40, _ y: Int = 30, scale: Int = 5, margin: Int = 2,
-                           extra: [String] = []) throws -> PlacedQR {
+    static func qrOnCanvas(
+        _ text: String, in dir: TempDir, name: String, width: Int = 360, height: Int = 240,
+        at x: Int = 40, _ y: Int = 30, scale: Int = 5, margin: Int = 2,
+        extra: [String] = []
+    ) throws -> PlacedQR {
         // Intermediates live at the temp folder's top, outside any tree a test walks.
         let qrPath = dir.file("qr-" + name.replacingOccurrences(of: "/", with: "_") + ".png")
         let side = try qr(text, to: qrPath, scale: scale, margin: margin)
-        try convert(["-size", "\(width)x\(height)", "xc:white", qrPath, "-geometry", "+\(x)+\(y)", "-composite"]
-                    + extra + [dir.file(name)])
+        try convert(
+            ["-size", "\(width)x\(height)", "xc:white", qrPath, "-geometry", "+\(x)+\(y)", "-composite"]
+                + extra + [dir.file(name)])
         return PlacedQR(x: Double(x + margin * scale), y: Double(y + margin * scale), side: Double(side))
     }
 
@@ -85,10 +89,14 @@ enum Make {
     /// optics do.
     static func cameraShot(_ s: TempDir, _ code: String, x: Int, y: Int, tilt: Int, blur: Double, name: String) throws -> String {
         let out = s.file(name)
-        try run(Tools.convert, ["-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
-                                "-attenuate", "0.5", "+noise", "Gaussian",
-                                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
-                                "-blur", "0x\(blur)", "-quality", "85", out])
+        try run(
+            Tools.convert,
+            [
+                "-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
+                "-attenuate", "0.5", "+noise", "Gaussian",
+                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                "-blur", "0x\(blur)", "-quality", "85", out,
+            ])
         return out
     }
 
@@ -123,8 +131,10 @@ enum Library {
     }
 
     /// Runs the library's parallel sweep over walked roots and collects the records in emit order.
-    static func sweep(_ roots: [String], jobs: Int, walk: WalkOptions = WalkOptions(),
-                      settings: ScanSettings = ScanSettings()) async -> [FileRecord] {
+    static func sweep(
+        _ roots: [String], jobs: Int, walk: WalkOptions = WalkOptions(),
+        settings: ScanSettings = ScanSettings()
+    ) async -> [FileRecord] {
         let items = Walker(options: walk).walk(roots)
         var records: [FileRecord] = []
         await Sweep(settings: settings, jobs: jobs).run(items, emit: { records.append($0) })
@@ -138,12 +148,15 @@ extension DetectedCode {
 }
 
 /// Asserts that each corner lies within `tolerance` px of the expected one, in order.
-func expectCorners(_ quad: Quad, near expected: [Point], tolerance: Double,
-                   _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+func expectCorners(
+    _ quad: Quad, near expected: [Point], tolerance: Double,
+    _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(quad.points.count == 4, sourceLocation: sourceLocation)
     for (i, (got, want)) in zip(quad.points, expected).enumerated() {
         let d = max(abs(got.x - want.x), abs(got.y - want.y))
-        #expect(d <= tolerance, "corner \(i) is \(got), expected \(want) ± \(tolerance) \(context); all: \(quad.points)",
-                sourceLocation: sourceLocation)
+        #expect(
+            d <= tolerance, "corner \(i) is \(got), expected \(want) ± \(tolerance) \(context); all: \(quad.points)",
+            sourceLocation: sourceLocation)
     }
 }
