@@ -152,20 +152,24 @@ final class WorkerSlot: @unchecked Sendable {
                 if error.code == EAGAIN { continue }
                 n = 0
             }
-            if n == 0 {
-                let status = stop(graceful: false)
-                if let kept = salvage("crashed (the worker died: \(status))") { return kept }
-                let limit = memoryLimitMiB << 20
-                if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
-                    return failure(
-                        entry, .tooLarge,
-                        "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced"
-                    )
-                }
-                return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
-            }
+            if n == 0 { return workerDied(entry, salvage) }
             pending.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// End of file on the worker's pipe: the worker died on this file. The record so far if the
+    /// worker sent one, else `too_large` when it had grown by most of its memory limit, else `crash`.
+    private func workerDied(_ entry: FileEntry, _ salvage: (String) -> FileRecord?) -> FileRecord? {
+        let status = stop(graceful: false)
+        if let kept = salvage("crashed (the worker died: \(status))") { return kept }
+        let limit = memoryLimitMiB << 20
+        if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
+            return failure(
+                entry, .tooLarge,
+                "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced"
+            )
+        }
+        return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
     }
 
     /// The worker's size between files: what its address-space limit was added to.

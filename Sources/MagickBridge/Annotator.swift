@@ -145,35 +145,7 @@ package enum Annotator {
         guard let wand = NewMagickWand() else { throw RecordError(.internalError, "cannot create MagickWand") }
         defer { DestroyMagickWand(wand) }
         _ = MagickSetFormat(wand, format.magickCoder)
-        // Only frames 0...frame are pinged and decoded (a GIF frame is composed on those before
-        // it), within the same per-file budget as ImageLoader: this runs in the coordinator.
-        guard frame >= 0 else { throw RecordError(.corrupt, "image has no frame \(frame)") }
-        _ = MagickSetFilename(wand, "[0-\(frame)]")
-        let pinged = bytes.withUnsafeBytes { MagickPingImageBlob(wand, $0.baseAddress, $0.count) }
-        guard pinged == MagickTrue else {
-            throw ImageLoader.classify(ImageLoader.exception(wand), format: format, fallback: "cannot read image header")
-        }
-        let count = Int(MagickGetNumberImages(wand))
-        guard frame < count else { throw RecordError(.corrupt, "image has no frame \(frame)") }
-        MagickResetIterator(wand)
-        var total = 0, canvas = 0
-        for i in 0..<count {
-            _ = MagickSetIteratorIndex(wand, i)
-            let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
-            if w * h > limits.maxPixels || max(w, h) > limits.maxSide {
-                throw RecordError(.tooLarge, "frame \(i) is \(w)x\(h) pixels")
-            }
-            total += w * h
-            var pw = 0, ph = 0, px = 0, py = 0
-            if MagickGetImagePage(wand, &pw, &ph, &px, &py) == MagickTrue { canvas = max(canvas, pw * ph, w * h) }
-        }
-        if format == .gif && count > 1 { total += count * canvas }
-        if total > limits.maxTotalPixels {
-            throw RecordError(
-                .tooLarge,
-                "decoding frames 0...\(frame) would take \(ImageLoader.megapixels(total)) megapixels; the budget is \(ImageLoader.megapixels(limits.maxTotalPixels)) megapixels per file"
-            )
-        }
+        try pingFrames(wand, bytes, format: format, upTo: frame, limits: limits)
         ClearMagickWand(wand)
         _ = MagickSetFormat(wand, format.magickCoder)
         _ = MagickSetFilename(wand, "[0-\(frame)]")
@@ -214,6 +186,38 @@ package enum Annotator {
         _ = MagickSetImageOrientation(one, TopLeftOrientation)
         _ = MagickSetImagePage(one, 0, 0, 0, 0)
         return try body(one)
+    }
+
+    /// Pings frames 0...`frame` (a GIF frame is composed on those before it) and checks them
+    /// against the same per-file budget as ImageLoader's: this runs in the coordinator.
+    static func pingFrames(_ wand: OpaquePointer, _ bytes: [UInt8], format: ImageFormat, upTo frame: Int, limits: LoadLimits) throws(RecordError) {
+        guard frame >= 0 else { throw RecordError(.corrupt, "image has no frame \(frame)") }
+        _ = MagickSetFilename(wand, "[0-\(frame)]")
+        let pinged = bytes.withUnsafeBytes { MagickPingImageBlob(wand, $0.baseAddress, $0.count) }
+        guard pinged == MagickTrue else {
+            throw ImageLoader.classify(ImageLoader.exception(wand), format: format, fallback: "cannot read image header")
+        }
+        let count = Int(MagickGetNumberImages(wand))
+        guard frame < count else { throw RecordError(.corrupt, "image has no frame \(frame)") }
+        MagickResetIterator(wand)
+        var total = 0, canvas = 0
+        for i in 0..<count {
+            _ = MagickSetIteratorIndex(wand, i)
+            let w = Int(MagickGetImageWidth(wand)), h = Int(MagickGetImageHeight(wand))
+            if w * h > limits.maxPixels || max(w, h) > limits.maxSide {
+                throw RecordError(.tooLarge, "frame \(i) is \(w)x\(h) pixels")
+            }
+            total += w * h
+            var pw = 0, ph = 0, px = 0, py = 0
+            if MagickGetImagePage(wand, &pw, &ph, &px, &py) == MagickTrue { canvas = max(canvas, pw * ph, w * h) }
+        }
+        if format == .gif && count > 1 { total += count * canvas }
+        if total > limits.maxTotalPixels {
+            throw RecordError(
+                .tooLarge,
+                "decoding frames 0...\(frame) would take \(ImageLoader.megapixels(total)) megapixels; the budget is \(ImageLoader.megapixels(limits.maxTotalPixels)) megapixels per file"
+            )
+        }
     }
 
     static func encode(_ wand: OpaquePointer, as output: PictureFormat, quality: Int = 90) throws(RecordError) -> [UInt8] {

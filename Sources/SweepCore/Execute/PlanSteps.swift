@@ -137,20 +137,25 @@ extension PlanExecutor {
             let (rot, back) = img.rotated(degrees: deg)
             return [affine(rot, back)]
         case .tiles(let grid, let overlap):
-            guard grid > 1 else { return [View(image: img, toBase: .identity)] }
-            var views: [View] = []
-            let tw = Double(img.width) / Double(grid), th = Double(img.height) / Double(grid)
-            for ty in 0..<grid {
-                for tx in 0..<grid {
-                    let x0 = Int((Double(tx) * tw - overlap * tw).rounded(.down))
-                    let y0 = Int((Double(ty) * th - overlap * th).rounded(.down))
-                    let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
-                    let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
-                    let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
-                    views.append(affine(img.cropped(r), .translation(Double(r.x), Double(r.y))))
-                }
-            }
-            return views
+            return Self.tiles(img, grid: grid, overlap: overlap)
         }
+    }
+
+    /// A grid x grid tiling of the view, each tile grown by `overlap` of a tile on every side.
+    static func tiles(_ img: LumaImage, grid: Int, overlap: Double) -> [View] {
+        guard grid > 1 else { return [View(image: img, toBase: .identity)] }
+        var views: [View] = []
+        let tw = Double(img.width) / Double(grid), th = Double(img.height) / Double(grid)
+        for ty in 0..<grid {
+            for tx in 0..<grid {
+                let x0 = Int((Double(tx) * tw - overlap * tw).rounded(.down))
+                let y0 = Int((Double(ty) * th - overlap * th).rounded(.down))
+                let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
+                let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
+                let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
+                views.append(View(image: img.cropped(r), toBase: Homography(.translation(Double(r.x), Double(r.y)))))
+            }
+        }
+        return views
     }
 }

@@ -234,26 +234,30 @@ extension QRLocator {
                     }
                 }
             }
-            // Into input pixels; merge with what coarser or finer levels found.
-            for var f in levelFound where f.count >= 2 || f.moduleSize >= 3 {
-                // Edge coordinates (pixel i spans [i, i+1)) scale as they are.
-                f.center = Point(x: f.center.x * L.scale, y: f.center.y * L.scale)
-                f.moduleSize *= L.scale
-                if let k = found.firstIndex(where: {
-                    distance($0.center, f.center) < 1.5 * min($0.moduleSize, f.moduleSize) + 1 && ratio($0.moduleSize, f.moduleSize) < 1.8
-                }) {
-                    // Keep the finer level's position (it is more precise); add up the confirmations.
-                    found[k].count += f.count
-                } else {
-                    found.append(f)
-                }
-            }
+            merge(levelFound, scale: L.scale, into: &found)
         }
         if found.count > options.maxFinders {
             found.sort { $0.count > $1.count }
             found.removeLast(found.count - options.maxFinders)
         }
         return found
+    }
+
+    /// A level's finders into input pixels, merged with what coarser or finer levels found.
+    static func merge(_ levelFound: [FinderPattern], scale: Double, into found: inout [FinderPattern]) {
+        for var f in levelFound where f.count >= 2 || f.moduleSize >= 3 {
+            // Edge coordinates (pixel i spans [i, i+1)) scale as they are.
+            f.center = Point(x: f.center.x * scale, y: f.center.y * scale)
+            f.moduleSize *= scale
+            if let k = found.firstIndex(where: {
+                distance($0.center, f.center) < 1.5 * min($0.moduleSize, f.moduleSize) + 1 && ratio($0.moduleSize, f.moduleSize) < 1.8
+            }) {
+                // Keep the finer level's position (it is more precise); add up the confirmations.
+                found[k].count += f.count
+            } else {
+                found.append(f)
+            }
+        }
     }
 
     /// Confirms a row hit: the column through its centre (which also re-centres it vertically),
