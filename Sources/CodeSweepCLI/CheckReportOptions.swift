@@ -24,10 +24,13 @@ struct CheckReportOptions: ParsableArguments {
     }
 
     /// On stdout: the GitHub annotations (with --github or in GitHub Actions), then the report
-    /// named '-', else the summary for people.
+    /// named '-', else the summary for people. When the report on stdout is JSON or JUnit, the
+    /// annotations go to stderr (the runner reads workflow commands from both), so that a
+    /// `check --json - | jq` in GitHub Actions reads a report and nothing else.
     func print(_ report: CheckReport) {
         if github || ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
-            OutputFile.standardOutput.write(CheckOutput.github(report))
+            let machineReadable = json == "-" || junit == "-"
+            (machineReadable ? OutputFile.standardError : OutputFile.standardOutput).write(CheckOutput.github(report))
         }
         if json == "-" {
             OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")

@@ -147,6 +147,28 @@ struct CheckOutputTests {
         let badRules = try run(codesweepBinary, ["check", "--rules", "expected.yml", "assets"], currentDirectory: s.dir.path, check: false)
         #expect(badRules.status == 2 && badRules.stderr.contains("unknown key"))
     }
+
+    @Test("in GitHub Actions, a report on stdout (--json - or --junit -) is the whole of stdout: the annotations go to stderr")
+    func machineReadableStdoutInGitHubActions() async throws {
+        let s = try await CheckFixtures.scanned.value
+        let args = ["check", "--no-rules-file", "--require-code", "*.png", "--isolation", "none", "assets"]
+        let env = ["GITHUB_ACTIONS": "true"]
+        let json = try run(codesweepBinary, args + ["--json", "-"], env: env, currentDirectory: s.dir.path, check: false)
+        #expect(json.status == 1, "stderr: \(json.stderr)")
+        let report = try JSONReading.value(json.stdout)
+        #expect(report["summary"]?["failed"]?.intValue ?? 0 > 0)
+        #expect(!json.stdout.contains("::error"))
+        #expect(json.stderr.contains("::error file=assets/missing.png,title=codesweep require_code::no QR code"))
+        let junit = try run(codesweepBinary, args + ["--junit", "-"], env: env, currentDirectory: s.dir.path, check: false)
+        #expect(junit.status == 1)
+        #expect(junit.stdout.hasPrefix("<?xml"), "\(junit.stdout.prefix(200))")
+        #expect(!junit.stdout.contains("::error"))
+        #expect(junit.stderr.contains("::error file=assets/missing.png"))
+        // The summary for people keeps its annotations beside it on stdout, as before.
+        let text = try run(codesweepBinary, args, env: env, currentDirectory: s.dir.path, check: false)
+        #expect(text.stdout.contains("::error file=assets/missing.png"))
+        #expect(!text.stderr.contains("::error"))
+    }
 }
 
 extension JSONValue {
