@@ -40,11 +40,24 @@ package struct CheckRunner: Sendable {
     package struct NothingChecked: Error, CustomStringConvertible, Equatable {
         package var paths: [String]
         package var include: [String]
-        package init(paths: [String], include: [String]) { self.paths = paths; self.include = include }
+        package var includeIgnoringCase: [String]
+        /// `exclude` and `iexclude`: what may have left nothing.
+        package var exclude: [String]
+        package var excludeIgnoringCase: [String]
+        package init(paths: [String], include: [String], includeIgnoringCase: [String] = [], exclude: [String] = [], excludeIgnoringCase: [String] = []) {
+            self.paths = paths; self.include = include; self.includeIgnoringCase = includeIgnoringCase
+            self.exclude = exclude; self.excludeIgnoringCase = excludeIgnoringCase
+        }
         package var description: String {
+            func list(_ name: String, _ globs: [String]) -> String? {
+                globs.isEmpty ? nil : "\(name) \(globs.map { "'\($0)'" }.joined(separator: ", "))"
+            }
             var s = "no image was checked: no image file found in \(paths.map { "'\($0)'" }.joined(separator: ", "))"
+            let includes = [list("include", include), list("iinclude", includeIgnoringCase)].compactMap { $0 }
+            if !includes.isEmpty { s += " matching " + includes.joined(separator: " or ") }
+            let excludes = [list("exclude", exclude), list("iexclude", excludeIgnoringCase)].compactMap { $0 }
+            if !excludes.isEmpty { s += " once " + excludes.joined(separator: " and ") + " left files out" }
             if !include.isEmpty {
-                s += " matching include \(include.map { "'\($0)'" }.joined(separator: ", "))"
                 s += "; include patterns are case-sensitive ('*.PNG' does not match a.png; iinclude, --iinclude ignore case)"
             }
             return s + ". A gate that checks nothing cannot pass: check the paths (command line or `paths:`) and the include/exclude patterns."
@@ -79,7 +92,11 @@ package struct CheckRunner: Sendable {
         let evaluator = try Evaluator(rules: rules, context: context, today: today)
         let clock = ContinuousClock.now
         let (records, scans) = await scan(paths: paths)
-        guard !records.isEmpty else { throw NothingChecked(paths: paths, include: rules.include) }
+        guard !records.isEmpty else {
+            throw NothingChecked(
+                paths: paths, include: rules.include, includeIgnoringCase: rules.includeIgnoringCase, exclude: rules.exclude,
+                excludeIgnoringCase: rules.excludeIgnoringCase)
+        }
         var unmatched = rules.requireCode.filter { glob in !records.contains { context.matches(glob, path: $0.path) } }
         if let fullCheckRoots, !unmatched.isEmpty {
             let seen = Walker(options: walkOptions).items(fullCheckRoots.map(ArgumentBytes.bytes)).lazy.filter(FileScanner.willRecord)

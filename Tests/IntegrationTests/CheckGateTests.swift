@@ -48,6 +48,12 @@ struct CheckGateTests {
         #expect(upper.status == 2)
         #expect(upper.stderr.contains("matching include '*.PNG'") && upper.stderr.contains("case-sensitive"))
 
+        // Every glob list that can leave nothing is named: iinclude, exclude, iexclude too.
+        let globs = try Self.check(["--no-rules-file", "--iinclude", "*.jpeg", "--exclude", "assets/poster.png", "--iexclude", "*.GIF", "assets"], in: dir)
+        #expect(globs.status == 2)
+        #expect(globs.stderr.contains("matching iinclude '*.jpeg' once exclude 'assets/poster.png' and iexclude '*.GIF' left files out"), "\(globs.stderr)")
+        #expect(!globs.stderr.contains("case-sensitive"))
+
         try Data("paths: [empty]\n".utf8).write(to: URL(fileURLWithPath: dir.file("rules.yml")))
         let fromRules = try Self.check(["--rules", "rules.yml"], in: dir)
         #expect(fromRules.status == 2 && fromRules.stderr.contains("no image was checked"))
