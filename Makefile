@@ -34,11 +34,13 @@ test-quick: deps
 
 # Style gate (CI runs it before the tests): `swift format lint --strict` with the checked-in
 # .swift-format, then the size rules (no Sources file over 350 lines, no function over 80:
-# scripts/check-sizes.py). `swift format format -i -r --parallel Sources Tests Package.swift` fixes
+# scripts/check-sizes.py), then each target's declared dependencies against its imports
+# (scripts/check-deps.py). `swift format format -i -r --parallel Sources Tests Package.swift` fixes
 # what the formatter can; the sizes are fixed by hand.
 lint:
 	$(SWIFT) format lint --strict -r --parallel Sources Tests Package.swift
 	python3 scripts/check-sizes.py Sources
+	python3 scripts/check-deps.py
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;

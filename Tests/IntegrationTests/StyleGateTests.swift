@@ -2,10 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `scripts/check-sizes.py`, the size half of `make lint` (CI's style gate): it must catch a long
-/// function and a long file, not count braces in strings or comments, and fail loudly when it
-/// read nothing.
-@Suite("Style gate: check-sizes")
+/// The gates `make lint` runs beside the formatter (CI runs them before the tests):
+/// `scripts/check-sizes.py` must catch a long function and a long file, not count braces in
+/// strings or comments, and fail loudly when it read nothing; `scripts/check-deps.py` must name a
+/// dependency declared and not imported, and one imported and not declared.
+@Suite("Style gate: check-sizes and check-deps")
 struct StyleGateTests {
     let script = PackageRoot.file("scripts/check-sizes.py")
 
@@ -66,5 +67,41 @@ struct StyleGateTests {
     func sourcesKeepTheRules() throws {
         let r = try run("python3", [script, PackageRoot.file("Sources")], check: false)
         #expect(r.status == 0, "\(r.stdout)")
+    }
+
+    @Test("check-deps: a declared module not imported and an imported module not declared are both named; the package is clean")
+    func dependenciesMatchImports() throws {
+        let deps = PackageRoot.file("scripts/check-deps.py")
+        let dir = try TempDir("deps")
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "P",
+                targets: [
+                    .target(name: "Core"),
+                    .target(name: "Extra"),
+                    // Declares Extra without importing it; imports Yams without declaring it.
+                    .target(name: "App", dependencies: ["Core", "Extra"]),
+                ]
+            )
+            """
+        try dir.write("Package.swift", Array(manifest.utf8))
+        _ = try dir.mkdir("Sources")
+        for (name, source) in [("Core", "public let x = 1\n"), ("Extra", "public let y = 2\n"), ("App", "import Core\nimport Foundation\nimport Yams\n")] {
+            _ = try dir.mkdir("Sources/\(name)")
+            try dir.write("Sources/\(name)/\(name).swift", Array(source.utf8))
+        }
+        var r = try run("python3", [deps, dir.path], check: false)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("App: declares Extra, imports nothing of it"), "\(r.stdout)")
+        #expect(r.stdout.contains("App: imports Yams, does not declare it"))
+        #expect(!r.stdout.contains("Foundation"))
+        // A target folder without sources: nothing checked is a failure, not a pass.
+        try FileManager.default.removeItem(atPath: dir.file("Sources/Core/Core.swift"))
+        r = try run("python3", [deps, dir.path], check: false)
+        #expect(r.status == 2 && r.stderr.contains("nothing was checked"))
+        let ours = try run("python3", [deps, PackageRoot.path], check: false)
+        #expect(ours.status == 0, "\(ours.stdout)\(ours.stderr)")
     }
 }
