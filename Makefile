@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint check-library bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -41,6 +41,17 @@ lint:
 	$(SWIFT) format lint --strict -r --parallel Sources Tests Package.swift
 	python3 scripts/check-sizes.py Sources
 	python3 scripts/check-deps.py
+
+# The library product from outside: Tests/LibraryClient is a package of its own that depends on
+# this one by path, so it compiles against the public API only (everything else is `package`); it
+# scans two samples and must print their codes. CI runs it after the tests.
+check-library: deps
+	cd Tests/LibraryClient && $(SWIFT) build
+	Tests/LibraryClient/.build/debug/LibraryClient Samples/qr-photo.jpg Samples/screenshot.png > .build/library-client.txt
+	cat .build/library-client.txt
+	grep -qxF 'Samples/qr-photo.jpg: qr https://example.com/codesweep/photo [1011,391 1244,391 1245,625 1011,624]' .build/library-client.txt
+	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [744,380 1090,380 1090,459 744,459]' .build/library-client.txt
+	grep -qxF 'blank: 0 codes' .build/library-client.txt
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;

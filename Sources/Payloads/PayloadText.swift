@@ -1,13 +1,13 @@
 /// How a payload's bytes were turned into text. The bytes themselves are always kept
 /// (`bytes_b64`); this is only our reading of them.
-package struct PayloadText: Sendable, Equatable {
+public struct PayloadText: Sendable, Equatable {
     /// The decoded text, or nil when the bytes are binary.
-    package var text: String?
+    public var text: String?
     /// "utf-8", "gb18030", "shift_jis", "big5", "euc-kr", "iso-8859-1", ..., or "binary".
-    package var encoding: String
-    package init(text: String?, encoding: String) { self.text = text; self.encoding = encoding }
+    public var encoding: String
+    public init(text: String?, encoding: String) { self.text = text; self.encoding = encoding }
 
-    package static let binaryName = "binary"
+    public static let binaryName = "binary"
 
     /// Decodes payload bytes, in this order:
     /// 1. a forced charset (`--charset`): always used, invalid bytes become U+FFFD;
@@ -17,14 +17,7 @@ package struct PayloadText: Sendable, Equatable {
     /// 4. the legacy-charset detector (GB18030, Shift-JIS, Big5, EUC-KR, ISO-8859-1);
     /// 5. otherwise binary: `text` nil.
     /// Text full of control characters (or holding NUL) is binary whatever its charset.
-    /// The form ZBar hands a QR payload under an ECI designator over in (even in binary mode):
-    /// its text in UTF-8. nil without an ECI, or when the bytes are no text in its charset.
-    package static func zbarConverted(_ bytes: [UInt8], eci: Int?) -> [UInt8]? {
-        guard let eci, let text = decode(bytes, eci: eci).text else { return nil }
-        return Array(text.utf8)
-    }
-
-    package static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
+    public static func decode(_ bytes: [UInt8], eci: Int? = nil, forcedCharset: String? = nil) -> PayloadText {
         if let forcedCharset, let forced = decode(bytes, forced: forcedCharset) { return forced }
         if let eci, let name = Charset.eciCharsetName(eci),
             let text = CharsetConverter.decode(bytes, iconvName: iconvName(for: name)),
@@ -51,6 +44,13 @@ package struct PayloadText: Sendable, Equatable {
             return PayloadText(text: best.text, encoding: best.charset.rawValue)
         }
         return binary
+    }
+
+    /// The form ZBar hands a QR payload under an ECI designator over in (even in binary mode):
+    /// its text in UTF-8. nil without an ECI, or when the bytes are no text in its charset.
+    package static func zbarConverted(_ bytes: [UInt8], eci: Int?) -> [UInt8]? {
+        guard let eci, let text = decode(bytes, eci: eci).text else { return nil }
+        return Array(text.utf8)
     }
 
     static let binary = PayloadText(text: nil, encoding: binaryName)
