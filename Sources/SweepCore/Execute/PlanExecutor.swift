@@ -316,10 +316,8 @@ package struct PlanExecutor {
         }
     }
 
-    func ms(since start: ContinuousClock.Instant) -> Int {
-        let d = start.duration(to: .now).components
-        return Int(d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000)
-    }
+    /// Whole milliseconds since `start`, for the trace.
+    func ms(since start: ContinuousClock.Instant) -> Int { Int(start.duration(to: .now).milliseconds) }
 
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }
