@@ -52,7 +52,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
             // whole frame at full resolution.
-            return ScanPlan(effort: .thorough, passes: forEffort(.normal).passes + thoroughLocatedPasses + wholeFramePasses)
+            return ScanPlan(effort: .thorough, passes: forEffort(.normal).passes + thoroughLocatedPasses + thoroughSmallImagePasses + wholeFramePasses)
         }
     }
 
