@@ -16,9 +16,10 @@ struct Symbologies: ParsableCommand {
             print(pad(g.name, 14) + g.help)
         }
         print(
-            "\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec;"
+            "\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec,"
         )
-        print("run by `normal` and `thorough` as plan passes of their own, see `codesweep plan`; `fast` runs ZBar only)")
+        print("and QR codes ZBar and the grid decoder left; run by `normal` and `thorough` as plan passes of their own, see `codesweep plan`;")
+        print("`fast` runs ZBar and the grid decoder only)")
         print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39   --symbologies datamatrix,pdf417")
     }
 

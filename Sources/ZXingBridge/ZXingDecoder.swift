@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// The second decoder: zxing-cpp (Debian's libzxing 1.4) for the symbologies ZBar does not
-/// read (Data Matrix, PDF417, Aztec). Same shape as `ZBarDecoder`: a luma image in, raw symbols
+/// read (Data Matrix, PDF417, Aztec), and for QR codes where ZBar and the grid decoder read
+/// none (`Symbology.isRead(by:)`). Same shape as `ZBarDecoder`: a luma image in, raw symbols
 /// out, all reader state made and freed inside the call (no C or C++ handle outlives it).
 package enum ZXingDecoder {
     /// What one call tells besides its symbols: nil, or why it read nothing (an exception, or
@@ -38,6 +39,7 @@ package enum ZXingDecoder {
         case .datamatrix: Int32(CZX_DATAMATRIX)
         case .pdf417: Int32(CZX_PDF417)
         case .aztec: Int32(CZX_AZTEC)
+        case .qr: Int32(CZX_QRCODE)
         default: nil
         }
     }
@@ -47,6 +49,7 @@ package enum ZXingDecoder {
         case Int32(CZX_DATAMATRIX): .datamatrix
         case Int32(CZX_PDF417): .pdf417
         case Int32(CZX_AZTEC): .aztec
+        case Int32(CZX_QRCODE): .qr
         default: nil
         }
     }
@@ -97,7 +100,8 @@ package enum ZXingDecoder {
             out.append(
                 RawSymbol(
                     symbology: s, bytes: bytes, points: points, quality: 1, orientation: orientation,
-                    gs1: r.gs1 != 0))
+                    // A QR code's record is the same whichever decoder read it (ZBar tells no GS1).
+                    gs1: s == .qr ? nil : r.gs1 != 0))
         }
         return Outcome(symbols: out)
     }

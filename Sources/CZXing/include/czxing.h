@@ -11,6 +11,7 @@ enum {
     CZX_AZTEC = 1 << 0,
     CZX_DATAMATRIX = 1 << 7,
     CZX_PDF417 = 1 << 12,
+    CZX_QRCODE = 1 << 13,
 };
 
 // Status of czx_read.

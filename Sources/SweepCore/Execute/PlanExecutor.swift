@@ -143,7 +143,7 @@ package struct PlanExecutor {
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
         if !pass.when.allSatisfy({ holds($0, &state) }) { return }
         if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
-        let symbols = pass.symbols.filter(scanned).filter { $0.engine == pass.decoder }
+        let symbols = pass.symbols.filter(scanned).filter { $0.isRead(by: pass.decoder) }
         if symbols.isEmpty { return }
         let decodeView: SymbolDecoder
         switch pass.decoder {
@@ -180,13 +180,20 @@ package struct PlanExecutor {
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
             let toFull = baseToFull.concatenating(view.toBase)
             for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
+                let code = DetectedCode(
+                    symbology: raw.symbology, bytes: raw.bytes,
+                    corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                    orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1)
+                // The second decoder looks for the QR codes left: one where a QR code was found
+                // already is that code (its bytes may differ: ZBar hands an ECI payload over
+                // converted to UTF-8), not a second one.
+                if pass.decoder == .zxing && code.symbology == .qr
+                    && state.merged.codes.contains(where: { $0.symbology == .qr && $0.corners.isSameSymbol(as: code.corners) })
+                {
+                    continue
+                }
                 accepted += 1
-                take(
-                    DetectedCode(
-                        symbology: raw.symbology, bytes: raw.bytes,
-                        corners: raw.corners.transformed(by: toFull), quality: raw.quality,
-                        orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1),
-                    source: pass.steps, toFull: toFull, view: view.image, &state)
+                take(code, source: pass.steps, toFull: toFull, view: view.image, &state)
             }
         }
         if pass.decoder == .zbar { confirmHeld(symbols, &state) }

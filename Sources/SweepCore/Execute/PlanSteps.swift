@@ -72,6 +72,29 @@ extension PlanExecutor {
         }
     }
 
+    /// The crops of `.locatedCrop`: each outline's bounding box grown by `margin` x its longer
+    /// side on every side, within the image; none for an outline that lies within an earlier
+    /// crop (it is read there) or that is not finite.
+    package static func locatedCrops(_ outlines: [Quad], margin: Double, width: Int, height: Int) -> [PixelRect] {
+        var cut: [PixelRect] = []
+        let w = Double(width), h = Double(height)
+        for outline in outlines {
+            guard outline.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+            let b = outline.boundingBox
+            let inside = cut.contains { r in
+                b.minX >= Double(r.x) && b.minY >= Double(r.y) && b.maxX <= Double(r.x + r.width) && b.maxY <= Double(r.y + r.height)
+            }
+            if inside { continue }
+            // Clamped as doubles first: a wild outline must not overflow an Int.
+            let pad = max(b.maxX - b.minX, b.maxY - b.minY) * margin
+            let x0 = Int(min(w, max(0, b.minX - pad))), y0 = Int(min(h, max(0, b.minY - pad)))
+            let x1 = Int(min(w, max(0, (b.maxX + pad).rounded(.up)))), y1 = Int(min(h, max(0, (b.maxY + pad).rounded(.up))))
+            guard x1 > x0, y1 > y0 else { continue }
+            cut.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        }
+        return cut
+    }
+
     func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [View] {
         func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
         switch step {
@@ -101,6 +124,10 @@ extension PlanExecutor {
                         return View(image: image, toBase: back)
                     }
                 }
+            }
+        case .locatedCrop(let margin):
+            return Self.locatedCrops(places.located.map(\.corners), margin: margin, width: img.width, height: img.height).map { r in
+                affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
             }
         case .fit(let mp):
             let f = Int((img.megapixels / mp).squareRoot().rounded(.up))

@@ -106,6 +106,16 @@ public struct Quad: Sendable, Equatable {
         return a.minX - slack <= b.maxX && b.minX - slack <= a.maxX && a.minY - slack <= b.maxY && b.minY - slack <= a.maxY
     }
 
+    /// Whether two outlines are one symbol read twice: the other's centre within this one's
+    /// bounding box and the boxes' areas within a factor of 2 (a code inside another, as in a
+    /// "double QR", is much smaller: another symbol).
+    package func isSameSymbol(as other: Quad) -> Bool {
+        let a = boundingBox, b = other.boundingBox, c = other.center
+        let areaA = (a.maxX - a.minX) * (a.maxY - a.minY), areaB = (b.maxX - b.minX) * (b.maxY - b.minY)
+        guard c.x >= a.minX && c.x <= a.maxX && c.y >= a.minY && c.y <= a.maxY, areaA > 0, areaB > 0 else { return false }
+        return areaA <= 2 * areaB && areaB <= 2 * areaA
+    }
+
     /// Axis-aligned box around points, ordered clockwise from the code's own top-left given
     /// ZBar's orientation (0 up, 1 right, 2 down, 3 left).
     public static func bounding(_ pts: [Point], orientation: Int) -> Quad {

@@ -192,6 +192,9 @@ extension ScanPlan {
         ScanPass(
             "zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
             symbols: .twoDimensional, decoder: .zxing),
+        // Located QR codes no pass has read (a curved code, a code in glare): each cropped at
+        // full resolution, as it is, for zxing-cpp's QR reader.
+        ScanPass("zxing-located", [.locatedCrop(margin: 1)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),

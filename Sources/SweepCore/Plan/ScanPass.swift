@@ -52,6 +52,11 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// sampled `shift` modules off centre towards each corner: a transform fitted to finder
     /// centres can sit a fraction of a module off across the code. Must be the first step of a pass.
     case locatedGrid(shift: Double)
+    /// One crop per located, unread QR code: its outline's bounding box with `margin` x its
+    /// longer side of surroundings on every side, cut from the source as it is (not warped: a
+    /// curved or bent code keeps its shape for a reader that follows it). For the second
+    /// decoder. Must be the first step of a pass.
+    case locatedCrop(margin: Double)
 
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
@@ -64,7 +69,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// Warps the located QR codes (the locator must run first).
     public var isLocated: Bool {
         switch self {
-        case .located, .locatedGrid: true
+        case .located, .locatedGrid, .locatedCrop: true
         default: false
         }
     }
@@ -89,6 +94,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
         case .unexplainedRegions(let a): "code-like-regions(<=\(format(a * 100))%, no code read in them)"
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid(let shift): shift > 0 ? "located-qr-grid(shifted ±\(format(shift)) module)" : "located-qr-grid"
+        case .locatedCrop(let margin): "located-qr-crop(margin \(format(margin * 100))%)"
         }
     }
 }
@@ -211,7 +217,8 @@ public struct ScanPass: Sendable, Equatable, Codable {
     /// The resolution the pass needs from its source (by default what its first step needs).
     public var source: SourceResolution
     /// The decoder the pass runs: ZBar, or the second decoder (zxing-cpp) for the symbologies
-    /// ZBar lacks. A pass only ever looks for its decoder's symbologies.
+    /// ZBar lacks and for QR codes. A pass only ever looks for what its decoder reads
+    /// (`Symbology.isRead(by:)`).
     public var decoder: DecodingEngine
     public init(
         _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
