@@ -9,7 +9,7 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
         case .normal:
             "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
         case .thorough:
-            "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and turns normal drops and every filter on the whole frame at full resolution"
+            "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and small-image retries normal drops and every filter on the whole frame at full resolution"
         }
     }
 }
