@@ -133,6 +133,9 @@ struct Report: ParsableCommand {
             if n > 0 { bytes += buf[0..<n] }
             if n < buf.count { break }
         }
+        // A short read is the end of the file or an error: an error must not pass for the end
+        // (a page of the records before it, as if the report ended there).
+        if ferror(f) != 0 { throw POSIXErrorText(errno) }
         return bytes
     }
 }

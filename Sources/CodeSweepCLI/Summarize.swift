@@ -3,6 +3,10 @@ import Forensics
 import Reporting
 import SweepCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Summarize: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarize reports (jsonl or json, one or several: shards): unique payloads with counts and first/last file, by symbology and by URL host.",
@@ -35,21 +39,25 @@ struct Summarize: ParsableCommand {
         var seen: [[UInt8]: Int] = [:]
         var repeated: [(path: String, first: Int, again: Int)] = []
         for (index, name) in reports.enumerated() {
-            let read: ReportInput.Read
+            // Read a piece at a time: a JSON Lines report of millions of records is counted
+            // without being held (a `--format json` document is still read whole).
+            let fd = name == "-" ? 0 : open(name, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw fail("cannot open \(name): \(String(cString: strerror(errno)))") }
+            defer { if fd != 0 { close(fd) } }
+            let skipped: [String]
             do {
-                read = try ReportInput.records(try ReportMerge.readReport(name), source: name == "-" ? "(standard input)" : name)
+                skipped = try ReportInput.stream(fd, source: name == "-" ? "(standard input)" : name) { r, texts in
+                    if let first = seen[r.pathBytes] {
+                        if first != index { repeated.append((r.path, first, index)) }
+                    } else {
+                        seen[r.pathBytes] = index
+                    }
+                    summary.add(r, texts: texts)
+                }
             } catch {
                 throw fail("\(error)")
             }
-            for note in read.skipped { Stderr.say("codesweep summarize: \(note)") }
-            for r in read.records {
-                if let first = seen[r.pathBytes] {
-                    if first != index { repeated.append((r.path, first, index)) }
-                } else {
-                    seen[r.pathBytes] = index
-                }
-            }
-            summary.add(read)
+            for note in skipped { Stderr.say("codesweep summarize: \(note)") }
         }
         if let one = repeated.first {
             Stderr.say(

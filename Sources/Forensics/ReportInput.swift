@@ -25,7 +25,7 @@ package enum ReportInput {
         mutating func add(_ entry: Entry) {
             guard let r = entry.record else { return }
             records.append(r)
-            texts.append(entry.texts.count == r.codes.count ? entry.texts : Array(repeating: nil, count: r.codes.count))
+            texts.append(entry.codeTexts)
         }
     }
 
@@ -44,19 +44,98 @@ package enum ReportInput {
             return read
         }
         for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).enumerated() {
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            let entry: Entry
-            do { entry = try JSONReading.decode(Entry.self, from: line) } catch {
-                throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
-            }
-            guard entry.hasPath else { continue }
-            guard entry.record != nil else {
-                read.skipped.append("\(source):\(n + 1): not a file record; skipped")
-                continue
-            }
-            read.add(entry)
+            if let entry = try lineEntry(line, n: n, source: source, skipped: &read.skipped) { read.add(entry) }
         }
         return read
+    }
+
+    /// One line of a JSON Lines report, the `n`th (from 0) that is not empty: its entry when it
+    /// is a file record; nil for a blank line, a line without a path (a summary), or a line with
+    /// a path that is no record (noted in `skipped`). A line that is no JSON is an error.
+    static func lineEntry(_ line: ArraySlice<UInt8>, n: Int, source: String, skipped: inout [String]) throws(Failure) -> Entry? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        let entry: Entry
+        do { entry = try JSONReading.decode(Entry.self, from: line) } catch {
+            throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
+        }
+        guard entry.hasPath else { return nil }
+        guard entry.record != nil else {
+            skipped.append("\(source):\(n + 1): not a file record; skipped")
+            return nil
+        }
+        return entry
+    }
+
+    /// A report read from `fd` a piece at a time, each record handed to `body` as it is read:
+    /// JSON Lines cost what one line costs, however many records the report holds. A report
+    /// whose first line is no JSON object (a pretty-printed `--format json` document) or is a
+    /// whole one-line document is read whole, as `records` reads it. The same records, the same
+    /// skipped entries (returned) and the same errors as `records` on the whole text.
+    package static func stream(
+        _ fd: Int32, source: String, _ body: (FileRecord, [String?]) throws -> Void
+    ) throws -> [String] {
+        func blank(_ l: ArraySlice<UInt8>) -> Bool { l.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var skipped: [String] = []
+        var n = 0  // lines that are not empty, as `records` counts them
+        var lines: Bool?  // JSON Lines (read a line at a time), or a document (read whole)
+        var probe = 0  // until then: where the first line not known to be blank starts
+        // Where the search for the next newline goes on: a long line is searched once, not
+        // again from its start with every piece read.
+        var searched = 0
+        func newline(after start: Int) -> Int? {
+            let from = max(start, searched)
+            guard let end = pending[from...].firstIndex(of: UInt8(ascii: "\n")) else {
+                searched = pending.endIndex
+                return nil
+            }
+            return end
+        }
+        func line(_ bytes: ArraySlice<UInt8>) throws {
+            defer { n += 1 }
+            guard let entry = try lineEntry(bytes, n: n, source: source, skipped: &skipped), let record = entry.record else { return }
+            try body(record, entry.codeTexts)
+        }
+        while true {
+            let got: Int
+            do { got = try FileIO.read(fd, into: &chunk) } catch { throw Failure(description: "cannot read \(source): \(error)") }
+            pending += chunk[0..<got]
+            if lines == nil {
+                // Decided on the first line that is not blank, once it is whole.
+                while probe < pending.endIndex, let end = newline(after: probe) ?? (got == 0 ? pending.endIndex : nil) {
+                    let first = pending[probe..<end]
+                    if !blank(first) {
+                        let entry = try? JSONReading.decode(Entry.self, from: first)
+                        lines = entry.map { $0.hasPath || (try? JSONReading.decode(Document.self, from: first)) == nil } ?? false
+                        searched = 0  // the lines are read from the top
+                        break
+                    }
+                    probe = end + 1
+                }
+                if lines == nil {
+                    if got > 0 { continue }
+                    return try records(pending, source: source).skipped  // nothing but blank lines
+                }
+            }
+            if lines == false {
+                if got > 0 { continue }
+                let read = try records(pending, source: source)
+                for (i, r) in read.records.enumerated() { try body(r, read.texts[i]) }
+                return read.skipped
+            }
+            var start = pending.startIndex
+            while let end = newline(after: start) {
+                if end > start { try line(pending[start..<end]) }
+                start = end + 1
+            }
+            pending.removeSubrange(..<start)
+            searched = max(0, searched - start)
+            if got == 0 {
+                if !pending.isEmpty { try line(pending[...]) }
+                return skipped
+            }
+        }
     }
 
     /// A `--format json` document: its `files`.
@@ -73,6 +152,11 @@ package enum ReportInput {
         struct Written: Decodable {
             struct Code: Decodable { var text: String? }
             var codes: [Code]?
+        }
+        /// The written text of each of the record's codes (all nil when they do not match up).
+        var codeTexts: [String?] {
+            let count = record?.codes.count ?? 0
+            return texts.count == count ? texts : Array(repeating: nil, count: count)
         }
         init(from decoder: any Decoder) throws {
             hasPath = (try? decoder.container(keyedBy: Key.self).contains(.path)) ?? false

@@ -171,9 +171,6 @@ package enum ReportMerge {
 
     struct ReadError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
-    /// A whole report file (`-` = standard input).
-    package static func readReport(_ file: String) throws -> [UInt8] { try read(file) }
-
     static func read(_ file: String) throws(ReadError) -> [UInt8] {
         let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
