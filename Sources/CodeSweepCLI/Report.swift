@@ -123,25 +123,11 @@ struct Report: ParsableCommand {
         }
     }
 
-    func readWholeFile(_ path: String) throws -> [UInt8] {
-        guard let f = fopen(path, "rb") else { throw POSIXErrorText(errno) }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n > 0 { bytes += buf[0..<n] }
-            if n < buf.count { break }
-        }
-        // A short read is the end of the file or an error: an error must not pass for the end
-        // (a page of the records before it, as if the report ended there).
-        if ferror(f) != 0 { throw POSIXErrorText(errno) }
-        return bytes
+    /// The whole report, through `FileIO`: a read error is an error, never a shorter report.
+    func readWholeFile(_ path: String) throws(FileIO.Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIO.Failure(code: errno) }
+        defer { close(fd) }
+        return try FileIO.readAll(fd)
     }
-}
-
-struct POSIXErrorText: Error, CustomStringConvertible {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
 }

@@ -41,8 +41,8 @@ struct Summarize: ParsableCommand {
         for (index, name) in reports.enumerated() {
             // Read a piece at a time: a JSON Lines report of millions of records is counted
             // without being held (a `--format json` document is still read whole).
-            let fd = name == "-" ? 0 : open(name, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw fail("cannot open \(name): \(String(cString: strerror(errno)))") }
+            let fd: Int32
+            do { fd = try ReportMerge.openReport(name) } catch { throw fail("\(error)") }
             defer { if fd != 0 { close(fd) } }
             let skipped: [String]
             do {

@@ -49,11 +49,14 @@ package enum ReportInput {
         return read
     }
 
+    /// Spaces, tabs and carriage returns only.
+    static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
+
     /// One line of a JSON Lines report, the `n`th (from 0) that is not empty: its entry when it
     /// is a file record; nil for a blank line, a line without a path (a summary), or a line with
     /// a path that is no record (noted in `skipped`). A line that is no JSON is an error.
     static func lineEntry(_ line: ArraySlice<UInt8>, n: Int, source: String, skipped: inout [String]) throws(Failure) -> Entry? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        if isBlank(line) { return nil }
         let entry: Entry
         do { entry = try JSONReading.decode(Entry.self, from: line) } catch {
             throw Failure(description: "\(source):\(n + 1): \(error) (a report is JSON Lines or a --format json document)")
@@ -74,7 +77,6 @@ package enum ReportInput {
     package static func stream(
         _ fd: Int32, source: String, _ body: (FileRecord, [String?]) throws -> Void
     ) throws -> [String] {
-        func blank(_ l: ArraySlice<UInt8>) -> Bool { l.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var skipped: [String] = []
@@ -105,7 +107,7 @@ package enum ReportInput {
                 // Decided on the first line that is not blank, once it is whole.
                 while probe < pending.endIndex, let end = newline(after: probe) ?? (got == 0 ? pending.endIndex : nil) {
                     let first = pending[probe..<end]
-                    if !blank(first) {
+                    if !isBlank(first) {
                         let entry = try? JSONReading.decode(Entry.self, from: first)
                         lines = entry.map { $0.hasPath || (try? JSONReading.decode(Document.self, from: first)) == nil } ?? false
                         searched = 0  // the lines are read from the top

@@ -169,11 +169,20 @@ package enum ReportMerge {
     /// A path for a message: control characters escaped.
     static func show(_ s: String) -> String { TerminalText.escape(s) }
 
-    struct ReadError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    package struct ReadError: Error, CustomStringConvertible {
+        var message: String
+        package var description: String { message }
+    }
 
-    static func read(_ file: String) throws(ReadError) -> [UInt8] {
+    /// Opens a report to read: `-` is standard input (descriptor 0, not to be closed).
+    package static func openReport(_ file: String) throws(ReadError) -> Int32 {
         let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    static func read(_ file: String) throws(ReadError) -> [UInt8] {
+        let fd = try openReport(file)
         defer { if fd != 0 { close(fd) } }
         do { return try FileIO.readAll(fd) } catch { throw ReadError(message: "cannot read \(file == "-" ? "standard input" : file): \(error)") }
     }
