@@ -66,8 +66,10 @@ bench-walk: release
 
 # QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
 # codes in 16 categories), codesweep at each of BOOFCV_EFFORTS against zxing-cpp 3.1 (pip install
-# "zxing-cpp==3.1.*" pillow), both run and timed in this run with 2 jobs: per-category table, then
-# found, %, extras, wall and CPU seconds and wall x zxing-cpp per effort, and per image whether each
+# "zxing-cpp==3.1.*" pillow), both run and timed in this run with 2 jobs, like with like: every
+# symbology (codesweep's default against zxing-cpp's default formats) and QR only (--symbologies qr
+# against formats=QRCode; BOOFCV_ARGS="--configs all" for one): per-category table, then per
+# configuration found, %, extras, wall and CPU seconds and wall x zxing-cpp per effort, and per image whether each
 # effort found at least what the one below it found (thorough >= normal). Prints figures; exit 2
 # without the set. BOOFCV_EFFORTS=normal is quicker (thorough alone is several minutes);
 # BOOFCV_ARGS="--categories lots,nominal" or "--images 40" for a subset, "--peer-cached" to reuse

@@ -5,8 +5,12 @@ boofcv_score.py (a labelled code counts as found when a decoded QR's corner quad
 Prints figures; asserts nothing.
 
   python3 bench/boofcv.py [--bin .build/release/codesweep] [--efforts normal] [--jobs 2]
-                          [--corpus ../shared/corpus/boofcv-dev] [--out bench-out/boofcv]
+                          [--configs all,qr] [--corpus ../shared/corpus/boofcv-dev] [--out bench-out/boofcv]
                           [--categories a,b] [--images N] [--no-peer | --peer-cached]
+
+Like with like: each configuration asks both tools for the same symbologies. `all`: codesweep's
+default symbologies against zxing-cpp's default formats (every format it reads); `qr`: codesweep
+`--symbologies qr` against zxing-cpp `formats=QRCode`. Both run by default, each timed in this run.
 
 The corpus and the scorer live outside the repository (../shared, next to the clone); without
 them the script says so and exits 2. The peer needs `pip install "zxing-cpp==3.1.*" pillow`.
@@ -63,10 +67,17 @@ def make_subset(corpus, files, outdir):
     return sub
 
 
-def run_codesweep(binary, effort, jobs, corpus, out, follow):
+# Each configuration: (codesweep's --symbologies, or None for its default; zxing-cpp's formats name, or None for its default).
+CONFIGS = {"all": (None, None), "qr": ("qr", "QRCode")}
+CONFIG_TITLE = {"all": "every symbology (codesweep's default symbologies; zxing-cpp's default formats)",
+                "qr": "QR only (codesweep --symbologies qr; zxing-cpp formats=QRCode)"}
+
+
+def run_codesweep(binary, effort, jobs, corpus, out, follow, symbologies=None):
     cpu0, t0 = child_cpu(), time.monotonic()
     with open(out, "wb") as f:
         p = subprocess.run([binary, "scan", "-q", "--effort", effort, "--jobs", str(jobs)]
+                           + (["--symbologies", symbologies] if symbologies else [])
                            + (["--follow-symlinks"] if follow else []) + [corpus],
                            stdout=f, stderr=subprocess.PIPE)
     wall, cpu = time.monotonic() - t0, child_cpu() - cpu0
@@ -78,13 +89,14 @@ def run_codesweep(binary, effort, jobs, corpus, out, follow):
 # --- the peer: zxing-cpp, one image per task in a process pool ---------------------------------
 
 def peer_one(args):
-    corpus, rel = args
+    corpus, rel, formats = args
     import zxingcpp
     from PIL import Image, ImageOps
     try:
         with Image.open(os.path.join(corpus, rel)) as im:
             img = ImageOps.exif_transpose(im).convert("L")  # corners in the upright frame, as codesweep's
-        found = zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCode)
+        found = (zxingcpp.read_barcodes(img, formats=getattr(zxingcpp.BarcodeFormat, formats)) if formats
+                 else zxingcpp.read_barcodes(img))
     except Exception as e:  # a file the peer cannot read is a miss, not a crash of the benchmark
         return rel, [], f"{type(e).__name__}: {e}"
     recs = []
@@ -103,7 +115,7 @@ def corpus_key(corpus, files):
     return h.hexdigest()[:12]
 
 
-def run_peer(corpus, files, jobs, outdir, cached_ok):
+def run_peer(corpus, files, jobs, outdir, cached_ok, formats=None):
     """zxing-cpp's reads in the scorer's peer form; returns (jsonl path, meta with wall/cpu).
     Runs it (and times it) unless cached_ok and a cached run of this version on this corpus exists."""
     try:
@@ -115,7 +127,7 @@ def run_peer(corpus, files, jobs, outdir, cached_ok):
         return None, None
     if not version.startswith("3.1"):
         print(f"boofcv: note: zxing-cpp {version} installed, the reference peer is 3.1.x", file=sys.stderr)
-    key = f"zxingcpp-{version}-{corpus_key(corpus, files)}"
+    key = f"zxingcpp-{version}-{formats or 'default'}-{corpus_key(corpus, files)}"
     out, meta_path = os.path.join(outdir, key + ".jsonl"), os.path.join(outdir, key + ".json")
     if cached_ok:
         if os.path.exists(out) and os.path.exists(meta_path):
@@ -124,12 +136,12 @@ def run_peer(corpus, files, jobs, outdir, cached_ok):
             return out, meta
         print(f"boofcv: zxing-cpp {version}: no cached run for this corpus, running it", file=sys.stderr)
     import multiprocessing as mp
-    print(f"boofcv: zxing-cpp {version} on {len(files)} images, {jobs} processes ...", file=sys.stderr)
+    print(f"boofcv: zxing-cpp {version} ({formats or 'default formats'}) on {len(files)} images, {jobs} processes ...", file=sys.stderr)
     cpu0, t0 = child_cpu(), time.monotonic()
     errors = {}
     pool = mp.get_context("fork").Pool(jobs)
     try:
-        results = pool.map(peer_one, [(corpus, rel) for rel in files], chunksize=1)
+        results = pool.map(peer_one, [(corpus, rel, formats) for rel in files], chunksize=1)
     finally:
         pool.close()
         pool.join()  # workers reaped: their CPU is now in RUSAGE_CHILDREN
@@ -142,7 +154,7 @@ def run_peer(corpus, files, jobs, outdir, cached_ok):
             for r in recs:
                 f.write(json.dumps(r) + "\n")
     os.replace(tmp, out)
-    meta = {"version": version, "images": len(files), "wall_s": wall, "cpu_s": cpu, "jobs": jobs, "errors": errors,
+    meta = {"version": version, "formats": formats or "default", "images": len(files), "wall_s": wall, "cpu_s": cpu, "jobs": jobs, "errors": errors,
             "measured": time.strftime("%Y-%m-%d %H:%M")}
     json.dump(meta, open(meta_path, "w"), indent=1)
     return out, meta
@@ -206,6 +218,8 @@ def main():
     ap.add_argument("--bin", default=".build/release/codesweep")
     ap.add_argument("--efforts", default="normal")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--configs", default="all,qr",
+                    help="all: default symbologies vs zxing-cpp's default formats; qr: --symbologies qr vs formats=QRCode")
     ap.add_argument("--corpus", default=CORPUS)
     ap.add_argument("--out", default="bench-out/boofcv")
     ap.add_argument("--categories", default="", help="only these categories (comma-separated)")
@@ -248,24 +262,36 @@ def main():
         subset = ", subset: " + (",".join(cats) if cats else "all categories") + (f", {len(files)} images" if a.images else "")
         corpus = make_subset(corpus, files, os.path.abspath(a.out))
 
-    readers = []  # (name, score json, wall, cpu, results path)
-    for e in efforts:
-        out = os.path.join(a.out, f"codesweep-{e}.jsonl")
-        print(f"boofcv: codesweep --effort {e} --jobs {a.jobs} on {len(files)} images ...", file=sys.stderr)
-        wall, cpu = run_codesweep(binary, e, a.jobs, corpus, out, follow=bool(subset))
-        readers.append((e, score(corpus, out), wall, cpu, out))
-    peer_meta = None
-    if not a.no_peer:
-        out, peer_meta = run_peer(corpus, files, a.jobs, a.out, cached_ok=a.peer_cached)
-        if out:
-            readers.append((PEER, score(corpus, out), peer_meta["wall_s"], peer_meta["cpu_s"], out))
+    configs = [c for c in a.configs.split(",") if c]
+    unknown = sorted(set(configs) - set(CONFIGS))
+    if unknown or not configs:
+        print(f"boofcv: --configs takes {', '.join(CONFIGS)} (comma-separated), not {a.configs!r}", file=sys.stderr)
+        sys.exit(2)
+    runs = {}  # config -> [(name, score json, wall, cpu, results path)], codesweep's efforts then the peer
+    peer_metas = {}
+    for cfg in configs:
+        symbologies, formats = CONFIGS[cfg]
+        runs[cfg] = []
+        for e in efforts:
+            out = os.path.join(a.out, f"codesweep-{e}.jsonl" if cfg == "all" else f"codesweep-{e}-{cfg}.jsonl")
+            print(f"boofcv: [{cfg}] codesweep --effort {e} --jobs {a.jobs}"
+                  + (f" --symbologies {symbologies}" if symbologies else "") + f" on {len(files)} images ...", file=sys.stderr)
+            wall, cpu = run_codesweep(binary, e, a.jobs, corpus, out, follow=bool(subset), symbologies=symbologies)
+            runs[cfg].append((e, score(corpus, out), wall, cpu, out))
+        if not a.no_peer:
+            out, meta = run_peer(corpus, files, a.jobs, a.out, cached_ok=a.peer_cached, formats=formats)
+            if out:
+                peer_metas[cfg] = meta
+                runs[cfg].append((PEER, score(corpus, out), meta["wall_s"], meta["cpu_s"], out))
+    readers = runs[configs[0]]  # the per-category table and the per-image checks: the first configuration
 
     def column(r):
         return r[0] if r[0] == PEER else f"codesweep {r[0]}"
 
     cats = sorted(readers[0][1]["categories"]) if readers else []
     w = max(16, *(len(column(r)) + 2 for r in readers)) if readers else 16
-    lines = [f"BoofCV QR recall: {corpus} ({len(files)} images{subset}), --jobs {a.jobs}; found/labelled codes"]
+    lines = [f"BoofCV QR recall: {corpus} ({len(files)} images{subset}), --jobs {a.jobs}; found/labelled codes",
+             f"per category: {CONFIG_TITLE[configs[0]]}"]
     hdr = f"{'category':<14}{'codes':>6}" + "".join(f"{column(r):>{w}}" for r in readers)
     lines += [hdr, "-" * len(hdr)]
     for c in cats:
@@ -281,21 +307,25 @@ def main():
         lines.append(f"{'TOTAL':<14}{tot:>6}" + "".join(
             f"{'%d (%.1f %%)' % (r[1]['total']['found'], 100 * r[1]['total']['found'] / max(tot, 1)):>{w}}" for r in readers))
 
-        # The summary: totals and times of each reader in this run, codesweep's wall against the peer's.
-        peer_wall = peer_meta["wall_s"] if peer_meta else None
-        lines += ["", f"{'effort':<15}{'found':>10}{'%':>7}{'extras':>8}{'wall s':>8}{'cpu s':>8}  x zxing-cpp (wall)"]
-        for r in readers:
+    # The summary: per configuration, totals and times of each reader in this run, codesweep's wall
+    # against the peer's asked for the same symbologies.
+    for cfg in configs:
+        meta = peer_metas.get(cfg)
+        peer_wall = meta["wall_s"] if meta else None
+        lines += ["", f"{CONFIG_TITLE[cfg]}:",
+                  f"{'effort':<15}{'found':>10}{'%':>7}{'extras':>8}{'wall s':>8}{'cpu s':>8}  x zxing-cpp (wall)"]
+        for r in runs[cfg]:
             t = r[1]["total"]
             ratio = f"{r[2] / peer_wall:.2f}" if peer_wall else "-"
             lines.append(f"{r[0]:<15}{'%d/%d' % (t['found'], t['labelled']):>10}{100 * t['found'] / max(t['labelled'], 1):>7.1f}"
                          f"{t['extra']:>8}{r[2]:>8.1f}{r[3]:>8.1f}  {ratio}")
     lines.append("extras: decoded QR codes matching no label (false or unlabelled).")
-    if peer_meta:
-        lines.append(f"peer: zxing-cpp {peer_meta['version']} from PyPI (Pillow decode + EXIF transpose + grey, QRCode only), "
-                     f"{peer_meta['jobs']} processes, "
-                     + (f"NOT run now: reads and times from its cached run of {peer_meta.get('measured', 'an earlier day')} (--peer-cached)"
-                        if peer_meta.get("cached") else "run and timed in this run after codesweep")
-                     + (f"; {len(peer_meta['errors'])} unreadable files" if peer_meta["errors"] else ""))
+    for cfg, meta in peer_metas.items():
+        lines.append(f"peer [{cfg}]: zxing-cpp {meta['version']} from PyPI (Pillow decode + EXIF transpose + grey, "
+                     f"formats {meta.get('formats', 'QRCode')}), {meta['jobs']} processes, "
+                     + (f"NOT run now: reads and times from its cached run of {meta.get('measured', 'an earlier day')} (--peer-cached)"
+                        if meta.get("cached") else "run and timed in this run after codesweep")
+                     + (f"; {len(meta['errors'])} unreadable files" if meta["errors"] else ""))
 
     # Per image, each effort against the one below it: never fewer labelled codes found.
     checks = {}
@@ -329,9 +359,9 @@ def main():
     with open(os.path.join(a.out, "summary.txt"), "w") as f:
         f.write(text + "\n")
     summary = {"corpus": os.path.abspath(corpus), "images": len(files), "jobs": a.jobs, "binary": os.path.abspath(binary),
-               "peer_cached": bool(peer_meta and peer_meta.get("cached")), "per_image_checks": checks,
-               "readers": {column(r): {"score": r[1], "wall_s": round(r[2], 2), "cpu_s": round(r[3], 2),
-                                       "results": os.path.abspath(r[4])} for r in readers}}
+               "peer_cached": any(m.get("cached") for m in peer_metas.values()), "per_image_checks": checks,
+               "configs": {cfg: {column(r): {"score": r[1], "wall_s": round(r[2], 2), "cpu_s": round(r[3], 2),
+                                             "results": os.path.abspath(r[4])} for r in runs[cfg]} for cfg in configs}}
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
