@@ -1,4 +1,5 @@
 import ArgumentParser
+import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
@@ -56,6 +57,10 @@ struct Report: ParsableCommand {
         do {
             bytes = try readWholeFile(report)
         } catch {
+            if error.code == EFBIG {
+                Stderr.say("codesweep: cannot read \(report): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+                throw ExitCode(2)
+            }
             Stderr.say("codesweep: cannot read \(report): \(error)")
             throw ExitCode(2)
         }
@@ -81,13 +86,16 @@ struct Report: ParsableCommand {
                 case .failure(let refusal):
                     var t = Thumbnail.blank(for: r, maxSide: thumbnailSize)
                     t?.note = refusal.note
-                    if t != nil { unopened.append("\(Walker.display(ReportInput.locate(r, reportPath: reportBytes, root: rootBytes))): \(refusal.note)") }
+                    if t != nil {
+                        let shown = Walker.display(ReportInput.locate(r, reportPath: reportBytes, root: rootBytes))
+                        unopened.append(TerminalText.escape(shown) + ": " + TerminalText.escape(refusal.note))
+                    }
                     thumbnails.append(t); frameThumbnails.append([:])
                     continue
                 }
             }
             let t = Thumbnail.make(for: r, maxSide: thumbnailSize, at: at)
-            if let note = t?.note { unopened.append("\(Walker.display(at)): \(note)") }
+            if let note = t?.note { unopened.append(TerminalText.escape(Walker.display(at)) + ": " + TerminalText.escape(note)) }
             thumbnails.append(t)
             var frames: [Int: Thumbnail] = [:]
             if t?.note == nil {
@@ -106,9 +114,10 @@ struct Report: ParsableCommand {
             if unopened.count > 3 { lines.append("  … and \(unopened.count - 3) more") }
             lines.append(
                 root != nil
-                    ? "  (relative paths were looked for under --root \(root!))"
+                    ? "  (relative paths were looked for under --root \(TerminalText.escape(root!)))"
                     : "  (relative paths were looked for beside the report and in the current folder; --root DIR names the folder the scan ran in)")
-            Stderr.say(lines.joined(separator: "\n"))
+            // Every piece of `unopened` and --root is escaped above: one line each.
+            Stderr.say("\(escaped: lines.joined(separator: "\n"))")
         }
         var page = HTMLReport()
         page.title = title
@@ -128,6 +137,6 @@ struct Report: ParsableCommand {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.Failure(code: errno) }
         defer { close(fd) }
-        return try FileIO.readAll(fd)
+        return try FileIO.readAll(fd, limit: InputLimits.reportBytes)
     }
 }
