@@ -53,28 +53,12 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try readWholeFile(report)
-        } catch {
-            if error.code == EFBIG {
-                Stderr.say("codesweep: cannot read \(report): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
-                throw ExitCode(2)
-            }
-            Stderr.say("codesweep: cannot read \(report): \(error)")
-            throw ExitCode(2)
-        }
-        let records: [FileRecord]
-        do {
-            let read = try ReportInput.records(bytes, source: report)
-            for note in read.skipped { Stderr.say("codesweep: \(note)") }
-            records = read.records
-        } catch {
-            Stderr.say("codesweep: \(error)")
-            throw ExitCode(2)
-        }
+        let records = try readRecords()
         let rootBytes = root.map(ArgumentBytes.bytes)
         let reportBytes = ArgumentBytes.bytes(report)
+        // The page must not replace a picture it shows (the report itself is refused in validate).
+        let pictures = records.map { OutputGuard.Input("a picture of the report", ReportInput.locate($0, reportPath: reportBytes, root: rootBytes)) }
+        try OutputGuard.refuse("codesweep report", flag: "--html", output: html, inputs: pictures)
         var thumbnails: [Thumbnail?] = [], frameThumbnails: [[Int: Thumbnail]] = []
         var unopened: [String] = []
         for r in records {
@@ -128,6 +112,29 @@ struct Report: ParsableCommand {
             try SafeFile.write(out, to: html)
         } catch {
             Stderr.say("codesweep: cannot write \(html): \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The report's records (a problem is said on stderr and ends the command with status 2).
+    func readRecords() throws -> [FileRecord] {
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(report)
+        } catch {
+            if error.code == EFBIG {
+                Stderr.say("codesweep: cannot read \(report): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+                throw ExitCode(2)
+            }
+            Stderr.say("codesweep: cannot read \(report): \(error)")
+            throw ExitCode(2)
+        }
+        do {
+            let read = try ReportInput.records(bytes, source: report)
+            for note in read.skipped { Stderr.say("codesweep: \(note)") }
+            return read.records
+        } catch {
+            Stderr.say("codesweep: \(error)")
             throw ExitCode(2)
         }
     }

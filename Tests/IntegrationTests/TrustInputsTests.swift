@@ -36,6 +36,8 @@ struct TrustInputsTests {
             ["check", "--no-rules-file", "--json", "o.json", "--junit", "o.json", "b.png"],
             ["merge", "r.jsonl", "-o", "r.jsonl"],
             ["merge", "r.jsonl", "--expect-from", "list.txt", "-o", "list.txt"],
+            ["report", "r.jsonl", "--html", "b.png"],
+            ["report", "r.jsonl", "--html", "hard.png"],
         ]
         let before = ["b.png", "imgs/c.png", "r.yml", "list.txt", "r.jsonl"].map { Self.bytes(dir.file($0)) }
         for args in cases {

@@ -62,6 +62,14 @@ struct TrustWorkflowCommandTests {
         #expect(Set(texts).isSuperset(of: [Self.setOutput, Self.addMask, Self.lineCommand]), "\(texts)")
         #expect(json.stdout.contains("\\u0023#[set-output"))
 
+        // A name that starts a line itself when given as it is.
+        try Make.qr(Self.addMask, to: dir.file("::warning::direct.png"))
+        for format in ["text", "csv", "jsonl"] {
+            let r = try run(codesweepBinary, ["scan", "--format", format, "::warning::direct.png"], env: env, currentDirectory: dir.path, check: false)
+            #expect(r.status == 0 && r.stdout.contains("direct.png"), "\(r.stderr)")
+            Self.expectClean(r, "scan --format \(format) ::warning::direct.png")
+        }
+
         let annotated = try run(
             codesweepBinary, ["scan", "-o", "r.jsonl", "--annotate", "pictures", "assets"], env: env, currentDirectory: dir.path, check: false)
         #expect(annotated.status == 1 && annotated.stderr.contains("too long"), "\(annotated.stderr)")
