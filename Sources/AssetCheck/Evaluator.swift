@@ -37,7 +37,7 @@ package struct Evaluator {
     package let context: PathContext
     /// Today as YYYY-MM-DD (campaign expiry compares against it).
     package let today: String
-    let regex: Regex<AnyRegexOutput>?
+    let regex: URLPattern?
 
     package struct InvalidRule: Error, CustomStringConvertible {
         package var description: String
@@ -46,7 +46,7 @@ package struct Evaluator {
     package init(rules: CheckRules, context: PathContext, today: String) throws(InvalidRule) {
         self.rules = rules; self.context = context; self.today = today
         if let p = rules.url.pattern {
-            do { regex = try Regex(p) } catch { throw InvalidRule(description: "url.pattern is not a valid regular expression: \(p) (\(error))") }
+            do { regex = try URLPattern(p) } catch { throw InvalidRule(description: "url.pattern is not a valid regular expression: \(p) (\(error))") }
         } else {
             regex = nil
         }

@@ -30,7 +30,7 @@ package enum CheckOutput {
         let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
         out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
         if r.errors > 0 { out += ", \(r.errors) unreadable" }
-        out += " (\(r.violations) problem\(r.violations == 1 ? "" : "s"); rules: \(r.rulesSource))\n"
+        out += " (\(r.violations) problem\(r.violations == 1 ? "" : "s"); rules: \(safe(r.rulesSource)))\n"
         return out
     }
 
@@ -59,7 +59,7 @@ package enum CheckOutput {
             "  <testsuite name=\"codesweep check\" tests=\"\(r.images.count)\" failures=\"\(r.failed)\" errors=\"\(r.errors)\" skipped=\"0\" time=\"\(time)\" timestamp=\"\(xml(timestamp))\" hostname=\"localhost\">\n"
         x += "    <properties>\n      <property name=\"rules\" value=\"\(xml(r.rulesSource))\"/>\n    </properties>\n"
         for img in r.images {
-            x += "    <testcase name=\"\(xml(img.path))\" classname=\"codesweep.check\" time=\"\(NumberText.fixed(img.seconds, decimals: 3))\""
+            x += "    <testcase name=\"\(xml(safe(img.path)))\" classname=\"codesweep.check\" time=\"\(NumberText.fixed(img.seconds, decimals: 3))\""
             switch img.status {
             case .passed:
                 x += ">\n"
@@ -92,10 +92,17 @@ package enum CheckOutput {
     }
 
     /// XML 1.0 text/attribute escaping. Characters XML 1.0 cannot hold at all (C0 controls other
-    /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;.
+    /// than tab/newline/CR, U+FFFE/U+FFFF) become U+FFFD; newlines in attributes are kept as &#10;
+    /// (so no text starts a line of the document), and the first `#` of every `##[` is written
+    /// `&#35;` (the GitHub runner reads `##[command]` anywhere in a line of `--junit -`).
     package static func xml(_ s: String) -> String {
         var out = ""
-        for u in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, u) in scalars.enumerated() {
+            if u == "#", i + 2 < scalars.count, scalars[i + 1] == "#", scalars[i + 2] == "[" {
+                out += "&#35;"
+                continue
+            }
             switch u {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

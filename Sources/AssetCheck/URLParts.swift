@@ -181,15 +181,33 @@ package enum Wildcard {
             if literal.ascii == host.ascii { return "" }
             guard lookalikes else { return nil }
             if let v4 = host.embeddedIPv4, v4 == literal.ascii || v4 == literal.embeddedIPv4 { return " — the same address written as IPv6 (\(host.ascii))" }
-            if literal.isLoopback && host.isLoopback { return " — a loopback address, the same machine as \(literal.ascii)" }
+            if literal.isLoopback && reachesThisMachine(host) { return " — \(thisMachine(host)), the same machine as \(literal.ascii)" }
             return nil
         }
         let p = URLHost.pattern(pattern)
-        if matches(p.ascii, host.ascii, caseInsensitive: true) || matches(p.unicode, host.unicode, caseInsensitive: true) { return "" }
+        // `evil.example..` is `evil.example` to a resolver: every trailing dot is dropped.
+        let ascii = trimmingDots(host.ascii), unicode = trimmingDots(host.unicode)
+        if matches(p.ascii, ascii, caseInsensitive: true) || matches(p.unicode, unicode, caseInsensitive: true) { return "" }
         guard lookalikes else { return nil }
-        if matches(p.unicode, host.skeleton, caseInsensitive: true) { return " — it looks like a denied host, written with look-alike letters" }
+        if matches(p.unicode, trimmingDots(host.skeleton), caseInsensitive: true) { return " — it looks like a denied host, written with look-alike letters" }
         if let v4 = host.embeddedIPv4, matches(p.ascii, v4) { return " — the same address written as IPv6 (\(host.ascii))" }
-        if host.kind != .domain, host.isLoopback, p.ascii == "localhost" { return " — a loopback address, the same machine as localhost" }
+        if host.kind != .domain, reachesThisMachine(host), p.ascii == "localhost" { return " — \(thisMachine(host)), the same machine as localhost" }
         return nil
+    }
+
+    /// Loopback addresses, and the unspecified addresses `0.0.0.0` (also written `0`) and `[::]`
+    /// (and `[::ffff:0.0.0.0]`), which a connection on Linux and macOS delivers to this machine.
+    static func reachesThisMachine(_ host: URLHost) -> Bool {
+        host.isLoopback || host.ascii == "0.0.0.0" || host.ascii == "[::]" || host.embeddedIPv4 == "0.0.0.0"
+    }
+
+    static func thisMachine(_ host: URLHost) -> String {
+        host.isLoopback ? "a loopback address" : "the unspecified address \(host.ascii), which reaches this machine"
+    }
+
+    static func trimmingDots(_ s: String) -> String {
+        var t = Substring(s)
+        while t.count > 1, t.hasSuffix(".") { t = t.dropLast() }
+        return String(t)
     }
 }

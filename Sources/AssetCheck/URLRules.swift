@@ -99,7 +99,7 @@ extension Evaluator {
     func formViolations(_ c: CodeResult, _ url: URLParts, _ text: String) -> [Violation] {
         let u = rules.url
         var v: [Violation] = []
-        if let regex, (try? regex.wholeMatch(in: text)) == nil {
+        if let regex, !regex.wholeMatch(text) {
             v.append(
                 Violation(
                     rule: "url.pattern", message: "\(describe(c)) links to \(quote(text)), which does not match the required pattern \(u.pattern!)",

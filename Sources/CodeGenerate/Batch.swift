@@ -160,6 +160,15 @@ package enum BatchList {
 package enum Manifest {
     package static let defaultName = "expected.yml"
 
+    /// A code's path below the batch folder, as the manifest names it: `codes/a.png` in `codes`,
+    /// `codes/` or `codes//` is `a.png`.
+    package static func name(_ path: String, in folder: String) -> String {
+        var trimmed = Substring(folder)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty, path.hasPrefix(trimmed) else { return path }
+        return String(path.dropFirst(trimmed.count).drop { $0 == "/" })
+    }
+
     package static func yaml(_ entries: [(file: String, payload: String)]) -> String {
         var s = "# Made by codesweep generate: image → payload. Check with\n#   codesweep check --expectations <this file> <folder>\n"
         for e in entries { s += "\(quoted(e.file)): \(quoted(e.payload))\n" }

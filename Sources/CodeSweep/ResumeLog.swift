@@ -63,7 +63,12 @@ package struct ResumeLog: Sendable {
     static func read(fd: Int32, shown: String) throws(OutputError) -> ResumeLog {
         var log = ResumeLog()
         let data: [UInt8]
-        do { data = try FileIO.readAll(fd) } catch { throw OutputError(message: "cannot read \(shown): \(error)") }
+        do { data = try FileIO.readAll(fd, limit: InputLimits.reportBytes) } catch {
+            if error.code == EFBIG {
+                throw OutputError(message: "cannot read \(shown): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+            }
+            throw OutputError(message: "cannot read \(shown): \(error)")
+        }
         var goodEnd = 0
         var start = 0
         while let nl = data[start...].firstIndex(of: 0x0A) {

@@ -57,7 +57,13 @@ package enum PathList {
         let fd = file == "-" ? 0 : ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw PathListError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
         defer { if fd != 0 { close(fd) } }
-        do { data = try FileIO.readAll(fd) } catch { throw PathListError(message: "cannot read \(shown): \(error)") }
+        do { data = try FileIO.readAll(fd, limit: InputLimits.pathListBytes) } catch {
+            if error.code == EFBIG {
+                throw PathListError(
+                    message: "cannot read \(shown): it is larger than the limit of \(InputLimits.describe(InputLimits.pathListBytes)) for a list of paths")
+            }
+            throw PathListError(message: "cannot read \(shown): \(error)")
+        }
         // A NUL can never be part of a path: a list holding one was written with -print0 and
         // read line by line it would be one "path" made of many, and the sweep would look
         // complete after covering one file.

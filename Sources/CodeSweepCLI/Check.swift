@@ -65,7 +65,9 @@ struct Check: AsyncParsableCommand {
             Stderr.say("codesweep check: \(problem)\n(see codesweep check --help)")
             throw ExitCode(2)
         }
-        let setup = try await exitingOnFailure { try loadSetup() }
+        let read = Counter.Names()
+        let setup = try await exitingOnFailure { try loadSetup(recording: read) }
+        try refuseOutputsOverInputs(setup: setup, read: read.names)
         let runner = CheckRunner(
             rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
             jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
@@ -82,7 +84,7 @@ struct Check: AsyncParsableCommand {
     }
 
     /// The rules file (or none) with the flags over it, and the paths to check.
-    func loadSetup() throws -> CheckSetup {
+    func loadSetup(recording files: Counter.Names = Counter.Names()) throws -> CheckSetup {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
         var setup = try CheckSetup(
@@ -91,6 +93,7 @@ struct Check: AsyncParsableCommand {
             read: { path in
                 // The message names which file and says why (errno's words).
                 let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
+                files.names.append((what, path))
                 return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
             })
         try ruleFlags.apply(to: &setup.rules, cwd: cwd)
@@ -99,6 +102,19 @@ struct Check: AsyncParsableCommand {
         setup.rules.includeIgnoringCase += globs.iinclude
         setup.rules.excludeIgnoringCase += globs.iexclude
         return setup
+    }
+
+    /// --junit and --json write over no input (an image named or in a folder checked, the rules
+    /// or expectations file) and not over each other.
+    func refuseOutputsOverInputs(setup: CheckSetup, read: [(String, String)]) throws {
+        var inputs = read.map { OutputGuard.Input($0.0, $0.1) }
+        if let e = ruleFlags.expectations { inputs.append(OutputGuard.Input("the expectations file", e)) }
+        let roots = setup.roots(commandLine: paths)
+        inputs += roots.map { OutputGuard.Input("the image", $0) }
+        let walked = roots.map(ArgumentBytes.bytes)
+        try OutputGuard.refuse("codesweep check", flag: "--json", output: reports.json, inputs: inputs, roots: walked)
+        if let json = reports.json, json != "-" { inputs.append(OutputGuard.Input("the --json report", json)) }
+        try OutputGuard.refuse("codesweep check", flag: "--junit", output: reports.junit, inputs: inputs, roots: walked)
     }
 
     /// `body`'s value; an error it throws is said on stderr and ends the check with status 2.

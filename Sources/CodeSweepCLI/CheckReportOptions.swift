@@ -20,7 +20,7 @@ struct CheckReportOptions: ParsableArguments {
     /// The reports for files (not '-'), each written whole or not at all.
     func writeFiles(_ report: CheckReport) throws {
         if let junit, junit != "-" { try SafeFile.write(CheckOutput.junit(report, timestamp: Check.timestamp()), to: junit) }
-        if let json, json != "-" { try SafeFile.write(CheckOutput.json(report).serialized(pretty: true) + "\n", to: json) }
+        if let json, json != "-" { try SafeFile.write(WorkflowSafeJSON.text(CheckOutput.json(report).serialized(pretty: true)) + "\n", to: json) }
     }
 
     /// On stdout: the GitHub annotations (with --github or in GitHub Actions), then the report
@@ -33,7 +33,7 @@ struct CheckReportOptions: ParsableArguments {
             (machineReadable ? OutputFile.standardError : OutputFile.standardOutput).write(CheckOutput.github(report))
         }
         if json == "-" {
-            OutputFile.standardOutput.write(CheckOutput.json(report).serialized(pretty: true) + "\n")
+            OutputFile.standardOutput.write(WorkflowSafeJSON.text(CheckOutput.json(report).serialized(pretty: true)) + "\n")
         } else if junit == "-" {
             OutputFile.standardOutput.write(CheckOutput.junit(report, timestamp: Check.timestamp()))
         } else {

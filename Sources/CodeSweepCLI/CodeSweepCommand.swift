@@ -46,7 +46,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
             failOnStandardOutputError()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Stderr.say(fullMessage(for: error))
+                Stderr.say(lines: fullMessage(for: error))
                 exit(withError: ExitCode(2))
             }
             if let code = error as? ExitCode, code.rawValue == 0 || code.rawValue == 1 { failOnStandardOutputError() }

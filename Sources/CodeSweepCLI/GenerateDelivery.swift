@@ -44,7 +44,7 @@ final class GenerateDelivery {
         }
         if let s = o.verification?.scannability { grades[s.grade.description, default: 0] += 1 }
         if let batchFolder, code.format != .svg, let text = String(validating: o.job.payload, as: UTF8.self) {
-            written.append((String(o.job.outputPath.dropFirst(batchFolder.count + 1)), text))
+            written.append((Manifest.name(o.job.outputPath, in: batchFolder), text))
         }
         for w in code.warnings { Generate.say("warning: \(name): \(w)") }
         if !o.failedVersions.isEmpty {

@@ -9,7 +9,8 @@ struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge shard reports (jsonl) into one report, ordered as a single run, checking no file is missing or duplicated.",
         discussion: """
-            Lines are copied byte for byte. Without --expect-from or --root, records are ordered \
+            Lines are copied byte for byte (but for the first '#' of a CI runner's legacy \
+            command marker, written \\u0023: the same JSON string, see docs/output.md). Without --expect-from or --root, records are ordered \
             as the walker orders paths (component by component, bytes) and checked for \
             duplicates only. With them, records follow the order a single scan of those paths \
             would have written, and a file the scan would have recorded but no shard did is an \
@@ -37,9 +38,12 @@ struct Merge: ParsableCommand {
     @OptionGroup var walking: WalkingOptions<Help>
 
     func run() throws {
+        var inputs = reports.map { OutputGuard.Input("the report", $0) }
+        if let expectFrom { inputs.append(OutputGuard.Input("the --expect-from list", expectFrom)) }
+        try OutputGuard.refuse("codesweep merge", flag: "--output", output: output.output, inputs: inputs)
         let lines: [ReportMerge.Line]
         do { lines = try ReportMerge.load(reports) } catch {
-            Stderr.say("codesweep merge: \(error)")
+            for problem in error.problems { Stderr.say("codesweep merge: \(problem)") }
             throw ExitCode(2)
         }
         var expectation: ReportMerge.Expectation? = nil
@@ -67,7 +71,7 @@ struct Merge: ParsableCommand {
         }
         var chunk = [UInt8]()
         for l in merged {
-            chunk += l.text
+            chunk += WorkflowSafeJSON.bytes(l.text)
             chunk.append(0x0A)
             if chunk.count >= 1 << 20 { out.write(String(decoding: chunk, as: UTF8.self)); chunk.removeAll(keepingCapacity: true) }
         }

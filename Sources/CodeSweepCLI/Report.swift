@@ -1,4 +1,5 @@
 import ArgumentParser
+import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
@@ -52,24 +53,12 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try readWholeFile(report)
-        } catch {
-            Stderr.say("codesweep: cannot read \(report): \(error)")
-            throw ExitCode(2)
-        }
-        let records: [FileRecord]
-        do {
-            let read = try ReportInput.records(bytes, source: report)
-            for note in read.skipped { Stderr.say("codesweep: \(note)") }
-            records = read.records
-        } catch {
-            Stderr.say("codesweep: \(error)")
-            throw ExitCode(2)
-        }
+        let records = try readRecords()
         let rootBytes = root.map(ArgumentBytes.bytes)
         let reportBytes = ArgumentBytes.bytes(report)
+        // The page must not replace a picture it shows (the report itself is refused in validate).
+        let pictures = records.map { OutputGuard.Input("a picture of the report", ReportInput.locate($0, reportPath: reportBytes, root: rootBytes)) }
+        try OutputGuard.refuse("codesweep report", flag: "--html", output: html, inputs: pictures)
         var thumbnails: [Thumbnail?] = [], frameThumbnails: [[Int: Thumbnail]] = []
         var unopened: [String] = []
         for r in records {
@@ -81,13 +70,16 @@ struct Report: ParsableCommand {
                 case .failure(let refusal):
                     var t = Thumbnail.blank(for: r, maxSide: thumbnailSize)
                     t?.note = refusal.note
-                    if t != nil { unopened.append("\(Walker.display(ReportInput.locate(r, reportPath: reportBytes, root: rootBytes))): \(refusal.note)") }
+                    if t != nil {
+                        let shown = Walker.display(ReportInput.locate(r, reportPath: reportBytes, root: rootBytes))
+                        unopened.append(TerminalText.escape(shown) + ": " + TerminalText.escape(refusal.note))
+                    }
                     thumbnails.append(t); frameThumbnails.append([:])
                     continue
                 }
             }
             let t = Thumbnail.make(for: r, maxSide: thumbnailSize, at: at)
-            if let note = t?.note { unopened.append("\(Walker.display(at)): \(note)") }
+            if let note = t?.note { unopened.append(TerminalText.escape(Walker.display(at)) + ": " + TerminalText.escape(note)) }
             thumbnails.append(t)
             var frames: [Int: Thumbnail] = [:]
             if t?.note == nil {
@@ -106,9 +98,10 @@ struct Report: ParsableCommand {
             if unopened.count > 3 { lines.append("  … and \(unopened.count - 3) more") }
             lines.append(
                 root != nil
-                    ? "  (relative paths were looked for under --root \(root!))"
+                    ? "  (relative paths were looked for under --root \(TerminalText.escape(root!)))"
                     : "  (relative paths were looked for beside the report and in the current folder; --root DIR names the folder the scan ran in)")
-            Stderr.say(lines.joined(separator: "\n"))
+            // Every piece of `unopened` and --root is escaped above: one line each.
+            Stderr.say("\(escaped: lines.joined(separator: "\n"))")
         }
         var page = HTMLReport()
         page.title = title
@@ -123,11 +116,34 @@ struct Report: ParsableCommand {
         }
     }
 
+    /// The report's records (a problem is said on stderr and ends the command with status 2).
+    func readRecords() throws -> [FileRecord] {
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(report)
+        } catch {
+            if error.code == EFBIG {
+                Stderr.say("codesweep: cannot read \(report): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+                throw ExitCode(2)
+            }
+            Stderr.say("codesweep: cannot read \(report): \(error)")
+            throw ExitCode(2)
+        }
+        do {
+            let read = try ReportInput.records(bytes, source: report)
+            for note in read.skipped { Stderr.say("codesweep: \(note)") }
+            return read.records
+        } catch {
+            Stderr.say("codesweep: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
     /// The whole report, through `FileIO`: a read error is an error, never a shorter report.
     func readWholeFile(_ path: String) throws(FileIO.Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.Failure(code: errno) }
         defer { close(fd) }
-        return try FileIO.readAll(fd)
+        return try FileIO.readAll(fd, limit: InputLimits.reportBytes)
     }
 }

@@ -26,7 +26,7 @@ struct RuleFlags: ParsableArguments {
     @Option(help: "Denied host (wildcards: staging.*); repeatable.")
     var denyHost: [String] = []
 
-    @Option(help: "Regular expression the whole URL must match.")
+    @Option(help: "Regular expression the whole URL must match (run without backtracking: no backreferences or lookaround; docs/check.md).")
     var urlPattern: String?
 
     @Option(help: "Query parameter that must be present (wildcards: utm_*); repeatable.")

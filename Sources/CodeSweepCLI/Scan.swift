@@ -178,10 +178,10 @@ struct Scan: AsyncParsableCommand {
     func end(_ delivery: ScanDelivery, previousFailures: Int) throws {
         let summary = delivery.summary
         if summary.filesScanned == 0 && resume == nil && !quiet && !summary.interrupted && delivery.writeFailure == nil {
-            Stderr.say(noImagesNote)
+            Stderr.say("\(noImagesNote)")
         }
         if let writeFailure = delivery.writeFailure {
-            Stderr.say("codesweep: \(writeFailure.message)" + (delivery.stoppedEarly ? "; the sweep was stopped" : ""))
+            Stderr.say("codesweep: \(writeFailure.message)\(escaped: delivery.stoppedEarly ? "; the sweep was stopped" : "")")
             throw ExitCode(2)
         }
         if summary.interrupted { throw ExitCode(130) }

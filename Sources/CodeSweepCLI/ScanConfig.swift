@@ -29,6 +29,11 @@ struct ScanConfig {
     init(_ scan: Scan, settings: ScanSettings, stdinImage: StdinImage?) throws {
         self.settings = settings
         roots = try Self.roots(scan, stdinImage: stdinImage)
+        // No report over an input: an image named or listed, the list itself, an image in a folder walked.
+        var inputs = roots.map { OutputGuard.Input("the input", $0) }
+        if let list = scan.filesFrom { inputs.append(OutputGuard.Input("the --files-from list", list)) }
+        try OutputGuard.refuse("codesweep", flag: "--output", output: scan.report.output, inputs: inputs, roots: roots)
+        try OutputGuard.refuse("codesweep", flag: "--resume", output: scan.resume, inputs: inputs, roots: roots)
         walked = Walker(options: scan.walking.walkOptions).items(roots)
         let shardChoice = scan.shard.flatMap(Shard.init(parsing:))
         let inShard: @Sendable (WalkItem) -> Bool = { item in shardChoice?.contains(item.pathBytes) ?? true }

@@ -37,21 +37,26 @@ final class ScanDelivery {
     /// One record, as the sweep emits it (the stdin image's record says '-').
     func deliver(_ scanned: FileRecord) {
         guard writeFailure == nil else { return }
-        let record = stdinImage?.relabel(scanned) ?? scanned
+        var record = stdinImage?.relabel(scanned) ?? scanned
+        // The pictures first: a picture that could not be made is a warning on the file's record
+        // (and on stderr); only a picture that could not be written for want of space or an I/O
+        // error stops the sweep, after this record is written.
+        var pictureFailure: String? = nil
+        if let pictures {
+            let messages = pictures.annotate(record)
+            for message in messages { Stderr.say("codesweep: \(message)") }
+            record.warnings += messages
+            pictureProblems = pictures.problems
+            pictureFailure = pictures.writeFailure
+        }
         sink.write(record)
         if let failure = sink.outputFailure { return stop(failure) }
-        if let pictures {
-            for message in pictures.annotate(record) {
-                Stderr.say("codesweep: \(message)")
-            }
-            pictureProblems = pictures.problems
-            if let failure = pictures.writeFailure { return stop(OutputError(message: failure)) }
-        }
+        if let pictureFailure { return stop(OutputError(message: pictureFailure)) }
         summary.add(record)
         // --raw has no place for a failure in its output: each one goes to stderr, as
         // zbarimg's ERROR lines do (-q too), so a pipeline learns which file failed.
         if raw, let error = record.error {
-            Stderr.say("codesweep: error: \(TerminalText.escape(record.path)): \(error.kind.rawValue): \(TerminalText.escape(error.message))")
+            Stderr.say("codesweep: error: \(record.path): \(error.kind.rawValue): \(error.message)")
         }
         Interrupt.holdIfAsked(written: summary.filesScanned)
         if let error = record.error, failedNames.count < 3 {

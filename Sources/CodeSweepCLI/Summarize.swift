@@ -64,6 +64,6 @@ struct Summarize: ParsableCommand {
                 "codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(reports[one.first]) and \(reports[one.again])); `codesweep merge` refuses such shards"
             )
         }
-        OutputFile.standardOutput.write(json ? summary.json.serialized(pretty: true) + "\n" : summary.text)
+        OutputFile.standardOutput.write(json ? WorkflowSafeJSON.text(summary.json.serialized(pretty: true)) + "\n" : summary.text)
     }
 }

@@ -63,13 +63,41 @@ enum Interrupt {
     }
 }
 
-/// Messages for stderr. Each line goes through `TerminalText.escape`, the one escaper used
-/// wherever text reaches a terminal: file names, YAML snippets and decoder messages can hold
-/// control characters and escape sequences, and none is printed raw.
+/// Messages for stderr, one rule for every line: our words are written as they are, and every
+/// value interpolated into a message (file names, payloads, YAML snippets, decoder and system
+/// messages, errors) goes through `TerminalText.escape` first, so a newline inside a value is
+/// `\n` before the message is cut into lines and can never start a line of its own (a forged
+/// `::error`), and no control character or escape sequence is printed raw. Each line is then
+/// passed through `TerminalText.guardLine`: no line starts a GitHub workflow command (`::`) or
+/// holds `##[`, whatever was put together. A value escaped already goes in as
+/// `\(escaped: text)`, so nothing is escaped twice.
 enum Stderr {
-    static func say(_ text: String) {
+    static func say(_ message: Message) {
+        let lines = message.text.split(separator: "\n", omittingEmptySubsequences: false)
+        OutputFile.standardError.write(lines.map { TerminalText.guardLine(String($0)) }.joined(separator: "\n") + "\n")
+    }
+
+    /// Lines of text from elsewhere (ArgumentParser's usage messages, which quote arguments):
+    /// each line escaped whole.
+    static func say(lines text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         OutputFile.standardError.write(lines.map { TerminalText.escape(String($0)) }.joined(separator: "\n") + "\n")
+    }
+
+    struct Message: ExpressibleByStringInterpolation {
+        var text: String
+        init(stringLiteral value: String) { text = value }
+        init(stringInterpolation: Interpolation) { text = stringInterpolation.text }
+
+        struct Interpolation: StringInterpolationProtocol {
+            var text = ""
+            init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
+            mutating func appendLiteral(_ literal: String) { text += literal }
+            /// A value: escaped.
+            mutating func appendInterpolation(_ value: some Any) { text += TerminalText.escape(String(describing: value)) }
+            /// Text escaped already (by `TerminalText.escape`), or lines of our own words.
+            mutating func appendInterpolation(escaped: String) { text += escaped }
+        }
     }
 }
 
@@ -107,7 +135,11 @@ final class Progress {
 }
 
 /// A count that the sweep's closures update on the caller's task.
-final class Counter { var value = 0 }
+final class Counter {
+    var value = 0
+    /// Names collected by a closure (what each file is, its path): the files a command read.
+    final class Names { var names: [(String, String)] = [] }
+}
 
 /// The number of files a sweep will scan, counted by a second walk on a thread of its own for
 /// the progress line's total and ETA: the sweep streams its walk and knows the total only at

@@ -193,7 +193,7 @@ package final class AnnotationPlan {
     /// Writes through a temporary file and rename(2): an existing file at the target is replaced
     /// as a directory entry, its contents are never written to (a hard link to an input stays
     /// intact), and a link at the target is replaced, not followed. Refuses targets that are
-    /// inputs, not regular files, or already written in this run.
+    /// inputs, neither regular files nor links (folders, devices), or already written in this run.
     func write(_ data: [UInt8], to target: [UInt8]) -> String? {
         let shown = String(decoding: target, as: UTF8.self)
         if written.contains(target) { return "'\(shown)' was already written in this run; not replaced" }
@@ -205,25 +205,30 @@ package final class AnnotationPlan {
             if inputs.contains(FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))) {
                 return "'\(shown)' is an input file; not written"
             }
-            if (st.st_mode & S_IFMT) != S_IFREG { return "'\(shown)' exists and is not a regular file; not written" }
+            // A symbolic link there is replaced (rename(2) replaces the link itself, never
+            // writes where it points), as docs/report.md says.
+            let kind = st.st_mode & S_IFMT
+            if kind != S_IFREG && kind != S_IFLNK { return "'\(shown)' exists and is not a regular file; not written" }
         }
         let temp = dir + Array("/.codesweep-\(getpid())-\(written.count).tmp".utf8)
         let fd = Self.withC(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard fd >= 0 else {
-            let problem = "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
-            if writeFailure == nil { writeFailure = "--annotate: " + problem }
+            let code = errno
+            let problem = "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(code)))"
+            if writeFailure == nil, Self.stopsTheSweep(code) { writeFailure = "--annotate: " + problem }
             return problem
         }
-        var failure: String? = nil
-        do { try FileIO.writeAll(fd, data) } catch { failure = error.description }
-        if Glibc.close(fd) != 0 && failure == nil && errno != EINTR { failure = String(cString: strerror(errno)) }
+        var failure: Int32? = nil
+        do { try FileIO.writeAll(fd, data) } catch { failure = error.code }
+        if Glibc.close(fd) != 0 && failure == nil && errno != EINTR { failure = errno }
         if failure == nil, Self.withC(temp, { t in Self.withC(target) { rename(t, $0) } }) != 0 {
-            failure = String(cString: strerror(errno))
+            failure = errno
         }
         if let failure {
             _ = Self.withC(temp) { unlink($0) }
-            if writeFailure == nil { writeFailure = "--annotate: cannot write '\(shown)': \(failure)" }
-            return "cannot write '\(shown)': \(failure)"
+            let problem = "cannot write '\(shown)': \(String(cString: strerror(failure)))"
+            if writeFailure == nil, Self.stopsTheSweep(failure) { writeFailure = "--annotate: " + problem }
+            return problem
         }
         written.insert(target)
         return nil
@@ -242,11 +247,19 @@ package final class AnnotationPlan {
             if let p = makeFolders(Array(dir[..<slash])) { return p }
         }
         if Self.withC(dir, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
-            let problem = "cannot create folder '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(errno)))"
-            if writeFailure == nil { writeFailure = "--annotate: " + problem }
+            let code = errno
+            let problem = "cannot create folder '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(code)))"
+            if writeFailure == nil, Self.stopsTheSweep(code) { writeFailure = "--annotate: " + problem }
             return problem
         }
         return nil
+    }
+
+    /// A write error that every later picture would meet too (no space, no quota, an I/O error,
+    /// a read-only file system): the sweep stops. Any other (a name too long, a permission) is
+    /// that file's problem: a warning on its record, and the sweep goes on.
+    static func stopsTheSweep(_ code: Int32) -> Bool {
+        [ENOSPC, EDQUOT, EIO, EROFS, EFBIG].contains(code)
     }
 
     // MARK: - Paths

@@ -1,3 +1,4 @@
+import CodeSweep
 import SweepCore
 
 #if canImport(Glibc)
@@ -103,6 +104,16 @@ package enum ReportInput {
             let got: Int
             do { got = try FileIO.read(fd, into: &chunk) } catch { throw Failure(description: "cannot read \(source): \(error)") }
             pending += chunk[0..<got]
+            // No end in sight: a line (or a whole document) past its limit is an error, not memory.
+            if lines == false, pending.count > InputLimits.reportBytes {
+                throw Failure(description: "\(source): larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report read whole")
+            }
+            if lines != false, pending.count > InputLimits.reportLineBytes + chunk.count {
+                throw Failure(
+                    description:
+                        "\(source): a line longer than the limit of \(InputLimits.describe(InputLimits.reportLineBytes)) (not a codesweep report, or no newline at all)"
+                )
+            }
             if lines == nil {
                 // Decided on the first line that is not blank, once it is whole.
                 while probe < pending.endIndex, let end = newline(after: probe) ?? (got == 0 ? pending.endIndex : nil) {

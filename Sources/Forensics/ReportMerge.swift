@@ -10,7 +10,8 @@ import Glibc
 /// `codesweep merge`: shard reports (jsonl) in, one report out, ordered as a single run would
 /// have written it, with every file exactly once.
 ///
-/// Lines are copied byte for byte, never re-serialized, so a merge of shards equals a single run.
+/// Lines are copied byte for byte, never re-serialized, so a merge of shards equals a single run
+/// (the `merge` command writes the `#` of a `##[` as `\u0023`, as every JSON writer of the tool does).
 package enum ReportMerge {
     /// One record line of an input report.
     package struct Line: Sendable {
@@ -24,6 +25,7 @@ package enum ReportMerge {
 
     package struct Failure: Error, CustomStringConvertible {
         package var problems: [String]
+        /// One line each, as they are (paths raw): the printer escapes each one once.
         package var description: String { problems.joined(separator: "\n") }
     }
 
@@ -85,7 +87,7 @@ package enum ReportMerge {
                 duplicates += 1
                 if duplicates <= 20 {
                     problems.append(
-                        "duplicated: \(show(l.path)) is in \(first.source):\(first.lineNumber) and \(l.source):\(l.lineNumber) (overlapping shards, or a report given twice?)"
+                        "duplicated: \(l.path) is in \(first.source):\(first.lineNumber) and \(l.source):\(l.lineNumber) (overlapping shards, or a report given twice?)"
                     )
                 }
             } else {
@@ -107,7 +109,7 @@ package enum ReportMerge {
                     ordered.append(l)
                     expected += 1
                 } else if FileScanner.willRecord(item) {
-                    missing.append(show(Walker.display(key)))
+                    missing.append(Walker.display(key))
                     missingPaths.append(Walker.display(key))
                     expected += 1
                 }
@@ -115,7 +117,7 @@ package enum ReportMerge {
             for m in missing.prefix(20) { problems.append("missing: \(m) (no shard reported it)") }
             if missing.count > 20 { problems.append("missing: \(missing.count - 20) more files") }
             let extra = lines.filter { !seen.contains($0.pathBytes) }
-            for l in extra.prefix(20) { problems.append("not expected: \(show(l.path)) (\(l.source):\(l.lineNumber)) is not in the expected list") }
+            for l in extra.prefix(20) { problems.append("not expected: \(l.path) (\(l.source):\(l.lineNumber)) is not in the expected list") }
             if extra.count > 20 { problems.append("not expected: \(extra.count - 20) more files") }
             if !missing.isEmpty || !extra.isEmpty {
                 problems.append(
@@ -157,17 +159,14 @@ package enum ReportMerge {
                 let matched = missing.filter { moved($0).map(extraSet.contains) ?? false }.count
                 guard matched * 2 >= missing.count else { continue }
                 let example = missing.first { moved($0).map(extraSet.contains) ?? false } ?? m
-                return "hint: the missing files are in the reports under other names: '\(show(example))' is '\(show(moved(example) ?? e))' there"
+                return "hint: the missing files are in the reports under other names: '\(example)' is '\(moved(example) ?? e)' there"
                     + (matched > 1 ? " (and \(matched - 1) more like it)" : "")
                     + ". Records keep each path as scan was given it, so give --root (and --include/--exclude) exactly as the shards were scanned"
-                    + (to.isEmpty || to == "." ? "" : " (--root \(show(to)))")
+                    + (to.isEmpty || to == "." ? "" : " (--root \(to))")
             }
         }
         return nil
     }
-
-    /// A path for a message: control characters escaped.
-    static func show(_ s: String) -> String { TerminalText.escape(s) }
 
     package struct ReadError: Error, CustomStringConvertible {
         var message: String
@@ -184,6 +183,12 @@ package enum ReportMerge {
     static func read(_ file: String) throws(ReadError) -> [UInt8] {
         let fd = try openReport(file)
         defer { if fd != 0 { close(fd) } }
-        do { return try FileIO.readAll(fd) } catch { throw ReadError(message: "cannot read \(file == "-" ? "standard input" : file): \(error)") }
+        let name = file == "-" ? "standard input" : file
+        do { return try FileIO.readAll(fd, limit: InputLimits.reportBytes) } catch {
+            if error.code == EFBIG {
+                throw ReadError(message: "cannot read \(name): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+            }
+            throw ReadError(message: "cannot read \(name): \(error)")
+        }
     }
 }

@@ -82,11 +82,34 @@ package struct CSVSink: RecordSink {
         }.joined(separator: ",") + "\r\n"
     }
 
-    /// A leading ' keeps Excel, LibreOffice and Google Sheets from treating the cell as a formula.
+    /// A leading ' keeps Excel, LibreOffice and Google Sheets from treating the cell as a formula:
+    /// a cell starting with `=` `+` `-` `@` (or their full-width forms `＝` `＋` `－` `＠`, which
+    /// some spreadsheets fold to ASCII), with tab or CR, or with white space (space, NBSP, U+3000,
+    /// LF...) before one of those. The same quote breaks a GitHub Actions workflow command
+    /// (`CSVSink` lines can reach a CI log): one before a `::` that starts the cell or a line in
+    /// it (after white space), and one inside every `##[` (`#'#[`).
     package static func neutralised(_ s: String) -> String {
-        guard let first = s.utf8.first else { return s }
-        return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first) ? "'" + s : s
+        let scalars = Array(s.unicodeScalars)
+        guard let first = scalars.first else { return s }
+        let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.count
+        let formula = first == "\t" || first == "\r" || (start < scalars.count && formulaStarts.contains(scalars[start].value))
+        var out = String.UnicodeScalarView()
+        if formula { out.append("'") }
+        var lineStart = !formula
+        for (i, u) in scalars.enumerated() {
+            if lineStart, u == ":", i + 1 < scalars.count, scalars[i + 1] == ":" { out.append("'") }
+            if u == "[", i >= 2, scalars[i - 1] == "#", scalars[i - 2] == "#" {
+                out.removeLast()
+                out.append(contentsOf: "'#".unicodeScalars)
+            }
+            out.append(u)
+            if u == "\n" || u == "\r" { lineStart = true } else if !u.properties.isWhitespace { lineStart = false }
+        }
+        return String(out)
     }
+
+    /// `=` `+` `-` `@` and their full-width forms.
+    static let formulaStarts: Set<UInt32> = [0x3D, 0x2B, 0x2D, 0x40, 0xFF1D, 0xFF0B, 0xFF0D, 0xFF20]
 
     /// RFC 4180 field: quoted (quotes doubled) when it holds a comma, quote, CR or LF, and also
     /// a semicolon or tab: spreadsheets set to those separators would otherwise split

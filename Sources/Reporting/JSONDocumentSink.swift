@@ -58,8 +58,8 @@ package struct JSONDocumentSink: RecordSink {
 
     mutating func emit(_ text: String) {
         switch destination {
-        case .file(let pending): pending.out.write(text)
-        case .memory: buffer += text
+        case .file(let pending): pending.out.write(WorkflowSafeJSON.text(text))
+        case .memory: buffer += WorkflowSafeJSON.text(text)
         }
     }
 

@@ -7,7 +7,7 @@ package struct JSONLinesSink: RecordSink {
     let forcedCharset: String?
     package init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
     package mutating func write(_ record: FileRecord) {
-        out.write(record.json(forcedCharset: forcedCharset).serialized() + "\n")
+        out.write(WorkflowSafeJSON.text(record.json(forcedCharset: forcedCharset).serialized()) + "\n")
     }
     package mutating func finish(summary: SweepSummary) {}
     package var outputFailure: OutputError? { out.failure }
