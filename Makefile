@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint check-library bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -52,6 +52,18 @@ check-library: deps
 	grep -qxF 'Samples/qr-photo.jpg: qr https://example.com/codesweep/photo [1011,391 1244,391 1245,625 1011,624]' .build/library-client.txt
 	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [744,380 1090,380 1090,459 744,459]' .build/library-client.txt
 	grep -qxF 'blank: 0 codes' .build/library-client.txt
+
+# The Slurm recipe of docs/scale-out.md (examples/slurm/sweep.sbatch + merge.sbatch) run as written
+# on a real one-node Slurm (root only: installs slurmctld, slurmd, slurm-client and munge when
+# missing, starts them in a temporary folder, stops them by pid on exit): the merged report must be
+# byte for byte a single scan's, also with a task cancelled part-way and re-submitted. CI runs it
+# after the tests when it runs as root, with the debug binary they built (the release one takes a
+# build of its own; the sweep takes seconds either way): `make release check-slurm
+# BIN_SLURM=.build/release/codesweep` for that.
+# Prints the shards, files, seconds per run.
+BIN_SLURM ?= .build/debug/codesweep
+check-slurm: build
+	BIN=$(BIN_SLURM) bash scripts/check-slurm.sh
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;

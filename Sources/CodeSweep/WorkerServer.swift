@@ -12,7 +12,11 @@ package enum WorkerServer {
     /// - grader: what measures codes when the settings ask for grading (`check`).
     package static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
         guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
-        signal(SIGINT, SIG_IGN)  // the coordinator decides when to stop
+        // The coordinator decides when to stop. A scheduler stopping a job (Slurm's scancel, a
+        // systemd stop) sends SIGTERM to every process of it, workers included: a worker that
+        // died of it mid-file would be recorded as a crash there, and --resume would skip the file.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         watchLifeline()
         MagickEnvironment.start()

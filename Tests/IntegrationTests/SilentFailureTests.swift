@@ -274,6 +274,30 @@ struct SilentFailureTests {
         for w in workers { #expect(!Self.alive(w), "worker \(w)") }
     }
 
+    @Test("SIGTERM to the sweep and its workers at once (scancel, a systemd stop): exit 130, no file recorded as a crash")
+    func sigtermToEveryProcess() throws {
+        let dir = try TempDir()
+        let images = try Self.makeImages(dir, "images", count: 5)
+        try Self.addHangingFiles(images, "z-hang.png")
+        let out = dir.file("out.jsonl")
+        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images], env: Self.hooks)
+        #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; a worker is in the hanging file
+        let workers = Self.workers(of: p.processIdentifier)
+        #expect(workers.count == 2)
+        // As a scheduler stops a job: every process of it gets the signal, here the workers first.
+        for w in workers { kill(w, SIGTERM) }
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        let recs = try Self.records(try String(contentsOfFile: out, encoding: .utf8))
+        // The hanging file was not finished: unrecorded (--resume scans it), not a crash record.
+        #expect(recs.count == 5, "\(recs.map { $0.serialized() })")
+        #expect(recs.allSatisfy { $0["status"]?.stringValue == "ok" })
+        let end = Date().addingTimeInterval(2)
+        while Date() < end && workers.contains(where: Self.alive) { usleep(20_000) }
+        for w in workers { #expect(!Self.alive(w), "worker \(w)") }
+    }
+
     @Test("kill -9 of the sweep leaves no worker alive after 2 s, hung or idle")
     func workersDieWithTheSweep() throws {
         let dir = try TempDir()
