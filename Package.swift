@@ -23,6 +23,9 @@ let package = Package(
         // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
         // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        // libjpeg-turbo's C face (Debian's libjpeg62-turbo-dev): header inspection and decoding to
+        // grey, whole or a region, with libjpeg's setjmp/longjmp error handling kept inside cjpeg.c.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -45,8 +48,12 @@ let package = Package(
         .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
         // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
         .target(name: "ZXingBridge", dependencies: ["CZXing", "SweepCore"]),
-        // MagickWand wrapper: image bytes in, upright luma frames out.
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "SweepCore"]),
+        // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
+        // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
+        .target(name: "JPEGBridge", dependencies: ["CJPEG", "SweepCore"]),
+        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs it can through
+        // JPEGBridge, straight to grey).
+        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["SweepCore"]),
         // Output sinks: jsonl, json, csv, text.
@@ -104,7 +111,7 @@ let package = Package(
             name: "CodeSweepIntegrationTests",
             dependencies: [
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Payloads", "QRSymbol", "ZBarBridge",
-                "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
+                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting",
             ],
             path: "Tests/IntegrationTests"),
     ],

@@ -75,22 +75,20 @@ extension ImageLoader {
             storedWidth: Int(MagickGetImageWidth(wand)), storedHeight: Int(MagickGetImageHeight(wand)))
     }
 
-    /// Sets the size a JPEG is decoded at (libjpeg's DCT scaling by 1/2, 1/4 or 1/8, as
-    /// "jpeg:size" on the wand): reduced to at least `minMegapixels` when that is set, reduced
-    /// further to fit the budget when `reduceToFit` (with a note). Then refuses a file whose
-    /// frames would decode to more than `maxTotalPixels`.
+    /// The divisor a JPEG is decoded at (libjpeg's DCT scaling by 1/2, 1/4 or 1/8; 1 for every
+    /// other format): reduced to at least `minMegapixels` when that is set, reduced further to
+    /// fit the budget when `reduceToFit` (with a note). Refuses a file whose frames would decode
+    /// to more than `maxTotalPixels`. `setJPEGSize` asks MagickWand for it, `jpegScaleDenominator`
+    /// says what libjpeg then does.
     static func chooseDecodeSize(
-        _ wand: OpaquePointer, _ p: PingedFrames, format: ImageFormat, limits: LoadLimits,
+        _ p: PingedFrames, format: ImageFormat, limits: LoadLimits,
         minMegapixels: Double?, reduceToFit: Bool, notes: inout [String]
-    ) throws(RecordError) {
+    ) throws(RecordError) -> Int {
         var decodeScale = 1
         if format == .jpeg, let minMP = minMegapixels {
             var d = 8
             while d > 1 && Double((p.storedWidth / d) * (p.storedHeight / d)) < minMP * 1_000_000 { d /= 2 }
-            if d > 1 {
-                setJPEGSize(wand, p, divisor: d)
-                decodeScale = d
-            }
+            decodeScale = d
         }
         // The budget across all frames: what decoding would hold at once (a composed GIF
         // animation holds its frames and a full-screen copy of each).
@@ -103,7 +101,7 @@ extension ImageLoader {
             var d = decodeScale * 2
             while d <= 8 && p.total / (d * d) > limits.maxTotalPixels { d *= 2 }
             if d <= 8 {
-                setJPEGSize(wand, p, divisor: d)
+                decodeScale = d
                 notes.append(
                     "decoded at 1/\(d) size: full resolution (\(Self.megapixels(p.total)) megapixels) is over the budget of \(Self.megapixels(limits.maxTotalPixels)) megapixels per file"
                 )
@@ -123,10 +121,23 @@ extension ImageLoader {
                 "decoding \(what) would take \(Self.megapixels(decoded)) megapixels; the budget is \(Self.megapixels(limits.maxTotalPixels)) megapixels per file"
             )
         }
+        return decodeScale
     }
 
-    /// libjpeg decodes at the smallest DCT scale that is at least this size: 1/`divisor`.
+    /// Asks libjpeg, through MagickWand's "jpeg:size", for the image reduced by `divisor`.
     static func setJPEGSize(_ wand: OpaquePointer, _ p: PingedFrames, divisor d: Int) {
         _ = MagickSetOption(wand, "jpeg:size", "\((p.storedWidth + d - 1) / d)x\((p.storedHeight + d - 1) / d)")
+    }
+
+    /// The `scale_denom` ImageMagick 6's JPEG coder gives libjpeg for `setJPEGSize(divisor:)`:
+    /// the whole part of the stored size over the size asked for, the smaller of width and
+    /// height (a side that `divisor` does not divide gives less: 4001 px by 8 asks for 501,
+    /// 4001 / 501 = 7.99, so 7, which libjpeg decodes at 2/8). The direct path decodes at the
+    /// same scale, so both give the same frame.
+    static func jpegScaleDenominator(_ p: PingedFrames, divisor d: Int) -> Int {
+        guard d > 1 else { return 1 }
+        let w = (p.storedWidth + d - 1) / d, h = (p.storedHeight + d - 1) / d
+        let factor = min(Double(p.storedWidth) / Double(w), Double(p.storedHeight) / Double(h))
+        return max(1, Int(factor))
     }
 }

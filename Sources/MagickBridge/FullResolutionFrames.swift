@@ -10,12 +10,18 @@ package final class FullResolutionFrames {
     let bytes: [UInt8]
     let limits: LoadLimits
     private var decoded: LoadedImage?
+    let jpeg: JPEGPath
     /// How long the second decode took, in milliseconds; nil when none was made.
     package private(set) var decodeMilliseconds: Double?
+    /// Every decode of the file's pixels, in order: the load's, then the second one (when made),
+    /// with the decoder and the first frame's scale (1 for full resolution; 0 for a second decode
+    /// that failed). A file is decoded once per scale: never two entries with the same scale.
+    package private(set) var decodes: [(decoder: LoadedImage.Decoder, scale: Double)]
 
-    /// `bytes` and `limits`: the ones `loaded` was loaded from.
-    package init(of loaded: LoadedImage, bytes: [UInt8], limits: LoadLimits) {
-        self.loaded = loaded; self.bytes = bytes; self.limits = limits
+    /// `bytes` and `limits`: the ones `loaded` was loaded from; `jpeg`: the path it was loaded by.
+    package init(of loaded: LoadedImage, bytes: [UInt8], limits: LoadLimits, jpeg: JPEGPath = .standard) {
+        self.loaded = loaded; self.bytes = bytes; self.limits = limits; self.jpeg = jpeg
+        decodes = [(loaded.decoder, loaded.scale)]
     }
 
     /// Frame `i` at full resolution; nil when the file has no such frame or it does not decode
@@ -24,8 +30,9 @@ package final class FullResolutionFrames {
         if loaded.scale == 1 { return i < loaded.frames.count ? loaded.frames[i] : nil }
         if decodeMilliseconds == nil {
             let start = ContinuousClock.now
-            decoded = try? ImageLoader.load(bytes, format: loaded.format, limits: limits)
+            decoded = try? ImageLoader.load(bytes, format: loaded.format, limits: limits, jpeg: jpeg)
             decodeMilliseconds = start.duration(to: .now).milliseconds
+            decodes.append((decoded?.decoder ?? loaded.decoder, decoded?.scale ?? 0))
         }
         guard let full = decoded, i < full.frames.count else { return nil }
         return full.frames[i]

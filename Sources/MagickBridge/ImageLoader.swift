@@ -19,6 +19,14 @@ package struct LoadedImage: Sendable {
     package var warnings: [String]
     /// EXIF/XMP provenance of the first frame; nil when the file has none of the fields.
     package var metadata: ImageMetadata? = nil
+    /// What decoded the pixels.
+    package var decoder: Decoder = .imageMagick
+
+    package enum Decoder: String, Sendable {
+        case imageMagick = "ImageMagick"
+        /// JPEGBridge: libjpeg-turbo straight to grey.
+        case libjpegTurbo = "libjpeg-turbo"
+    }
 }
 
 public struct LoadLimits: Sendable, Equatable, Codable {
@@ -48,9 +56,11 @@ package enum ImageLoader {
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
+    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo straight to grey
+    ///   (DirectJPEG.swift) unless it declines; `.imageMagick` always with MagickWand.
     package static func load(
         _ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
-        minMegapixels: Double? = nil, reduceToFit: Bool = false
+        minMegapixels: Double? = nil, reduceToFit: Bool = false, jpeg: JPEGPath = .standard
     ) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }
@@ -67,31 +77,45 @@ package enum ImageLoader {
         try checkDeclaredSize(bytes, format: format, limits: limits)
         // 1. Header only (ping): refuse decompression bombs before any pixel is decoded.
         let header = try ping(wand, bytes, format: format, limits: limits)
-        ClearMagickWand(wand)
-        _ = MagickSetFormat(wand, format.magickCoder)
         var warnings: [String] = []
         if droppedText > 0 {
             warnings.append(
                 "compressed text chunks of \(droppedText) bytes (past the first \(PNGChunks.maxCompressedText >> 10) KiB of compressed text) were not read")
         }
-        try chooseDecodeSize(
-            wand, header, format: format, limits: limits, minMegapixels: minMegapixels,
-            reduceToFit: reduceToFit, notes: &warnings)
+        let divisor = try chooseDecodeSize(
+            header, format: format, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit, notes: &warnings)
+        if format == .jpeg && jpeg == .direct,
+            let direct = loadDirect(bytes, pinged: wand, header, divisor: divisor, warnings: warnings)
+        {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
+        ClearMagickWand(wand)
+        _ = MagickSetFormat(wand, format.magickCoder)
+        if divisor > 1 { setJPEGSize(wand, header, divisor: divisor) }
         // 2. Decode only the frames that are scanned.
         try decode(wand, bytes, frames: header.framesRead, format: format, warnings: &warnings)
         _ = MagickSetIteratorIndex(wand, 0)
-        let metadata = ImageMetadataReader.read { name in
-            guard let p = MagickGetImageProperty(wand, name) else { return nil }
-            defer { MagickRelinquishMemory(p) }
-            return String(cString: p)
-        }
+        let metadata = metadata(wand)
         MagickClearException(wand)
         appendImageWarnings(wand, to: &warnings)
         // 3. Upright luma, frame by frame.
         let upright = try uprightFrames(wand, header, format: format, limits: limits, warnings: &warnings)
-        return LoadedImage(
+        let loaded = LoadedImage(
             format: format, width: upright.width, height: upright.height, orientation: upright.orientation,
             frames: upright.frames, scale: upright.scale, warnings: warnings, metadata: metadata)
+        DecodeTrace.decoded(loaded)
+        return loaded
+    }
+
+    /// EXIF/XMP metadata of the wand's current image, from its properties (a ping has them too:
+    /// they come from the file's markers).
+    static func metadata(_ wand: OpaquePointer) -> ImageMetadata? {
+        ImageMetadataReader.read { name in
+            guard let p = MagickGetImageProperty(wand, name) else { return nil }
+            defer { MagickRelinquishMemory(p) }
+            return String(cString: p)
+        }
     }
 
     static func megapixels(_ pixels: Int) -> String {
