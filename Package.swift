@@ -47,6 +47,9 @@ let package = Package(
         .target(name: "ZXingBridge", dependencies: ["CZXing", "SweepCore"]),
         // MagickWand wrapper: image bytes in, upright luma frames out.
         .target(name: "MagickBridge", dependencies: ["CMagickWand", "SweepCore"]),
+        // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
+        // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
+        .target(name: "DocumentBridge", dependencies: ["SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["SweepCore"]),
         // Output sinks: jsonl, json, csv, text.
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
+                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker", "Reporting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),

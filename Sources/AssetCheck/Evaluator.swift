@@ -205,6 +205,8 @@ package struct Evaluator {
             "re-export the image at a smaller size (the code itself needs only about 4 px per module)"
         case .empty, .notImage, .corrupt, .truncated, .crash, .internalError:
             "re-export the file as PNG or JPEG and commit it again"
+        case .encrypted:
+            "remove the PDF's open password (keep permissions, if any, with an owner password only) and commit it again"
         }
     }
 
