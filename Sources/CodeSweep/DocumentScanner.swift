@@ -118,6 +118,16 @@ enum DocumentScanner {
         try read(image, render, &look, into: &record, context)
     }
 
+    /// Whether every pixel is within 24 grey levels of every other (no code is read at less).
+    static func isFlat(_ image: LumaImage) -> Bool {
+        var lo: UInt8 = 255, hi: UInt8 = 0
+        for p in image.pixels {
+            lo = min(lo, p); hi = max(hi, p)
+            if hi &- lo >= 24 { return false }
+        }
+        return true
+    }
+
     static func decodePNG(_ png: [UInt8], _ settings: ScanSettings) throws(RecordError) -> LumaImage {
         var limits = settings.limits
         limits.maxFrames = 1
@@ -140,10 +150,12 @@ enum DocumentScanner {
             }
         }
         let index = render.page
+        record.pages.append(render)
+        // A page without contrast anywhere (a blank page) holds no code: the engine is spared it.
+        guard !isFlat(image) else { return }
         let result = BarcodeReader.read(ReadFrame(image, index: index, beforeSecondDecoder: note), context.settings.reader)
         var codes = result.codes
         codes += try look.read(image, after: codes, reader: context.settings.reader, frameIndex: index)
-        record.pages.append(render)
         for failure in result.decoderFailures + look.decoderFailures {
             let warning = "second decoder: " + failure + "; ZBar's codes are complete"
             if !record.warnings.contains(warning) { record.warnings.append(warning) }
