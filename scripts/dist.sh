@@ -110,7 +110,7 @@ Architecture: amd64
 Maintainer: CodeSweep maintainers <maintainers@users.noreply.a-seed-b53f7698.example>
 Installed-Size: $size_kb
 Depends: $DEPENDS
-Recommends: fonts-dejavu-core
+Recommends: fonts-dejavu-core, poppler-utils, librsvg2-bin
 Section: utils
 Priority: optional
 Description: find every barcode and QR code in folders of images
@@ -118,7 +118,9 @@ Description: find every barcode and QR code in folders of images
  barcode and QR code (ZBar, zxing-cpp and its own QR reader) as JSONL, JSON or
  CSV. Also: check (rules for codes in marketing assets), generate (verified QR
  codes), report, merge and summarize. The Swift runtime is linked in.
- fonts-dejavu-core is recommended for the labels of --annotate pictures.
+ fonts-dejavu-core is recommended for the labels of --annotate pictures;
+ poppler-utils (GPL) and librsvg2-bin (LGPL) render PDF pages and SVG artwork,
+ run as separate programs (the binary links neither).
 CONTROL
 deb="dist/codesweep_${DEBVERSION}_amd64.deb"
 dpkg-deb --root-owner-group --build "$D" "$deb" >/dev/null
