@@ -156,6 +156,7 @@ enum DocumentScanner {
         let result = BarcodeReader.read(ReadFrame(image, index: index, beforeSecondDecoder: note), context.settings.reader)
         var codes = result.codes
         codes += try look.read(image, after: codes, reader: context.settings.reader, frameIndex: index)
+        record.warnings += look.warnings.filter { !record.warnings.contains($0) }
         for failure in result.decoderFailures + look.decoderFailures {
             let warning = "second decoder: " + failure + "; ZBar's codes are complete"
             if !record.warnings.contains(warning) { record.warnings.append(warning) }

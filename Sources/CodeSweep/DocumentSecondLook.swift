@@ -15,6 +15,8 @@ struct DocumentSecondLook {
     /// Each rendering is of the whole page (SVG): count its pixels so, not the place's.
     var wholeRenderings = false
     private(set) var decoderFailures: [String] = []
+    /// Places that could not be rendered again (the page's first reading stands).
+    private(set) var warnings: [String] = []
 
     /// Places looked at again on one page at most (the biggest first are skipped: a place over a
     /// quarter of the page is text or a picture, read well enough at the first resolution).
@@ -66,7 +68,13 @@ struct DocumentSecondLook {
                 let cost = wholeRenderings ? Int(Double(render.width * render.height) * k * k) : scaled.width * scaled.height
                 guard cost <= budget else { return found }
                 budget -= cost
-                let region = try renderRegion(dpi, scaled)
+                let region: LumaImage
+                do { region = try renderRegion(dpi, scaled) } catch {
+                    // Out of time is the file's end; any other failure costs this place only.
+                    if error.kind == .timeout { throw error }
+                    warnings.append("page \(render.page + 1): a place could not be rendered again at \(Int(dpi.rounded())) dpi: \(error.message)")
+                    break
+                }
                 let result = BarcodeReader.read(ReadFrame(region, index: frameIndex), reader)
                 decoderFailures += result.decoderFailures.filter { !decoderFailures.contains($0) }
                 let new = result.codes.map { c in
@@ -87,7 +95,9 @@ struct DocumentSecondLook {
     /// `maxRegionDPI` and `maxRegionPixels`.
     func scaleDPI(_ factor: Double, _ rect: PixelRect) -> Double {
         var dpi = min(render.dpi * factor, limits.maxRegionDPI)
-        let pixels = Double(rect.width * rect.height) * (dpi / render.dpi) * (dpi / render.dpi)
+        // What is rendered: the place, or the whole page where only whole renderings are made.
+        let area = wholeRenderings ? render.width * render.height : rect.width * rect.height
+        let pixels = Double(area) * (dpi / render.dpi) * (dpi / render.dpi)
         if pixels > Double(limits.maxRegionPixels) { dpi *= (Double(limits.maxRegionPixels) / pixels).squareRoot() }
         return (dpi * 1000).rounded(.down) / 1000
     }
