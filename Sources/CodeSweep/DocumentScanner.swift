@@ -8,11 +8,12 @@ import SweepCore
 /// `frame` is its page's index; its corners are in pixels of the page's first rendering, whose
 /// resolution `FileRecord.pages` gives.
 enum DocumentScanner {
-    /// What one page's reading needs beyond the page: settings, the grader, the checkpoint.
+    /// What one page's reading needs beyond the page: settings and the grader. No checkpoint
+    /// is sent before the second decoder: a document that runs out of time is a `timeout`, not
+    /// a partial record blaming the second decoder for a page still rendering.
     struct Context {
         var settings: ScanSettings
         var grader: CodeGrader?
-        var checkpoint: ((FileRecord) -> Void)?
         var limits: DocumentLimits { settings.documents }
     }
 
@@ -141,19 +142,11 @@ enum DocumentScanner {
     static func read(
         _ image: LumaImage, _ render: PageRender, _ look: inout DocumentSecondLook, into record: inout FileRecord, _ context: Context
     ) throws(RecordError) {
-        let before = record
-        let note: (([DetectedCode]) -> Void)? = context.checkpoint.map { send in
-            { codes in
-                var partial = before
-                partial.codes += codes
-                send(partial)
-            }
-        }
         let index = render.page
         record.pages.append(render)
         // A page without contrast anywhere (a blank page) holds no code: the engine is spared it.
         guard !isFlat(image) else { return }
-        let result = BarcodeReader.read(ReadFrame(image, index: index, beforeSecondDecoder: note), context.settings.reader)
+        let result = BarcodeReader.read(ReadFrame(image, index: index), context.settings.reader)
         var codes = result.codes
         codes += try look.read(image, after: codes, reader: context.settings.reader, frameIndex: index)
         record.warnings += look.warnings.filter { !record.warnings.contains($0) }

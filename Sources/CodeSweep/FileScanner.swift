@@ -88,7 +88,7 @@ public enum FileScanner {
         }
         record.format = format
         if format.isDocument {
-            DocumentScanner.scan(bytes, format: format, into: &record, .init(settings: settings, grader: grader, checkpoint: checkpoint))
+            DocumentScanner.scan(bytes, format: format, into: &record, .init(settings: settings, grader: grader))
             lap("scan")
             return record
         }
