@@ -52,7 +52,12 @@ struct DocumentSecondLook {
     /// The codes read in the places rendered again (none already in `codes`).
     mutating func read(_ image: LumaImage, after codes: [DetectedCode], reader: ReaderOptions, frameIndex: Int) throws(RecordError) -> [DetectedCode] {
         var found: [DetectedCode] = []
-        for box in Self.places(image, read: codes) {
+        // With --roi, only places within it, and the place's rendering read whole (the region of
+        // interest is the page's, not the place's).
+        let roi = reader.roi.map { FractionalBox(x0: $0.x, y0: $0.y, x1: $0.x + $0.width, y1: $0.y + $0.height) }
+        var reader = reader
+        reader.roi = nil
+        for box in Self.places(image, read: codes) where roi.map({ $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }) ?? true {
             // The place with a margin of a tenth of its size (at least 8 px) for the quiet zone.
             let p = box.pixels(width: image.width, height: image.height)
             let m = max(8, max(p.width, p.height) / 10)

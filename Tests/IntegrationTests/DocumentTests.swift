@@ -147,4 +147,22 @@ struct DocumentTests {
         #expect(r.warnings.contains { $0.contains("page 1 (200 x 200 in) was rendered at") && $0.contains("not 150") }, "\(r.warnings)")
         #expect(r.codes.map(\.text) == ["poster"])
     }
+
+    /// --roi is the page's: the first reading and the places rendered again both keep to it.
+    @Test func regionOfInterestAppliesToThePage() throws {
+        let dir = try TempDir()
+        let label = "right half, 8 mm: " + String(repeating: "0123456789", count: 5)
+        var page = try Self.qrPage("left half", x: 60, y: 300, side: 144)
+        let small = try PDFMaker.qrMatrix(label, version: 7)
+        page.content += PDFMaker.vector(small, x: 400, y: 300, module: 8 * Self.mm / Double(small.count), pageHeight: 842)
+        var pdf = PDFMaker()
+        pdf.pages = [page]
+        try pdf.write(dir.file("halves.pdf"))
+        let whole = try #require(try Self.scan([dir.file("halves.pdf")]).records.first)
+        #expect(Set(whole.codes.map(\.text)) == ["left half", label])
+        let left = try #require(try Self.scan([dir.file("halves.pdf")], ["--roi", "0,0,0.5,1"]).records.first)
+        #expect(left.codes.map(\.text) == ["left half"])
+        let right = try #require(try Self.scan([dir.file("halves.pdf")], ["--roi", "0.5,0,0.5,1"]).records.first)
+        #expect(right.codes.map(\.text) == [label], "the small code, read from its place rendered again")
+    }
 }
