@@ -69,7 +69,11 @@ package final class PDFRenderer {
         }
     }
 
-    static func failure(_ e: ChildProcess.ReadFailure, _ p: ChildProcess, timeoutSeconds: Double) -> RecordError {
+    /// A renderer's failure as the file's error: a `RecordError` as it is, out of time or
+    /// output as `timeout` or `corrupt` with the renderer's reason.
+    static func failure(_ error: any Error, _ p: ChildProcess, timeoutSeconds: Double) -> RecordError {
+        if let e = error as? RecordError { return e }
+        guard let e = error as? ChildProcess.ReadFailure else { return RecordError(.internalError, "\(error)") }
         switch e {
         case .timedOut:
             return RecordError(.timeout, "\(p.program) took longer than \(NumberText.trimmed(timeoutSeconds)) s; it was stopped (see --timeout)")
@@ -160,12 +164,8 @@ package final class PageStream {
                 throw RecordError(.corrupt, "\(process.program) wrote something other than a grey image (\(header.joined(separator: " ")))")
             }
             return LumaImage(width: w, height: h, pixels: Array(try process.read(w * h)))
-        } catch let e as ChildProcess.ReadFailure {
-            throw PDFRenderer.failure(e, process, timeoutSeconds: timeoutSeconds)
-        } catch let e as RecordError {
-            throw e
         } catch {
-            throw RecordError(.internalError, "\(error)")
+            throw PDFRenderer.failure(error, process, timeoutSeconds: timeoutSeconds)
         }
     }
 

@@ -69,12 +69,8 @@ package final class SVGRenderer {
                 throw RecordError(.corrupt, "librsvg cannot render it: \(why.isEmpty ? "rsvg-convert exited with status \(status)" : why)")
             }
             return png
-        } catch let e as ChildProcess.ReadFailure {
-            throw PDFRenderer.failure(e, p, timeoutSeconds: timeoutSeconds)
-        } catch let e as RecordError {
-            throw e
         } catch {
-            throw RecordError(.internalError, "\(error)")
+            throw PDFRenderer.failure(error, p, timeoutSeconds: timeoutSeconds)
         }
     }
 }
