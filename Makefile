@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate bench-documents samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -73,6 +73,12 @@ bench-recall: release
 	python3 bench/camera_batch.py --bin $(BIN)
 
 # Peak memory of sweeps over 2,000 and 200,000 empty files: the streamed walk keeps it flat.
+# Documents (issue 41): pages/s and peak RSS on a generated set of PDFs and SVGs (bench/documents.py),
+# beside pdftoppm -r 300 + zxing-cpp 3.1 (pip install 'zxing-cpp==3.1.*' pillow) timed in the same
+# run, and zbarimg's result on the same files.
+bench-documents: release
+	python3 bench/documents.py --bin $(BIN) --jobs 2
+
 bench-walk: release
 	python3 bench/walk_memory.py --bin $(BIN)
 

@@ -54,6 +54,9 @@ let package = Package(
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs it can through
         // JPEGBridge, straight to grey).
         .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "SweepCore"]),
+        // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
+        // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
+        .target(name: "DocumentBridge", dependencies: ["SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["SweepCore"]),
         // Output sinks: jsonl, json, csv, text.
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "FileWalker", "Reporting",
+                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker", "Reporting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),

@@ -52,6 +52,8 @@ for lib in $needed; do
   echo "dist: $lib -> $path -> $pkg" >&2
   deps+=("$pkg")
 done
+# The programs documents are rendered with (run, not linked: issue 41): Poppler and librsvg.
+deps+=(poppler-utils librsvg2-bin)
 DEPENDS=$(printf '%s\n' "${deps[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 # ---- man page and completions, from the binary itself ----
@@ -118,7 +120,9 @@ Description: find every barcode and QR code in folders of images
  barcode and QR code (ZBar, zxing-cpp and its own QR reader) as JSONL, JSON or
  CSV. Also: check (rules for codes in marketing assets), generate (verified QR
  codes), report, merge and summarize. The Swift runtime is linked in.
- fonts-dejavu-core is recommended for the labels of --annotate pictures.
+ fonts-dejavu-core is recommended for the labels of --annotate pictures;
+ poppler-utils (GPL) and librsvg2-bin (LGPL), in Depends, render PDF pages and
+ SVG artwork as separate programs: the binary links neither.
 CONTROL
 deb="dist/codesweep_${DEBVERSION}_amd64.deb"
 dpkg-deb --root-owner-group --build "$D" "$deb" >/dev/null

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages CodeSweep builds, tests and benchmarks with; with --tests also
+# Installs the Debian packages CodeSweep builds, tests and benchmarks with (poppler-utils and
+# librsvg2-bin render documents at run time; qpdf makes the encrypted PDFs of the tests); with --tests also
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail
-PKGS=(make pkg-config python3 fonts-dejavu-core libzbar-dev zbar-tools libzxing-dev libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libqrencode-dev zlib1g-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
+PKGS=(make pkg-config python3 fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libzxing-dev libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libqrencode-dev zlib1g-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,6 +24,8 @@ package struct CheckRules: Sendable, Equatable {
     package var url = URLRules()
     /// Exact payloads expected per image (path or glob → payloads, order-free).
     package var expectations: [Expectation] = []
+    /// Print size of codes in documents (PDF, SVG: their pages know their size), PrintSize.swift.
+    package var print = PrintRules()
 
     package init() {}
 }
@@ -56,11 +58,21 @@ package struct Expectation: Sendable, Equatable {
     package init(path: String, payloads: [String]) { self.path = path; self.payloads = payloads }
 }
 
+/// Codes on a document's page at print size. The defaults are GS1's for QR codes scanned at
+/// retail point of sale (GS1 General Specifications, section 5.12.3.1, Symbol Specification
+/// Table 1: X-dimension 0.396 to 0.990 mm, a quiet zone of 4 modules); nil turns a rule off.
+package struct PrintRules: Sendable, Equatable {
+    package var minModuleMM: Double? = 0.396
+    package var minQuietZoneModules: Double? = 4
+    package init() {}
+}
+
 /// One rule broken, said for the person who has to fix the asset.
 package struct Violation: Sendable, Equatable {
     /// Stable rule id: "require_code", "min_codes", "max_codes", "symbologies", "url.valid",
     /// "url.scheme", "url.allow_hosts", "url.deny_hosts", "url.pattern", "url.required_query",
-    /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "unreadable",
+    /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "print.module_size",
+    /// "print.quiet_zone", "unreadable",
     /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
     package var rule: String
     /// What is wrong.

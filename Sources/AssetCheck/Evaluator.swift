@@ -114,7 +114,7 @@ package struct Evaluator {
             CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil)
         }
         var v = countViolations(record, result.codes)
-        for c in result.codes { v += codeViolations(c) }
+        for c in result.codes { v += codeViolations(c) + printViolations(c, record.pages) }
         if let failed = record.failedDecoder { v.append(decoderViolation(failed, record)) }
         if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }
         result.violations = v
@@ -205,6 +205,8 @@ package struct Evaluator {
             "re-export the image at a smaller size (the code itself needs only about 4 px per module)"
         case .empty, .notImage, .corrupt, .truncated, .crash, .internalError:
             "re-export the file as PNG or JPEG and commit it again"
+        case .encrypted:
+            "remove the PDF's open password (keep permissions, if any, with an owner password only) and commit it again"
         }
     }
 

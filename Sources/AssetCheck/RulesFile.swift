@@ -71,7 +71,7 @@ package enum RulesFile {
         guard let map = root.mapping else { throw Error("\(source): the top level must be a mapping of rule names to values") }
         let known = [
             "paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
-            "url", "expectations", "expect", "version",
+            "url", "expectations", "expect", "version", "min_module_mm", "min_quiet_zone_modules",
         ]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -92,6 +92,8 @@ package enum RulesFile {
                 guard let s = value.string, let g = Grade(minimum: s) else { throw Error("\(at) takes \(Grade.minimumChoices), not '\(value.string ?? "")'") }
                 rules.minGrade = g
             case "url": rules.url = try url(value, at)
+            case "min_module_mm": rules.print.minModuleMM = try printLimit(value, at)
+            case "min_quiet_zone_modules": rules.print.minQuietZoneModules = try printLimit(value, at)
             case "expect": rules.expectations += try expectations(value, at)
             case "expectations":
                 guard let path = value.string else { throw Error("\(at): the path of an expectations file (YAML: image path → payload)") }
@@ -104,6 +106,15 @@ package enum RulesFile {
             }
         }
         return rules
+    }
+
+    /// A positive number, or `off` / null / 0 (the rule is not applied).
+    static func printLimit(_ node: Node, _ at: String) throws -> Double? {
+        if node.null != nil || node.string == "off" { return nil }
+        guard let text = node.string, let d = Double(text), d >= 0, d.isFinite else {
+            throw Error("\(at) takes a number of millimetres or modules (0 or off: no rule), not '\(node.string ?? "")'")
+        }
+        return d == 0 ? nil : d
     }
 
     /// An expectations file: a YAML (or JSON) mapping of image path (or glob) → payload or list of

@@ -1,3 +1,4 @@
+import DocumentBridge
 import FileWalker
 import MagickBridge
 import SweepCore
@@ -22,6 +23,8 @@ public struct ScanSettings: Sendable, Equatable, Codable {
     /// Measure each code found with the sweep's `CodeGrader` (`check`), on the full-resolution
     /// frame it was read in: the same bytes, limits and worker as the scan.
     public var grade = false
+    /// Pages, resolutions and pixel budgets of documents (PDF, SVG).
+    public var documents = DocumentLimits()
     public init() {}
 }
 
@@ -32,7 +35,8 @@ public struct CodeGrader: Sendable {
     public init(measure: @escaping @Sendable (DetectedCode, LumaImage) -> JSONValue) { self.measure = measure }
 }
 
-/// Scans one file: read its bytes, check the magic, load upright luma frames, run the plan.
+/// Scans one file: read its bytes, check the magic, load upright luma frames, run the plan
+/// (a document's pages: `DocumentScanner`).
 public enum FileScanner {
     /// Returns nil for a file found by walking that is not an image (skipped quietly).
     /// - checkpoint: called before each call of the second decoder (zxing-cpp) with the record
@@ -69,7 +73,7 @@ public enum FileScanner {
             record.error = error
             return record
         }
-        let sniffed = ImageFormat.sniff(bytes.prefix(32))
+        let sniffed = ImageFormat.sniff(bytes.prefix(32)) ?? ImageFormat.sniffDocument(bytes.prefix(ImageFormat.documentSniffBytes))
         if !isRecorded(entry, sniffed: sniffed) { return nil }
         if !settings.hashes.isEmpty {
             record.hashes = Dictionary(uniqueKeysWithValues: settings.hashes.map { ($0.rawValue, $0.hex(bytes)) })
@@ -79,10 +83,15 @@ public enum FileScanner {
             record.error =
                 bytes.isEmpty
                 ? RecordError(.empty, "file is empty")
-                : RecordError(.notImage, "not a supported raster image (unrecognised file signature\(describeHead(bytes)))")
+                : RecordError(.notImage, "not a supported image or document (unrecognised file signature\(describeHead(bytes)))")
             return record
         }
         record.format = format
+        if format.isDocument {
+            DocumentScanner.scan(bytes, format: format, into: &record, .init(settings: settings, grader: grader))
+            lap("scan")
+            return record
+        }
         do {
             let loaded = try ImageLoader.load(
                 bytes, format: format, limits: settings.limits,
@@ -163,25 +172,30 @@ public enum FileScanner {
     /// listed with --files-from), and a file found by walking when it is an image by its first
     /// bytes or by its name (an image extension: a broken photo is reported, not skipped).
     static func isRecorded(_ entry: FileEntry, sniffed: ImageFormat?) -> Bool {
-        sniffed != nil || entry.explicit || ImageFormat.knownExtensions.contains(fileExtension(entry.pathBytes))
+        sniffed != nil || entry.explicit || isImageOrDocumentName(entry.pathBytes)
     }
 
     /// Whether `scan` writes a record for this walked item, decided as `scan` decides it but
-    /// from the file's first 32 bytes only: a failure is always recorded, a file by
+    /// from the file's first 1024 bytes only: a failure is always recorded, a file by
     /// `isRecorded` (one that cannot be opened is recorded as unreadable). Used where the
     /// records a sweep will write must be known without scanning: the progress line's total
     /// and `merge`'s expected files.
     public static func willRecord(_ item: WalkItem) -> Bool {
         guard case .file(let f) = item else { return true }
-        if f.explicit || ImageFormat.knownExtensions.contains(fileExtension(f.pathBytes)) { return true }
+        if f.explicit || isImageOrDocumentName(f.pathBytes) { return true }
         let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         }
         guard fd >= 0 else { return true }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 32)
+        var head = [UInt8](repeating: 0, count: ImageFormat.documentSniffBytes)
         guard let n = try? FileIO.readFully(fd, into: &head) else { return true }
-        return isRecorded(f, sniffed: ImageFormat.sniff(head.prefix(n)))
+        return isRecorded(f, sniffed: ImageFormat.sniff(head.prefix(min(n, 32))) ?? ImageFormat.sniffDocument(head.prefix(n)))
+    }
+
+    static func isImageOrDocumentName(_ path: [UInt8]) -> Bool {
+        let ext = fileExtension(path)
+        return ImageFormat.knownExtensions.contains(ext) || ImageFormat.documentExtensions.contains(ext)
     }
 
     public static func fileExtension(_ path: [UInt8]) -> String {

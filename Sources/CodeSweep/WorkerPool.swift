@@ -259,7 +259,8 @@ final class WorkerSlot: @unchecked Sendable {
     private func stop(graceful: Bool) -> String {
         guard pid != 0 else { return "not running" }
         if toWorker >= 0 { close(toWorker); toWorker = -1 }
-        if !graceful { kill(pid, SIGKILL) }
+        // The worker's whole process group: a renderer it runs (pdftoppm) dies with it.
+        if !graceful { kill(-pid, SIGKILL); kill(pid, SIGKILL) }
         var status: Int32 = 0
         if graceful {
             // Give it a moment to exit on end of input, then make sure.
@@ -268,7 +269,7 @@ final class WorkerSlot: @unchecked Sendable {
                 if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
                 usleep(10_000)
             }
-            if !exited { kill(pid, SIGKILL); waitpid(pid, &status, 0) }
+            if !exited { kill(-pid, SIGKILL); kill(pid, SIGKILL); waitpid(pid, &status, 0) }
         } else {
             waitpid(pid, &status, 0)
         }

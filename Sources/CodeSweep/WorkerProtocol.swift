@@ -102,6 +102,7 @@ enum Wire {
         var path: String
         var format: ImageFormat?
         var width, height, orientation, frames: Int?
+        var pages: [PageRender]?
         var codes: [Code]
         var error: ErrorKind?
         var errorMessage: String?
@@ -117,6 +118,7 @@ enum Wire {
 
         init(_ r: FileRecord) {
             path = r.path; format = r.format; width = r.width; height = r.height; orientation = r.orientation; frames = r.frames
+            pages = r.pages.isEmpty ? nil : r.pages
             codes = r.codes.map(Code.init)
             error = r.error?.kind; errorMessage = r.error?.message
             warnings = r.warnings; failedDecoder = r.failedDecoder; size = r.size; mtime = r.mtime
@@ -130,6 +132,7 @@ enum Wire {
         var record: FileRecord? {
             var r = FileRecord(path: path)
             r.format = format; r.width = width; r.height = height; r.orientation = orientation; r.frames = frames
+            r.pages = pages ?? []
             var decoded: [DetectedCode] = []
             for c in codes {
                 guard let code = c.code else { return nil }

@@ -77,6 +77,9 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
+    @Option(help: "Pages read from one document (PDF) at most; a document with more gets a warning naming how many were read.")
+    var maxPages: Int = 100
+
     @Option(
         help: ArgumentHelp(
             "Memory one file may take in a worker process, in MiB: the worker's address space may grow by no more than this (setrlimit), whatever a decoder does; a file that needs more is recorded as too_large. 0: no limit.",
@@ -119,6 +122,7 @@ struct Scan: AsyncParsableCommand {
         if maxMemory < 0 || (maxMemory > 0 && maxMemory < 128) { throw ValidationError("--max-memory takes MiB, at least 128 (0: no limit)") }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if let resume, let output = report.output, output != resume {
             throw ValidationError("--resume appends to its own file; leave out --output or give the same file")
         }
@@ -161,6 +165,8 @@ struct Scan: AsyncParsableCommand {
         settings.timings = timings
         settings.hashes = try HashAlgorithm.parseList(hash)
         settings.memoryLimitMiB = maxMemory
+        settings.documents.maxPages = maxPages
+        settings.documents.timeoutSeconds = timeout
         return settings
     }
 

@@ -176,9 +176,16 @@ package final class AnnotationPlan {
                 AnnotationMark(corners: $0.corners.points, label: DisplayText.label(for: $0))
             }
             let suffix = ((record.frames ?? 1) > 1 && frame > 0 ? ".frame\(frame)" : "") + ".annotated." + output.fileExtension
-            let expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
+            var expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
             do {
-                let picture = try Annotator.annotate(bytes, format: format, frame: frame, marks: marks, as: output, expectedSize: expected)
+                // A document's page: rendered again at its record's resolution, then drawn on as a PNG.
+                var (source, sourceFormat, sourceFrame) = (bytes, format, frame)
+                if format.isDocument, let page = record.pages.first(where: { $0.page == frame }) {
+                    (source, sourceFormat, sourceFrame) = (try DocumentPictures.pagePNG(bytes, format: format, page: page), .png, 0)
+                    expected = (page.width, page.height)
+                }
+                let picture = try Annotator.annotate(
+                    source, format: sourceFormat, frame: sourceFrame, marks: marks, as: output, expectedSize: expected)
                 if !picture.labelsDrawn { messages.append("annotate \(show): " + Self.noFontNote) }
                 for base in targets {
                     if let problem = write(picture.bytes, to: base + Array(suffix.utf8)) { messages.append("annotate \(show): \(problem)") }

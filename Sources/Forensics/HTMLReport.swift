@@ -23,9 +23,16 @@ package struct Thumbnail: Sendable {
         let bytes: [UInt8]
         do { bytes = try FileScanner.readFile(path ?? record.pathBytes, limit: 1 << 30) } catch { return missing(error.message) }
         if let size = record.size, size != bytes.count { return missing("file changed since the scan") }
-        guard let format = ImageFormat.sniff(bytes.prefix(32)) else { return missing("no longer an image") }
+        let sniffed = ImageFormat.sniff(bytes.prefix(32)) ?? ImageFormat.sniffDocument(bytes.prefix(ImageFormat.documentSniffBytes))
+        guard var format = sniffed else { return missing("no longer an image") }
         do {
-            let t = try Annotator.thumbnail(bytes, format: format, frame: frame, maxSide: maxSide)
+            // A document's page is rendered again at its record's resolution, then shrunk as a PNG.
+            var (source, sourceFrame) = (bytes, frame)
+            if format.isDocument {
+                guard let page = record.pages.first(where: { $0.page == frame }) else { return missing("page \(frame + 1) was not read") }
+                (source, format, sourceFrame) = (try DocumentPictures.pagePNG(bytes, format: format, page: page), .png, 0)
+            }
+            let t = try Annotator.thumbnail(source, format: format, frame: sourceFrame, maxSide: maxSide)
             return Thumbnail(dataURI: "data:image/jpeg;base64," + Base64.encode(t.bytes), width: t.width, height: t.height, note: nil)
         } catch {
             return missing(error.message)

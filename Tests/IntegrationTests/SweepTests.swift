@@ -65,12 +65,12 @@ struct SweepTests {
     @Test func explicitNonImagesAreReportedWalkedOnesSkipped() throws {
         let dir = try TempDir()
         try dir.write("notes.txt", Array("plain text".utf8))
-        try dir.write("fake.svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>".utf8))
+        try dir.write("draw.mvg", Array("push graphic-context\nviewbox 0 0 10 10\npop graphic-context\n".utf8))
         let explicit = try Library.file(dir.file("notes.txt"))
         #expect(explicit.status == "error" && explicit.error?.kind == .notImage)
-        // SVG is never handed to ImageMagick, even when named explicitly.
-        let svg = try Library.file(dir.file("fake.svg"))
-        #expect(svg.error?.kind == .notImage && svg.format == nil)
+        // MVG is never handed to ImageMagick, even when named explicitly (SVG goes to librsvg: DocumentTests).
+        let mvg = try Library.file(dir.file("draw.mvg"))
+        #expect(mvg.error?.kind == .notImage && mvg.format == nil)
         let walked = Walker().walk([dir.path])
         #expect(walked.count == 2)
         let settings = ScanSettings()

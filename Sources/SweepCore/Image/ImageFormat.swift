@@ -1,7 +1,10 @@
-/// Raster formats CodeSweep decodes, recognised from a file's first bytes (never its name).
-/// Anything else (SVG, MVG, MSL, PostScript, PDF, text...) is refused before ImageMagick sees it.
+/// Raster formats CodeSweep decodes, recognised from a file's first bytes (never its name),
+/// and the documents it renders (PDF, SVG: `sniffDocument`, DocumentFormat.swift), which never
+/// reach ImageMagick. Anything else (MVG, MSL, PostScript, text...) is refused.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, gif, webp, heic, avif, tiff, bmp
+    /// Documents: rendered page by page by Poppler (PDF) or librsvg (SVG), not ImageMagick.
+    case pdf, svg
 
     /// The ImageMagick coder used to read it; set explicitly so ImageMagick never guesses.
     public var magickCoder: String {
@@ -14,6 +17,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .avif: "AVIF"
         case .tiff: "TIFF"
         case .bmp: "BMP"
+        // Never set: ImageLoader refuses documents, and the policy blocks these coders.
+        case .pdf: "PDF"
+        case .svg: "SVG"
         }
     }
 

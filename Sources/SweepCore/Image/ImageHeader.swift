@@ -59,6 +59,8 @@ public enum ImageHeader {
                 i += 2 + len
             }
             return nil
+        case .pdf, .svg:
+            return nil  // documents are rendered, not decoded
         case .heic, .avif:
             // Image spatial extents ('ispe' property boxes, 20 bytes each) near the start of
             // the file: the largest one declared (a grid image's covers all its tiles; the

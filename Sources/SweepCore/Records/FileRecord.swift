@@ -7,6 +7,8 @@ public enum ErrorKind: String, Sendable, Codable, CaseIterable {
     case empty = "empty"
     case notImage = "not_image"
     case corrupt = "corrupt"
+    /// A PDF that opens only with a user password (one with only an owner password is read).
+    case encrypted = "encrypted"
     case truncated = "truncated"
     case tooLarge = "too_large"
     case notRegularFile = "not_regular_file"
@@ -34,6 +36,9 @@ public struct FileRecord: Sendable {
     /// EXIF orientation tag as stored (1...8); 1 when absent.
     public var orientation: Int?
     public var frames: Int?
+    /// A document's pages as rendered (PDF, SVG), one per page read, in page order: a code's
+    /// `frame` is its page's index and its corners are in that page's rendering's pixels.
+    public var pages: [PageRender] = []
     public var codes: [DetectedCode]
     public var error: RecordError?
     public var warnings: [String]
@@ -119,6 +124,7 @@ extension FileRecord {
         if let height { fields.append(("height", .int(height))) }
         if let orientation { fields.append(("orientation", .int(orientation))) }
         if let frames { fields.append(("frames", .int(frames))) }
+        if !pages.isEmpty { fields.append(("pages", .array(pages.map(\.json)))) }
         fields.append(("codes", .array(codes.map { $0.json(forcedCharset: forcedCharset) })))
         if let error {
             fields.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
@@ -139,7 +145,7 @@ extension FileRecord {
 extension FileRecord: Equatable {
     public static func == (l: FileRecord, r: FileRecord) -> Bool {
         l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
-            && l.orientation == r.orientation && l.frames == r.frames && l.codes == r.codes && l.error == r.error
+            && l.orientation == r.orientation && l.frames == r.frames && l.pages == r.pages && l.codes == r.codes && l.error == r.error
             && l.warnings == r.warnings && l.failedDecoder == r.failedDecoder && l.size == r.size && l.mtime == r.mtime
             && l.hashes == r.hashes && l.metadata == r.metadata && l.measurements == r.measurements
     }

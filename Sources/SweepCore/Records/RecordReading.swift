@@ -119,7 +119,7 @@ extension KeyedDecodingContainer {
 /// A record reads back from the form `FileRecord.json()` writes (the documented record).
 extension FileRecord: Decodable {
     enum Field: String, CodingKey {
-        case path, pathB64 = "path_b64", format, width, height, orientation, frames, size, mtime, warnings
+        case path, pathB64 = "path_b64", format, width, height, orientation, frames, pages, size, mtime, warnings
         case failedDecoder = "failed_decoder", hashes, metadata, timings = "timings_ms", error, codes
     }
     enum ErrorField: String, CodingKey { case kind, message }
@@ -136,6 +136,7 @@ extension FileRecord: Decodable {
         height = try c.decodeIfPresent(Int.self, forKey: .height)
         orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
         frames = try c.decodeIfPresent(Int.self, forKey: .frames)
+        pages = try c.decodeIfPresent([PageRender].self, forKey: .pages) ?? []
         size = try c.decodeIfPresent(Int.self, forKey: .size)
         mtime = try c.decodeIfPresent(Double.self, forKey: .mtime)
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []

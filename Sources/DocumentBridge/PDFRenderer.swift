@@ -1,0 +1,187 @@
+import SweepCore
+
+/// How much of a document is rendered, and how finely.
+public struct DocumentLimits: Sendable, Equatable, Codable {
+    /// Pages read from one document at most (`--max-pages`); the rest are left with a warning.
+    public var maxPages = 100
+    /// Resolution of each page's first, whole-page rendering (pixels per inch).
+    public var dpi = 150.0
+    /// Pixels of a page's first rendering at most: a bigger page is rendered at a lower
+    /// resolution (with a warning).
+    public var maxPagePixels = 16_000_000
+    /// Highest resolution a place that looks like a code but was not read is rendered again at.
+    public var maxRegionDPI = 1200.0
+    /// Pixels of one such rendering at most.
+    public var maxRegionPixels = 16_000_000
+    /// Pixels rendered from one document at most, all pages and places together: the pages past
+    /// it are left with a warning.
+    public var maxFilePixels = 2_000_000_000
+    /// Seconds the renderers of one document may take together (the sweep's `--timeout`).
+    public var timeoutSeconds = 60.0
+    public init() {}
+}
+
+/// A PDF page as `pdfinfo` describes it: its crop box's size and `/Rotate`.
+package struct PDFPageInfo: Sendable, Equatable {
+    package var cropWidth: Double
+    package var cropHeight: Double
+    package var rotate: Int
+    /// The size a reader shows (turned by `/Rotate`), in points.
+    package var width: Double { rotate % 180 == 0 ? cropWidth : cropHeight }
+    package var height: Double { rotate % 180 == 0 ? cropHeight : cropWidth }
+}
+
+/// Poppler run as separate programs (`pdfinfo`, `pdftoppm` from poppler-utils): CodeSweep's
+/// binary links no GPL code. One `PDFRenderer` per document, in the task scanning it.
+package final class PDFRenderer {
+    let input: DocumentInput
+    let deadline: Double
+    package let pageCount: Int
+    package let pages: [PDFPageInfo]
+
+    /// Opens the document with `pdfinfo` and reads the first `maxPages` pages' sizes. A PDF
+    /// that needs a password to open is `encrypted`; one Poppler cannot open is `corrupt`
+    /// with Poppler's reason.
+    package init(_ bytes: [UInt8], maxPages: Int, timeoutSeconds: Double) throws(RecordError) {
+        input = try DocumentInput(bytes)
+        deadline = ChildProcess.now() + timeoutSeconds
+        let info = try ChildProcess("pdfinfo", ["-f", "1", "-l", String(max(1, maxPages)), "-box", "/dev/stdin"], input: input, deadline: deadline)
+        let text: [UInt8]
+        let status: Int32
+        do {
+            text = try info.readAll(limit: 64 << 20)
+            status = try info.wait()
+        } catch {
+            throw Self.failure(error, info, timeoutSeconds: timeoutSeconds)
+        }
+        let reason = info.reason
+        guard status == 0 else {
+            if reason.contains("Incorrect password") {
+                throw RecordError(.encrypted, "the PDF is encrypted with a password needed to open it (Poppler: \(reason))")
+            }
+            throw RecordError(.corrupt, "Poppler cannot open it: \(reason.isEmpty ? "pdfinfo exited with status \(status)" : reason)")
+        }
+        let parsed = Self.parseInfo(String(decoding: text, as: UTF8.self))
+        pageCount = parsed.count
+        pages = parsed.pages
+        guard pageCount > 0, !pages.isEmpty else {
+            throw RecordError(.corrupt, "Poppler finds no pages in it\(reason.isEmpty ? "" : ": " + reason)")
+        }
+    }
+
+    /// A renderer's failure as the file's error: a `RecordError` as it is, out of time or
+    /// output as `timeout` or `corrupt` with the renderer's reason.
+    static func failure(_ error: any Error, _ p: ChildProcess, timeoutSeconds: Double) -> RecordError {
+        if let e = error as? RecordError { return e }
+        guard let e = error as? ChildProcess.ReadFailure else { return RecordError(.internalError, "\(error)") }
+        switch e {
+        case .timedOut:
+            return RecordError(.timeout, "\(p.program) took longer than \(NumberText.trimmed(timeoutSeconds)) s; it was stopped (see --timeout)")
+        case .endOfOutput:
+            return RecordError(.corrupt, "\(p.program) failed: \(p.reason.isEmpty ? "its output ended early" : p.reason)")
+        }
+    }
+
+    /// "Pages: N", "Page    3 CropBox: x0 y0 x1 y1" and "Page    3 rot: 90" lines.
+    static func parseInfo(_ text: String) -> (count: Int, pages: [PDFPageInfo]) {
+        var count = 0
+        var crop: [Int: (Double, Double)] = [:]
+        var rot: [Int: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            if words.first == "Pages:", words.count >= 2 { count = Int(words[1]) ?? 0 }
+            guard words.count >= 3, words[0] == "Page", let n = Int(words[1]) else { continue }
+            if words[2] == "CropBox:", words.count >= 7, let x0 = Double(words[3]), let y0 = Double(words[4]),
+                let x1 = Double(words[5]), let y1 = Double(words[6])
+            {
+                crop[n] = (abs(x1 - x0), abs(y1 - y0))
+            }
+            if words[2] == "rot:", words.count >= 4, let r = Int(words[3]) { rot[n] = ((r % 360) + 360) % 360 }
+        }
+        var pages: [PDFPageInfo] = []
+        var n = 1
+        while let c = crop[n] {
+            pages.append(PDFPageInfo(cropWidth: c.0, cropHeight: c.1, rotate: rot[n] ?? 0))
+            n += 1
+        }
+        return (count, pages)
+    }
+
+    /// Pages `first...last` (from 1) rendered at `dpi` as grey images, one after another as
+    /// Poppler finishes them.
+    package func renderPages(_ first: Int, _ last: Int, dpi: Double) throws(RecordError) -> PageStream {
+        let p = try ChildProcess(
+            "pdftoppm", ["-gray", "-cropbox", "-r", Self.number(dpi), "-f", String(first), "-l", String(last), "/dev/stdin"],
+            input: input, deadline: deadline)
+        return PageStream(p, timeoutSeconds: deadline - ChildProcess.now())
+    }
+
+    /// A rectangle of page `page` (from 1), in pixels of a rendering at `dpi`, rendered alone.
+    package func renderRegion(page: Int, dpi: Double, x: Int, y: Int, width: Int, height: Int) throws(RecordError) -> LumaImage {
+        let p = try ChildProcess(
+            "pdftoppm",
+            [
+                "-gray", "-cropbox", "-r", Self.number(dpi), "-f", String(page), "-l", String(page),
+                "-x", String(x), "-y", String(y), "-W", String(width), "-H", String(height), "/dev/stdin",
+            ], input: input, deadline: deadline)
+        let stream = PageStream(p, timeoutSeconds: deadline - ChildProcess.now())
+        guard let image = try stream.next() else { throw RecordError(.corrupt, "pdftoppm gave no image of page \(page)") }
+        try stream.finish()
+        return image
+    }
+
+    static func number(_ d: Double) -> String { NumberText.fixed(d, decimals: 3) }
+}
+
+/// Grey images (binary PGM) read one at a time from a renderer's output.
+package final class PageStream {
+    let process: ChildProcess
+    let timeoutSeconds: Double
+
+    init(_ process: ChildProcess, timeoutSeconds: Double) {
+        self.process = process
+        self.timeoutSeconds = max(0, timeoutSeconds)
+    }
+
+    /// The next page, or nil at the end of the output.
+    package func next() throws(RecordError) -> LumaImage? {
+        do {
+            if try process.atEnd() { return nil }
+            var header: [String] = []
+            var word: [UInt8] = []
+            while header.count < 4 {
+                let c = try process.read(1).first!
+                if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                    if !word.isEmpty { header.append(String(decoding: word, as: UTF8.self)); word = [] }
+                } else {
+                    word.append(c)
+                    guard word.count < 16 else { break }
+                }
+            }
+            guard header.count == 4, header[0] == "P5", let w = Int(header[1]), let h = Int(header[2]), header[3] == "255",
+                w > 0, h > 0, w <= 1 << 17, h <= 1 << 17
+            else {
+                throw RecordError(.corrupt, "\(process.program) wrote something other than a grey image (\(header.joined(separator: " ")))")
+            }
+            return LumaImage(width: w, height: h, pixels: Array(try process.read(w * h)))
+        } catch {
+            throw PDFRenderer.failure(error, process, timeoutSeconds: timeoutSeconds)
+        }
+    }
+
+    /// Waits for the renderer to exit; a failure status is an error with its reason.
+    package func finish() throws(RecordError) {
+        let status: Int32
+        do { status = try process.wait() } catch { throw PDFRenderer.failure(error, process, timeoutSeconds: timeoutSeconds) }
+        guard status == 0 else {
+            let why = process.reason
+            throw RecordError(.corrupt, "\(process.program) failed (status \(status))\(why.isEmpty ? "" : ": " + why)")
+        }
+    }
+
+    /// Stops the renderer (pages not wanted any more).
+    package func stop() { process.kill() }
+
+    /// What the renderer said on standard error so far (Poppler's complaints about a damaged file).
+    package var complaints: String { process.reason }
+}
