@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates Samples/ (the demo images) and Samples/expected.jsonl, deterministically:
-# fixed seeds, no timestamps in PNG/TIFF/JPEG metadata. Needs qrencode, zint, exiftool and the
+# fixed seeds, no timestamps in PNG/TIFF/JPEG/PDF metadata. Needs qrencode, zint, exiftool, rsvg-convert and the
 # real ImageMagick 6 CLI at /usr/bin/convert (never a `convert` found on PATH).
 #
 #   bash scripts/make-samples.sh            # writes into Samples/ at the package root
@@ -12,7 +12,7 @@ set -euo pipefail
 
 CONVERT=/usr/bin/convert
 IDENTIFY=/usr/bin/identify
-for tool in qrencode zint exiftool "$CONVERT" "$IDENTIFY"; do
+for tool in qrencode zint exiftool rsvg-convert python3 "$CONVERT" "$IDENTIFY"; do
   command -v "$tool" >/dev/null || { echo "make-samples: missing $tool" >&2; exit 2; }
 done
 
@@ -23,7 +23,7 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # The check/ posters' lines (made by make-check-samples.sh, written by hand) are kept as they are.
 CHECK_LINES="$(grep '"path":"check/' "$OUT/expected.jsonl" 2>/dev/null || true)"
-rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/expected.jsonl
+rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/*.pdf "$OUT"/expected.jsonl
 
 # Common options: strip dates and other volatile metadata from everything ImageMagick writes.
 NODATE=(+set date:create +set date:modify +set date:timestamp -define png:exclude-chunks=date,time)
@@ -171,6 +171,49 @@ read -r C0 C1 < <(bars "$TMP/label-128.png")
   "$TMP/label-128.png" -geometry +420+260 -composite \
   -strip "${NODATE[@]}" "$OUT/datamatrix-label.png"
 expect datamatrix-label.png ok "[$(code code128 "SHIP-0042-7781" "$(box $((420 + C0)) 260 $((420 + C1)) $((260 + 80)))" 12 0),$(code datamatrix "01095011015300031727033110LOT4711" "$(box $((140 + DX)) $((220 + DY)) $((140 + DX + DW)) $((220 + DY + DH)))" 8 0)]"
+
+# 13. invoice.pdf: a two-page A4 PDF (vector art, drawn by librsvg's rsvg-convert from SVG pages):
+# an EPC (SEPA credit transfer) payment QR code on page 1 (frame 0), a Code 128 delivery-note
+# number on page 2 (frame 1). codesweep renders pages at 150 dpi: a point is 150/72 px.
+EPC=$'BCD\n002\n1\nSCT\nBPOTBEWB\nCodeSweep Sample\nBE71096123456769\nEUR12.50\n\n\nInvoice 2026-0042'
+qrencode -t SVG -l M -m 4 -o "$TMP/inv-qr.svg" "$EPC"
+zint -b 20 -d "INV-2026-0042" --filetype=svg -o "$TMP/inv-128.svg" >/dev/null
+GEOM=$(python3 - "$TMP" <<'PY'
+import re, sys
+tmp = sys.argv[1]
+def inner(path, w=None, h=None):
+    s = open(path).read()
+    s = re.sub(r'<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->', '', s, flags=re.S)
+    if w is not None:  # the QR's own size in points (its viewBox is in modules)
+        s = re.sub(r'<svg width="[^"]*" height="[^"]*"', f'<svg width="{w}" height="{h}"', s, count=1)
+    return s
+def page(body):
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="595pt" height="842pt" viewBox="0 0 595 842">'
+            '<rect width="595" height="842" fill="white"/>' + body + '</svg>')
+qr = inner(tmp + "/inv-qr.svg", 180, 180)            # 45 modules (version 5 + 4 of margin): 4 pt a module
+modules = int(re.search(r'viewBox="0 0 (\d+) ', qr).group(1))
+bar = inner(tmp + "/inv-128.svg")
+rects = [(float(x), float(w)) for x, w in re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="100.00"', bar)]
+text = '<text x="60" y="{}" font-family="DejaVu Sans" font-size="{}">{}</text>'
+open(tmp + "/inv-p1.svg", "w").write(page(text.format(90, 24, "Invoice 2026-0042")
+    + text.format(130, 12, "Scan to pay (EPC QR code, SEPA credit transfer)")
+    + f'<g transform="translate(60,150)">{qr}</g>'))
+open(tmp + "/inv-p2.svg", "w").write(page(text.format(90, 18, "Delivery note INV-2026-0042")
+    + f'<g transform="translate(60,120)">{bar}</g>'))
+px = 150 / 72
+m = 180 / modules
+q0, q1 = 60 + 4 * m, 60 + (modules - 4) * m           # the symbol without its quiet zone, x
+r0, r1 = 150 + 4 * m, 150 + (modules - 4) * m          # and y
+b0, b1 = 60 + rects[0][0], 60 + rects[-1][0] + rects[-1][1]
+print(*(round(v * px) for v in (q0, r0, q1, r1, b0, 120, b1, 220)))
+PY
+)
+read -r QX0 QY0 QX1 QY1 BX0 BY0 BX1 BY1 <<< "$GEOM"
+rsvg-convert -f pdf -o "$OUT/invoice.pdf" "$TMP/inv-p1.svg" "$TMP/inv-p2.svg"
+# cairo stamps the time of writing; a fixed date of the same length keeps the xref offsets valid.
+python3 -c 'import re,sys; p=sys.argv[1]; b=open(p,"rb").read(); open(p,"wb").write(re.sub(rb"\(D:\d{14}[^)]{0,7}\)", lambda m: b"(D:20260101000000" + b"Z" * (len(m.group(0)) - 18) + b")", b))' "$OUT/invoice.pdf"
+EPC_JSON=$(printf '%s' "$EPC" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read())[1:-1])')
+expect invoice.pdf ok "[$(code qr "$EPC_JSON" "$(box "$QX0" "$QY0" "$QX1" "$QY1")" 4 0),$(code code128 "INV-2026-0042" "$(box "$BX0" "$BY0" "$BX1" "$BY1")" 16 1)]"
 
 if [ -n "$CHECK_LINES" ]; then printf '%s\n' "$CHECK_LINES" >> "$EXPECTED"; fi
 # Records are expected in the walk's order: names sorted by bytes.
