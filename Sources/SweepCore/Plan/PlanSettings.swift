@@ -13,10 +13,26 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     public var probeSmallDivisors = [2, 3]
     /// The QR locator works on the frame reduced to at most this many megapixels.
     public var locatorMegapixels = 4.0
-    /// At most this many located codes a frame are kept, best timing-pattern score first: fine
-    /// pixel noise makes hundreds of finder-like triples, each warped and decoded by every
-    /// located pass, while a sheet of 60 codes has about 70 candidates.
-    public var maxLocatedCodes = 128
+    /// At most this many located codes a frame are kept, best timing-pattern score first: a
+    /// documented limit, not a tuning knob (a sheet of 900 labels locates about 300 QR codes,
+    /// and the grid decoder marks pixel noise's finder-like triples as no code before any warp
+    /// is made of them). A frame that reaches it gets a warning on its record.
+    public var maxLocatedCodes = 4096
+    /// A sheet of codes: a frame of at least `sheetMegapixels` (full resolution) whose code-like
+    /// places cover at least `sheetBusyArea` of it. Its codes may be too small for the reduced
+    /// views (QR modules of 4 px and bars of 2 px in an 8,200 x 4,500 label sheet are 1 px and
+    /// half a pixel at 3 MP), so the locator also looks at it at full resolution, tile by tile
+    /// (`sheetTileSide` px a side, overlapping by `sheetTileOverlap` px), where the full-resolution
+    /// look sees texture no located code explains; and ZBar reads the tiles where texture no code
+    /// read explains is left (`.sheetTiles`).
+    public var sheetMegapixels = 4.0
+    public var sheetBusyArea = 0.3
+    public var sheetTileSide = 2048
+    public var sheetTileOverlap = 512
+    /// The locator keeps this many finder patterns (most confirmed first) in a frame of at least
+    /// `sheetMegapixels` and in each sheet tile, where elsewhere it keeps 400: a sheet of 400
+    /// codes has 1,200 finders.
+    public var sheetMaxFinders = 2400
     /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
     /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
     /// everywhere, triples of them passing the timing test): only the codes that match their
@@ -68,7 +84,8 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
-            "QR locator: on the frame at <=\(format(locatorMegapixels))MP, at most \(maxLocatedCodes) codes kept (best timing pattern first)",
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places >=\(Int(sheetBusyArea * 100))%) also at full resolution"
+                + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",

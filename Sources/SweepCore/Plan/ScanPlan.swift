@@ -40,13 +40,17 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     ScanPass("fit1", [.fit(megapixels: 1)]),
                     // Where the QR locator finds a code ZBar did not read: the grid decoder.
                     ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+                    // A sheet of codes (big, code-like over much of it): ZBar at full resolution on
+                    // the tiles where texture is left that no code read explains (bars, and QR
+                    // codes the grid decoder did not read).
+                    sheetTilesPass,
                 ])
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift).
             return ScanPlan(
                 effort: .normal,
-                passes: firstViewPasses + locatedPasses + resolutionPasses + smallImagePasses
+                passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
                     + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
