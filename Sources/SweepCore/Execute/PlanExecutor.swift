@@ -260,7 +260,7 @@ package struct PlanExecutor {
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
         trace?(
-            "probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%"
+            "probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))% places=\(look.places)"
         )
         return look
     }

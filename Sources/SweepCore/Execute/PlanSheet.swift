@@ -55,11 +55,21 @@ extension PlanExecutor {
         }
     }
 
-    /// Whether the frame is a sheet of codes: big enough, and code-like over much of it.
-    func isSheet(_ state: inout FrameState) -> Bool {
+    /// Whether the frame is a sheet of codes: big enough, code-like over much of it, in many
+    /// separate places, and codes among them: several QR codes located in the reduced view
+    /// (`located`: their count, when the locator is running), or a bar field in the frame as
+    /// decoded. A page of text or a fabric has the places and neither.
+    func isSheet(_ state: inout FrameState, located: Int? = nil) -> Bool {
         guard state.fullMegapixels >= settings.sheetMegapixels else { return false }
         let look = probe(&state)
-        return look.codeLike && look.busyArea >= settings.sheetBusyArea
+        guard look.codeLike && look.busyArea >= settings.sheetBusyArea && look.places >= settings.sheetMinPlaces else { return false }
+        if (located ?? locate(&state).count) >= settings.sheetMinLocated { return true }
+        if let seen = state.barField[0] { return seen }
+        let start = ContinuousClock.now
+        let seen = TextureProbe.hasBarField(state.base, in: .whole)
+        state.barField[0] = seen
+        trace?("bar-field ms=\(ms(since: start)) at=base seen=\(seen)")
+        return seen
     }
 
     /// The look at full resolution (the frame decoded at full size first if it is not yet): its
@@ -93,9 +103,9 @@ extension PlanExecutor {
     /// The full-resolution tiles of a sheet where the full look sees at least a few busy blocks
     /// that `outlines` (full-resolution pixels) do not explain; none for a frame that is no sheet.
     /// `merging`: when most tiles are kept, the frame whole (one view costs less than its
-    /// overlapping tiles).
-    func unexplainedTiles(_ outlines: [Quad], merging: Bool = true, _ state: inout FrameState) -> [PixelRect] {
-        guard isSheet(&state) else { return [] }
+    /// overlapping tiles). `located`: the located codes so far, while the locator runs.
+    func unexplainedTiles(_ outlines: [Quad], merging: Bool = true, located: Int? = nil, _ state: inout FrameState) -> [PixelRect] {
+        guard isSheet(&state, located: located) else { return [] }
         let map = fullLook(&state)
         let explained = explainedBoxes(outlines, state)
         let w = state.base.width, h = state.base.height
@@ -111,7 +121,7 @@ extension PlanExecutor {
     /// overlapping tile) already stands for.
     func locateTiles(_ found: [QRCandidate], _ state: inout FrameState) -> [QRCandidate] {
         let start = ContinuousClock.now
-        let tiles = unexplainedTiles(found.map(\.corners), merging: false, &state)
+        let tiles = unexplainedTiles(found.map(\.corners), merging: false, located: found.count, &state)
         guard !tiles.isEmpty else { return [] }
         var options = QRLocator.Options()
         options.maxFinders = settings.sheetMaxFinders
