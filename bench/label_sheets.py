@@ -17,7 +17,7 @@ it is there) and wall seconds. Prints figures; asserts nothing.
 
   python3 bench/label_sheets.py [--bin .build/release/codesweep] [--efforts fast,normal,thorough]
                                 [--sheets a,b,b-jpeg,c,scan] [--seed 39] [--out bench-out/label-sheets]
-                                [--no-zbarimg]
+                                [--no-zbarimg] [--timeout 900]
 
 Needs numpy and Pillow (pip install numpy pillow) and zint (the symbols' modules, `zint --dump`).
 """
@@ -196,9 +196,9 @@ def score(expected, got):
     return read, false
 
 
-def codesweep(binary, effort, path):
+def codesweep(binary, effort, path, timeout):
     t = time.monotonic()
-    p = subprocess.run([binary, "scan", "-q", "--effort", effort, "--jobs", "1", path], capture_output=True)
+    p = subprocess.run([binary, "scan", "-q", "--effort", effort, "--jobs", "1", "--timeout", str(timeout), path], capture_output=True)
     dt = time.monotonic() - t
     got, warnings = [], []
     for line in p.stdout.decode().split("\n"):
@@ -234,6 +234,7 @@ def main():
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("--out", default="bench-out/label-sheets")
     ap.add_argument("--no-zbarimg", action="store_true")
+    ap.add_argument("--timeout", type=float, default=900, help="codesweep's --timeout per sheet (thorough takes minutes)")
     a = ap.parse_args()
     names = a.sheets.split(",")
     manifest = generate(a.out, a.seed, names)
@@ -245,7 +246,7 @@ def main():
         size = f"{s['size'][0]}x{s['size'][1]}"
         rows = []
         for effort in a.efforts.split(","):
-            got, dt, warnings = codesweep(a.bin, effort, path)
+            got, dt, warnings = codesweep(a.bin, effort, path, a.timeout)
             read, false = score(expected, got)
             note = f"  warnings: {'; '.join(warnings)[:160]}" if warnings else ""
             rows.append((f"codesweep {effort}", read, false, dt, note))

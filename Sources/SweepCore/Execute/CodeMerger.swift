@@ -8,7 +8,11 @@
 package struct CodeMerger: Sendable {
     package private(set) var codes: [DetectedCode] = []
     package private(set) var held: [Held] = []
-    package init() {}
+    /// Whether a linear read on a stronger read of its symbology with other bytes is dropped
+    /// (`misreadsEarlier`): in large frames (sheets, photos); in a small image the first,
+    /// stronger read may itself be the misread (a 4 KB EAN-13 of the zxing-cpp corpus).
+    package var oneCodePerPlace = false
+    package init(oneCodePerPlace: Bool = false) { self.oneCodePerPlace = oneCodePerPlace }
 
     /// A read waiting for a second sighting, and the view it came from.
     package struct Held: Sendable, Equatable {
@@ -84,7 +88,7 @@ package struct CodeMerger: Sendable {
     /// EAN-13s a scan line crosses, or of a code cut by a view's edge, into a valid check digit;
     /// on a label sheet the reduced, turned and tiled views of thorough made 26 such reads).
     func misreadsEarlier(_ code: DetectedCode) -> Bool {
-        guard !code.symbology.isTwoDimensional else { return false }
+        guard oneCodePerPlace && !code.symbology.isTwoDimensional else { return false }
         return codes.contains { existing in
             existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes != code.bytes
                 && existing.quality > code.quality

@@ -134,6 +134,7 @@ package struct PlanExecutor {
             base: base, baseScale: scale, baseToFull: baseToFull,
             upgrade: scale < 0.999 ? fullResolution : nil)
         state.frameIndex = frameIndex
+        state.merged.oneCodePerPlace = state.fullMegapixels >= settings.linearConfirmMegapixels
         let scanned = options.scanned
         for pass in options.plan.passes {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)

@@ -57,13 +57,17 @@ extension PlanExecutor {
 
     /// Whether the frame is a sheet of codes: big enough, code-like over much of it, in many
     /// separate places, and codes among them: several QR codes located in the reduced view
-    /// (`located`: their count, when the locator is running), or a bar field in the frame as
-    /// decoded. A page of text or a fabric has the places and neither.
+    /// (`located`: their count, when the locator is running), or, where nothing was read yet, a
+    /// bar field in the frame as decoded. A page of text or a fabric has the places and neither.
     func isSheet(_ state: inout FrameState, located: Int? = nil) -> Bool {
         guard state.fullMegapixels >= settings.sheetMegapixels else { return false }
+        // Bars are looked for only where nothing was read yet: a photo whose code the first view
+        // or the grid decoder read, with fewer QR codes located, costs no look (fast takes none).
+        let qrCodes = located ?? locate(&state).count
+        guard qrCodes >= settings.sheetMinLocated || state.merged.codes.isEmpty else { return false }
         let look = probe(&state)
         guard look.codeLike && look.busyArea >= settings.sheetBusyArea && look.places >= settings.sheetMinPlaces else { return false }
-        if (located ?? locate(&state).count) >= settings.sheetMinLocated { return true }
+        if qrCodes >= settings.sheetMinLocated { return true }
         if let seen = state.barField[0] { return seen }
         let start = ContinuousClock.now
         let seen = TextureProbe.hasBarField(state.base, in: .whole)
