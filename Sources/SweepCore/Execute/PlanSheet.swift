@@ -124,6 +124,9 @@ extension PlanExecutor {
     /// in full-resolution pixels, less those that a candidate found before (or in an
     /// overlapping tile) already stands for.
     func locateTiles(_ found: [QRCandidate], _ state: inout FrameState) -> [QRCandidate] {
+        // Only where the reduced view found a few codes: elsewhere the sheet's ZBar pass reads
+        // what it missed, and a photo whose code it located costs no look here.
+        guard found.count >= settings.sheetMinLocated else { return [] }
         let start = ContinuousClock.now
         let tiles = unexplainedTiles(found.map(\.corners), merging: false, located: found.count, &state)
         guard !tiles.isEmpty else { return [] }
