@@ -275,9 +275,7 @@ package struct PlanExecutor {
         let start = ContinuousClock.now
         let view = materialize([.fit(megapixels: settings.locatorMegapixels)], &state)[0]
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
-        var options = QRLocator.Options()
-        if state.fullMegapixels >= settings.sheetMegapixels { options.maxFinders = settings.sheetMaxFinders }
-        let result = QRLocator.locateTimed(view.image, options: options)
+        let result = QRLocator.locateTimed(view.image)
         var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
         trace?(
             "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"

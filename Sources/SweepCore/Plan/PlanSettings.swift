@@ -37,9 +37,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     public var sheetMinLocated = 4
     public var sheetTileSide = 2048
     public var sheetTileOverlap = 512
-    /// The locator keeps this many finder patterns (most confirmed first) in a frame of at least
-    /// `sheetMegapixels` and in each sheet tile, where elsewhere it keeps 400: a sheet of 400
-    /// codes has 1,200 finders.
+    /// The locator keeps this many finder patterns (most confirmed first) in each sheet tile,
+    /// where elsewhere it keeps 400 (a photo's finder-like noise then costs no grid reads): a
+    /// tile of a sheet can hold 400 codes, 1,200 finders.
     public var sheetMaxFinders = 2400
     /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
     /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
