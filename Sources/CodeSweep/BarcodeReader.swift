@@ -43,8 +43,10 @@ public struct ReadResult: Sendable {
     public var decoderFailures: [String]
     /// The read's plain ZBar decodes; nil unless `ReaderOptions.keepsDecodeLog`.
     public var log: DecodeLog?
-    public init(codes: [DetectedCode] = [], decoderFailures: [String] = [], log: DecodeLog? = nil) {
-        self.codes = codes; self.decoderFailures = decoderFailures; self.log = log
+    /// Warnings for the record: a limit of the plan reached (codes may be missing).
+    public var warnings: [String]
+    public init(codes: [DetectedCode] = [], decoderFailures: [String] = [], log: DecodeLog? = nil, warnings: [String] = []) {
+        self.codes = codes; self.decoderFailures = decoderFailures; self.log = log; self.warnings = warnings
     }
 }
 
@@ -90,6 +92,7 @@ public enum BarcodeReader {
         // The decoders report into these while the plan runs; they live only inside this call.
         final class Notes {
             var failures: [String] = []
+            var warnings: [String] = []
             var log: DecodeLog?
         }
         let notes = Notes()
@@ -109,8 +112,9 @@ public enum BarcodeReader {
             return outcome.symbols
         }
         executor.beforeSecondDecoder = frame.beforeSecondDecoder
+        executor.warn = { notes.warnings.append($0) }
         if tracing { executor.trace = { trace($0) } }
         let codes = executor.scan(frame.image, frameIndex: frame.index, scale: frame.scale, fullResolution: frame.fullResolution)
-        return ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log)
+        return ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
     }
 }

@@ -146,6 +146,7 @@ public enum FileScanner {
                     frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
                     beforeSecondDecoder: note), settings.reader)
             record.codes += read.codes
+            record.warnings += read.warnings
             failures += read.decoderFailures.filter { !failures.contains($0) }
         }
         if !failures.isEmpty {

@@ -139,6 +139,10 @@ struct LinearConfirmationTests {
         var larger = PlanSettings()
         larger.linearConfirmMegapixels = 13
         #expect(Self.scan(Decoder { img in Self.isView(img, 2000, 1500) ? [Self.ean(quality: 6)] : [] }, settings: larger).count == 1)
+        // A weak DataBar read is held too (a 3 MP view of a label sheet misread one on 8 lines).
+        var databar = Self.ean(quality: 6)
+        databar.symbology = .databar
+        #expect(Self.scan(Decoder { img in Self.isView(img, 2000, 1500) ? [databar] : [] }).isEmpty)
         // Other linear symbologies are not held.
         var code128 = Self.ean(quality: 6)
         code128.symbology = .code128
@@ -147,7 +151,7 @@ struct LinearConfirmationTests {
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(
             listing.contains(
-                "weak EAN/UPC reads: ean13, ean8, upca, upce, isbn10, isbn13 read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP held until another pass"
+                "weak EAN/UPC/DataBar/add-on reads: ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5, databar, databar-exp read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP held until another pass"
             ), "\(listing)")
     }
 

@@ -165,7 +165,7 @@ struct LocatorTests {
         }
         #expect(views(cap: nil) == 6)
         #expect(views(cap: 4) == 4)
-        #expect(PlanSettings().listing.contains { $0.contains("at most 128 codes kept") })
+        #expect(PlanSettings().listing.contains { $0.contains("at most 4096 codes kept") })
     }
 
     @Test("pixel noise makes finder-like triples; the frame's poor finder match keeps them from costing located passes, a sheet's codes are kept")

@@ -248,10 +248,13 @@ struct ScanPlanTests {
 
     @Test("plans are data: every effort level lists its passes")
     func listing() {
-        // fast: one ZBar pass at 1 MP, then the grid decoder on located QR codes ZBar did not read.
-        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["fit1", "grid"])
-        #expect(ScanPlan.forEffort(.fast).passes[1].decoder == .grid)
         let normal = ScanPlan.forEffort(.normal)
+        // fast: one ZBar pass at 1 MP, then the grid decoder on located QR codes ZBar did not read,
+        // then a sheet of codes at full resolution where texture no code read explains is left.
+        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["fit1", "grid", "sheet-tiles"])
+        #expect(ScanPlan.forEffort(.fast).passes[1].decoder == .grid)
+        #expect(ScanPlan.forEffort(.fast).passes[2].when == [.sheet] && ScanPlan.forEffort(.fast).passes[2].source == .full)
+        #expect(normal.passes.map(\.name).firstIndex(of: "sheet-tiles")! > normal.passes.map(\.name).firstIndex(of: "located-grid-shifted")!)
         #expect(normal.listing.contains("tiles3"))
         // The 3 MP pass: always below 4 MP, and on a photo only where the cheap look saw code-like texture.
         #expect(normal.passes.prefix(2).map(\.name) == ["fit3", "fit3-textured"])

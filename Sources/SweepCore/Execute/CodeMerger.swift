@@ -8,7 +8,11 @@
 package struct CodeMerger: Sendable {
     package private(set) var codes: [DetectedCode] = []
     package private(set) var held: [Held] = []
-    package init() {}
+    /// Whether a linear read on a stronger read of its symbology with other bytes is dropped
+    /// (`misreadsEarlier`): in large frames (sheets, photos); in a small image the first,
+    /// stronger read may itself be the misread (a 4 KB EAN-13 of the zxing-cpp corpus).
+    package var oneCodePerPlace = false
+    package init(oneCodePerPlace: Bool = false) { self.oneCodePerPlace = oneCodePerPlace }
 
     /// A read waiting for a second sighting, and the view it came from.
     package struct Held: Sendable, Equatable {
@@ -22,6 +26,7 @@ package struct CodeMerger: Sendable {
     }
 
     package mutating func add(_ code: DetectedCode) {
+        if misreadsEarlier(code) { return }
         // A sure read confirms a held read of the same code: the held one was first.
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             codes.append(held.remove(at: h).code)
@@ -50,6 +55,7 @@ package struct CodeMerger: Sendable {
     /// - Returns: whether the read was held (and is new there).
     @discardableResult
     package mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
+        if misreadsEarlier(code) { return false }
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             // Read again by the same view: still one sighting.
             guard held[h].source != source else {
@@ -74,6 +80,20 @@ package struct CodeMerger: Sendable {
         guard existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes else { return false }
         let slack = max(4, diagonal(existing.corners) * 0.25)
         return existing.corners.overlaps(code.corners, slack: slack)
+    }
+
+    /// One place, one code: a linear read on a code of its symbology read before on more scan
+    /// lines (their outlines meet, within 4 px: labels 50 px apart are other places), with other
+    /// bytes, is a misread of that code (ZBar joins the halves of two
+    /// EAN-13s a scan line crosses, or of a code cut by a view's edge, into a valid check digit;
+    /// on a label sheet the reduced, turned and tiled views of thorough made 26 such reads).
+    func misreadsEarlier(_ code: DetectedCode) -> Bool {
+        guard oneCodePerPlace && !code.symbology.isTwoDimensional else { return false }
+        return codes.contains { existing in
+            existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes != code.bytes
+                && existing.quality > code.quality
+                && existing.corners.overlaps(code.corners, slack: 4)
+        }
     }
 
     static func diagonal(_ q: Quad) -> Double {

@@ -13,6 +13,9 @@ package struct PlanExecutor {
     /// Called before each second-decoder pass decodes, with the codes found so far (as `scan`
     /// would return them): a worker sends them on, so a crash inside that decoder loses none.
     package var beforeSecondDecoder: (([DetectedCode]) -> Void)?
+    /// Called with a warning for the file's record: a limit of the plan reached (the located
+    /// codes kept), so the record says that codes may be missing.
+    package var warn: ((String) -> Void)?
 
     package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
         self.options = options
@@ -33,6 +36,8 @@ package struct PlanExecutor {
         /// Centres of every code read so far (linear ones too), as fractions of the base frame.
         var explained: [Point] = []
         var located: [QRCandidate] = []
+        /// A sheet's full-resolution tiles with texture no code read explains (base pixels).
+        var tiles: [PixelRect] = []
     }
 
     /// What one frame's scan knows so far: the image the passes work on, what the cheap look
@@ -56,6 +61,9 @@ package struct PlanExecutor {
         var notCodes = Set<Int>()
         /// The bar-field test's answer per view size (megapixels), taken once.
         var barField: [Double: Bool] = [:]
+        /// The busy blocks at full resolution (a sheet's full look), taken once.
+        var fullBusy: BusyMap?
+        var frameIndex = 0
 
         init(base: LumaImage, baseScale: Double, baseToFull: AffineTransform, upgrade: (() -> LumaImage?)?) {
             self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
@@ -125,6 +133,8 @@ package struct PlanExecutor {
         var state = FrameState(
             base: base, baseScale: scale, baseToFull: baseToFull,
             upgrade: scale < 0.999 ? fullResolution : nil)
+        state.frameIndex = frameIndex
+        state.merged.oneCodePerPlace = state.fullMegapixels >= settings.linearConfirmMegapixels
         let scanned = options.scanned
         for pass in options.plan.passes {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
@@ -167,6 +177,7 @@ package struct PlanExecutor {
             }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
+        if pass.steps.contains(.sheetTiles) && unexplainedTiles(state.merged.codes.map(\.corners), &state).isEmpty { return }
         upgradeIfNeeded(pass, &state)
         let start = ContinuousClock.now
         let before = state.merged.codes.count
@@ -198,7 +209,7 @@ package struct PlanExecutor {
         }
         if pass.decoder == .zbar { confirmHeld(symbols, &state) }
         // Warped views depend on what is still unread: never reuse them.
-        for key in state.cache.keys where key.contains(where: \.isLocated) { state.cache[key] = nil }
+        for key in state.cache.keys where key.contains(where: { $0.isLocated || $0 == .sheetTiles }) { state.cache[key] = nil }
         trace?(
             "pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)"
         )
@@ -250,36 +261,36 @@ package struct PlanExecutor {
         let look = TextureProbe.look(views: views, base: base)
         state.look = look
         trace?(
-            "probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))%"
+            "probe ms=\(ms(since: start)) busy=\(look.seen.joined(separator: ",")) code-like=\(look.codeLike) regions=\(look.regions.count) fine=\(look.fine.count) fine-bars=\(look.fineBars.filter { $0 }.count) region-bars=\(look.regionBars.filter { $0 }.count) area=\(Int(look.busyArea * 100))% places=\(look.places)"
         )
         return look
     }
 
     /// The QR locator, run once per frame on first use, on the view of at most
-    /// `settings.locatorMegapixels`; candidates are kept in full-resolution pixels.
+    /// `settings.locatorMegapixels`, and on a sheet of codes also at full resolution where that
+    /// view explains not all the texture (`locateTiles`); candidates are kept in full-resolution
+    /// pixels, at most `settings.maxLocatedCodes` (a warning when more were found).
     func locate(_ state: inout FrameState) -> [QRCandidate] {
         if let found = state.located { return found }
         let start = ContinuousClock.now
         let view = materialize([.fit(megapixels: settings.locatorMegapixels)], &state)[0]
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
         let result = QRLocator.locateTimed(view.image)
-        var kept = result.candidates
-        if kept.count > settings.noisyLocatedAbove {
-            let matches = kept.map(\.finderMatch).sorted()
-            if matches[matches.count / 2] < settings.noisyFinderMatch {
-                kept = kept.filter { $0.finderMatch >= settings.noisyKeepFinderMatch }
-            }
-        }
-        if kept.count > settings.maxLocatedCodes {
-            // The best timing patterns, kept in the locator's order.
-            let best = kept.indices.sorted { kept[$0].score > kept[$1].score }.prefix(settings.maxLocatedCodes).sorted()
-            kept = best.map { kept[$0] }
-        }
-        let found = kept.map { $0.mapped(by: toFull) }
-        state.located = found
+        var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
         trace?(
-            "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) dropped=\(result.candidates.count - found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
+            "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
         )
+        // The view was reduced: codes whose modules it shrank under 2 px are found in full-resolution tiles.
+        if Double(view.image.width) < Double(state.base.width) / state.baseScale * 0.9 { found += locateTiles(found, &state) }
+        if found.count > settings.maxLocatedCodes {
+            // The best timing patterns, kept in the locator's order.
+            let best = found.indices.sorted { found[$0].score > found[$1].score }.prefix(settings.maxLocatedCodes).sorted()
+            warn?(
+                "the QR locator found \(found.count) candidate codes in frame \(state.frameIndex + 1); only the \(settings.maxLocatedCodes) best were read (the plan's limit)"
+            )
+            found = best.map { found[$0] }
+        }
+        state.located = found
         return found
     }
 
@@ -312,6 +323,7 @@ package struct PlanExecutor {
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
+        case .sheet: return isSheet(&state)
         case .linearEvidence(let mp):
             if state.fullMegapixels <= mp && locate(&state).isEmpty { return true }
             if let seen = state.barField[mp] { return seen }

@@ -13,6 +13,7 @@ extension PlanExecutor {
             places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
             places.explained = explainedFractions(step, &state)
         }
+        if step == .sheetTiles { places.tiles = unexplainedTiles(state.merged.codes.map(\.corners), &state) }
         if step.isLocated, let fullToBase = state.baseToFull.inverted {
             places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
         }
@@ -165,6 +166,11 @@ extension PlanExecutor {
             return [affine(rot, back)]
         case .tiles(let grid, let overlap):
             return Self.tiles(img, grid: grid, overlap: overlap)
+        case .sheetTiles:
+            return places.tiles.map { tile in
+                let r = tile.clamped(width: img.width, height: img.height)
+                return affine(img.cropped(r), .translation(Double(r.x), Double(r.y)))
+            }
         }
     }
 

@@ -28,6 +28,9 @@ package enum TextureProbe {
         package var busyArea = 0.0
         /// Per view looked at: "WxH:busy blocks" (for the trace).
         package var seen: [String] = []
+        /// The most separate places (groups of at least `minBusyBlocks` busy blocks) any view
+        /// showed: a sheet of codes shows hundreds, a close-up of one code or a photo a few.
+        package var places = 0
     }
 
     /// The look at several views of one frame (coarse to fine), the finest being `base`.
@@ -39,6 +42,7 @@ package enum TextureProbe {
         for view in views where seenSizes.insert(view.width &* 65_536 &+ view.height).inserted {
             let look = look(view)
             r.seen.append("\(view.width)x\(view.height):\(look.busy)")
+            r.places = max(r.places, look.counts.filter { $0 >= minBusyBlocks }.count)
             if look.busy >= minBusyBlocks {
                 r.codeLike = true
                 regions += look.regions

@@ -35,6 +35,13 @@ extension ScanPlan {
         ScanPass("located-grid-shifted", [.locatedGrid(shift: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
     ]
 
+    /// Every effort's pass over a sheet of codes (a big frame, code-like over much of it: label
+    /// sheets, asset tags, scanned pages), after the located codes: ZBar at full resolution on
+    /// the tiles where the full-resolution look sees texture that no code read so far explains
+    /// (bars of 2 px, QR codes the grid decoder did not read). A sheet of 900 labels of 2 px
+    /// bars shows nothing at 3 MP.
+    static let sheetTilesPass = ScanPass("sheet-tiles", [.sheetTiles], when: [.sheet])
+
     /// `normal`'s passes for modules too small or too big for the 3 MP view.
     static let resolutionPasses: [ScanPass] = [
         // Small modules (2-3 px in a 12 MP photo) need full resolution; they look busy

@@ -13,10 +13,34 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     public var probeSmallDivisors = [2, 3]
     /// The QR locator works on the frame reduced to at most this many megapixels.
     public var locatorMegapixels = 4.0
-    /// At most this many located codes a frame are kept, best timing-pattern score first: fine
-    /// pixel noise makes hundreds of finder-like triples, each warped and decoded by every
-    /// located pass, while a sheet of 60 codes has about 70 candidates.
-    public var maxLocatedCodes = 128
+    /// At most this many located codes a frame are kept, best timing-pattern score first: a
+    /// documented limit, not a tuning knob (a sheet of 900 labels locates about 300 QR codes,
+    /// and the grid decoder marks pixel noise's finder-like triples as no code before any warp
+    /// is made of them). A frame that reaches it gets a warning on its record.
+    public var maxLocatedCodes = 4096
+    /// A sheet of codes: a frame of at least `sheetMegapixels` (full resolution) whose code-like
+    /// places cover at least `sheetBusyArea` of it. Its codes may be too small for the reduced
+    /// views (QR modules of 4 px and bars of 2 px in an 8,200 x 4,500 label sheet are 1 px and
+    /// half a pixel at 3 MP), so the locator also looks at it at full resolution, tile by tile
+    /// (`sheetTileSide` px a side, overlapping by `sheetTileOverlap` px), where the full-resolution
+    /// look sees texture no located code explains; and ZBar reads the tiles where texture no code
+    /// read explains is left (`.sheetTiles`).
+    public var sheetMegapixels = 4.0
+    public var sheetBusyArea = 0.3
+    /// ... and in at least this many separate places (groups of at least four busy blocks) at
+    /// some scale: a close-up of one code covers the frame too, in a few places; on the BoofCV
+    /// photos at most 90 places but for one photo of a monitor (160, moiré), while a scanned
+    /// page of 48 asset tags shows 129 and label sheets 400-6,500.
+    public var sheetMinPlaces = 100
+    /// ... with codes among them: at least this many QR codes located in the reduced view, or a
+    /// bar field in the frame as decoded (a page of text has neither).
+    public var sheetMinLocated = 4
+    public var sheetTileSide = 2048
+    public var sheetTileOverlap = 512
+    /// The locator keeps this many finder patterns (most confirmed first) in each sheet tile,
+    /// where elsewhere it keeps 400 (a photo's finder-like noise then costs no grid reads): a
+    /// tile of a sheet can hold 400 codes, 1,200 finders.
+    public var sheetMaxFinders = 2400
     /// A frame with more than `noisyLocatedAbove` located codes whose median finder match is
     /// under `noisyFinderMatch` is pixel noise or the data of one big code (finder-like runs
     /// everywhere, triples of them passing the timing test): only the codes that match their
@@ -59,7 +83,10 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// fallbacks run); one still held at the end is dropped.
     public var linearConfirmBelow = 40
     public var linearConfirmMegapixels = 4.0
-    public var linearConfirmSymbologies: Set<Symbology> = Symbology.addOnHosts
+    /// DataBar and the add-ons too: on an 8,200 x 4,500 label sheet of Code 128s and EAN-13s of
+    /// 2 px bars, the 3 MP view read a DataBar on 8 scan lines, and a turned half-size view an
+    /// EAN-2 on 4, that no other view confirms.
+    public var linearConfirmSymbologies: Set<Symbology> = Symbology.addOnHosts.union([.databar, .databarExpanded, .ean2, .ean5])
 
     public init() {}
 
@@ -68,13 +95,14 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
-            "QR locator: on the frame at <=\(format(locatorMegapixels))MP, at most \(maxLocatedCodes) codes kept (best timing pattern first)",
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located or bars seen) also at full resolution"
+                + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
-            "weak EAN/UPC reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
+            "weak EAN/UPC/DataBar/add-on reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
                 + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
                 + " no find until then, dropped if never confirmed",
             pairsAddOns

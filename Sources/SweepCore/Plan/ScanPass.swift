@@ -57,6 +57,11 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// curved or bent code keeps its shape for a reader that follows it). For the second
     /// decoder. Must be the first step of a pass.
     case locatedCrop(margin: Double)
+    /// A sheet of codes (`PassCondition.sheet`) at full resolution, in tiles of
+    /// `PlanSettings.sheetTileSide` px overlapping by `sheetTileOverlap` px: only the tiles
+    /// where the full-resolution look sees busy texture that no code read so far explains (a
+    /// code and its quiet zone). Decodes the frame at full resolution.
+    case sheetTiles
 
     /// Crops the frame to places the cheap look found (the look must run first).
     public var isCrop: Bool {
@@ -95,6 +100,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
         case .located(let side, let margin): "located-qr(\(side)px, margin \(format(margin * 100))%)"
         case .locatedGrid(let shift): shift > 0 ? "located-qr-grid(shifted ±\(format(shift)) module)" : "located-qr-grid"
         case .locatedCrop(let margin): "located-qr-crop(margin \(format(margin * 100))%)"
+        case .sheetTiles: "sheet-tiles(full resolution, where texture no code read explains)"
         }
     }
 }
@@ -138,6 +144,9 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// it (a small stacked DataBar shows no bar field; a retry there is cheap). A busy photo of
     /// a QR code, of text, brick or fabric shows no bars.
     case linearEvidence(megapixels: Double)
+    /// A sheet of codes: at least `PlanSettings.sheetMegapixels` and code-like places over at
+    /// least `sheetBusyArea` of it (label sheets, asset tags, scanned pages).
+    case sheet
 
     public var description: String {
         switch self {
@@ -154,6 +163,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
         case .locatedAtLeast(let n): "located-qr>=\(n)"
         case .locatedReadAtLeast(let n): "located-qr-read>=\(n)"
         case .linearEvidence(let mp): "bar-field-at-\(format(mp))MP-or-small-without-located-qr"
+        case .sheet: "sheet-of-codes"
         }
     }
 }

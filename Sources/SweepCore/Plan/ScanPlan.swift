@@ -5,9 +5,9 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
     public var purpose: String {
         switch self {
         case .fast:
-            "a first look at a big folder: one ZBar pass at 1 MP (most codes in screenshots and photos), then the QR locator and the grid decoder on the QR codes that pass missed; no retries, no second decoder"
+            "a first look at a big folder: one ZBar pass at 1 MP (most codes in screenshots and photos), then the QR locator and the grid decoder on the QR codes that pass missed; on a sheet of codes (a label sheet, a scanned page) ZBar at full resolution where texture no code read explains is left; no retries, no second decoder"
         case .normal:
-            "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
+            "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, a sheet of codes at full resolution, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
         case .thorough:
             "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and small-image retries normal drops and every filter on the whole frame at full resolution"
         }
@@ -40,13 +40,17 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     ScanPass("fit1", [.fit(megapixels: 1)]),
                     // Where the QR locator finds a code ZBar did not read: the grid decoder.
                     ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+                    // A sheet of codes (big, code-like over much of it): ZBar at full resolution on
+                    // the tiles where texture is left that no code read explains (bars, and QR
+                    // codes the grid decoder did not read).
+                    sheetTilesPass,
                 ])
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift).
             return ScanPlan(
                 effort: .normal,
-                passes: firstViewPasses + locatedPasses + resolutionPasses + smallImagePasses
+                passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
                     + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
