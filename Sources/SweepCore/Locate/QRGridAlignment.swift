@@ -23,7 +23,7 @@ extension QRGridReader.Sampler {
                 let i = diagonal - j
                 guard i >= 0, i < m, !finderNodes.contains(j * m + i) else { continue }
                 let module = Point(x: Double(centres[i]) + 0.5, y: Double(centres[j]) + 0.5)
-                if let o = searchAlignment(fitted, at: module) {
+                if let o = searchAlignment(fitted, at: module, centred: m == 2) {
                     found[j * m + i] = fitted.apply(Point(x: module.x + o.x, y: module.y + o.y))
                 }
             }
@@ -60,22 +60,31 @@ extension QRGridReader.Sampler {
 
     /// The offset (modules), within two of where `h` puts it, at which the 5x5 alignment
     /// pattern centred on `centre` (module coordinates) matches best; nil when no place
-    /// matches clearly.
-    func searchAlignment(_ h: Homography, at centre: Point) -> Point? {
+    /// matches clearly. In a sharp picture the match is flat across the offsets that keep every
+    /// sample inside its module (up to three quarters of a module), and the first of them sits
+    /// a quarter module up and left. `centred` takes the middle of the offsets within a hair of
+    /// the best (and within a module of it) instead: for versions 2-6, whose frame is fitted
+    /// exactly through their one pattern, that quarter module threw a version 2 code's far
+    /// corner most of a module off. (From version 7 the first is kept: centring there lost a
+    /// bent version 15 code the lattice reads with it; not understood yet.)
+    func searchAlignment(_ h: Homography, at centre: Point, centred: Bool) -> Point? {
         let step = 0.25, reach = 8  // ±2 modules
-        var best: (score: Double, o: Point)? = nil
+        var scores: [(score: Double, o: Point)] = []
+        scores.reserveCapacity((2 * reach + 1) * (2 * reach + 1))
         let m = Projective(h)
         image.withGreys { px in
             for sy in -reach...reach {
                 for sx in -reach...reach {
                     let o = Point(x: Double(sx) * step, y: Double(sy) * step)
-                    let s = Self.alignmentScore(px, m, centre, o)
-                    if best == nil || s > best!.score { best = (s, o) }
+                    scores.append((Self.alignmentScore(px, m, centre, o), o))
                 }
             }
         }
-        guard let b = best, b.score > 0.6 else { return nil }
-        return b.o
+        guard let best = scores.max(by: { $0.score < $1.score }), best.score > 0.6 else { return nil }
+        guard centred else { return scores.first { $0.score == best.score }?.o }
+        let top = scores.filter { $0.score >= best.score - 0.01 && abs($0.o.x - best.o.x) <= 1 && abs($0.o.y - best.o.y) <= 1 }
+        let k = Double(top.count)
+        return Point(x: top.map(\.o.x).reduce(0, +) / k, y: top.map(\.o.y).reduce(0, +) / k)
     }
 
     /// Correlation (-1...1) of the grey at the 5x5 modules round (ax, ay), offset by `o`,
