@@ -63,7 +63,9 @@ extension PlanExecutor {
         guard state.fullMegapixels >= settings.sheetMegapixels else { return false }
         // Bars are looked for only where nothing was read yet: a photo whose code the first view
         // or the grid decoder read, with fewer QR codes located, costs no look (fast takes none).
-        let qrCodes = located ?? locate(&state).count
+        // Located codes that some pass read: a field of finder-like rings makes candidates by
+        // the dozen, some with format information by chance, none of them read.
+        let qrCodes = located ?? (locate(&state).count - state.unreadLocatedIndices.count - state.notCodes.count)
         guard qrCodes >= settings.sheetMinLocated || state.merged.codes.isEmpty else { return false }
         let look = probe(&state)
         guard look.codeLike && look.busyArea >= settings.sheetBusyArea && look.places >= settings.sheetMinPlaces else { return false }
@@ -126,7 +128,7 @@ extension PlanExecutor {
     func locateTiles(_ found: [QRCandidate], _ state: inout FrameState) -> [QRCandidate] {
         // Only where the reduced view found a few codes: elsewhere the sheet's ZBar pass reads
         // what it missed, and a photo whose code it located costs no look here.
-        guard found.count >= settings.sheetMinLocated else { return [] }
+        guard found.count >= settings.sheetMinLocated, holdsCodes(found, state) else { return [] }
         let start = ContinuousClock.now
         let tiles = unexplainedTiles(found.map(\.corners), merging: false, located: found.count, &state)
         guard !tiles.isEmpty else { return [] }
@@ -155,5 +157,23 @@ extension PlanExecutor {
         let matches = candidates.map(\.finderMatch).sorted()
         guard matches[matches.count / 2] < settings.noisyFinderMatch else { return candidates }
         return candidates.filter { $0.finderMatch >= settings.noisyKeepFinderMatch }
+    }
+}
+
+extension PlanExecutor {
+    /// Whether the grid decoder reads at least `settings.sheetMinLocated` of the reduced view's
+    /// first `4 * sheetMinLocated` candidates (full-resolution pixels) on the base frame: a
+    /// field of finder-like rings or squares gives triples by the dozen, some with format
+    /// information by chance, none a code, and is no reason to look at full resolution. (The
+    /// grid pass reads them again; a few reads are cheap beside a full-resolution look.)
+    func holdsCodes(_ found: [QRCandidate], _ state: FrameState) -> Bool {
+        guard let fullToBase = state.baseToFull.inverted else { return false }
+        let toBase = Homography(fullToBase)
+        var codes = 0
+        for candidate in found.prefix(4 * settings.sheetMinLocated) {
+            if case .read = QRGridReader.read(state.base, candidate: candidate.mapped(by: toBase)) { codes += 1 }
+            if codes >= settings.sheetMinLocated { return true }
+        }
+        return false
     }
 }
