@@ -188,7 +188,7 @@ final class ChildProcess {
     var reason: String {
         var seen: [String] = []
         for line in String(decoding: stderrText, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            let l = String(line).trimmingCharacters()
+            let l = String(line).trimmingWhitespace()
             if !l.isEmpty && !seen.contains(l) { seen.append(l) }
         }
         return seen.prefix(4).joined(separator: "; ")
@@ -234,13 +234,4 @@ final class DocumentInput {
     }
 
     deinit { close(fd) }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
 }

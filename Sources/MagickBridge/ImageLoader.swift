@@ -136,7 +136,7 @@ package enum ImageLoader {
         guard let text = MagickGetException(wand, &severity) else { return nil }
         defer { MagickRelinquishMemory(text) }
         if severity == UndefinedException { return nil }
-        return MagickException(severity: severity, message: cleanMagickMessage(String(cString: text).trimmingCharactersWhitespace()))
+        return MagickException(severity: severity, message: cleanMagickMessage(String(cString: text).trimmingWhitespace()))
     }
 
     static func classify(_ ex: MagickException?, format: ImageFormat, fallback: String) -> RecordError {
@@ -159,14 +159,5 @@ package enum ImageLoader {
             return RecordError(.truncated, msg)
         }
         return RecordError(.corrupt, msg)
-    }
-}
-
-extension String {
-    func trimmingCharactersWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }
