@@ -8,7 +8,7 @@ extension QRGridReader.Sampler {
     /// squares) to the finders and the patterns found so far puts it. The frame is then
     /// fitted to all of them, and each node keeps what is left over (in modules) as its offset:
     /// a bent symbol is followed piece by piece.
-    mutating func findAlignment(version: Int) {
+    mutating func findAlignment(version: Int, centred: Bool) {
         let centres = QRStructure.alignmentCentres(version: version)
         let m = centres.count
         let d = Double(n)
@@ -23,7 +23,7 @@ extension QRGridReader.Sampler {
                 let i = diagonal - j
                 guard i >= 0, i < m, !finderNodes.contains(j * m + i) else { continue }
                 let module = Point(x: Double(centres[i]) + 0.5, y: Double(centres[j]) + 0.5)
-                if let o = searchAlignment(fitted, at: module, centred: m == 2) {
+                if let o = searchAlignment(fitted, at: module, centred: centred && m == 2) {
                     found[j * m + i] = fitted.apply(Point(x: module.x + o.x, y: module.y + o.y))
                 }
             }

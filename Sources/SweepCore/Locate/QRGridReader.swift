@@ -92,6 +92,12 @@ package enum QRGridReader {
             if read == nil, seen, fitted.frame != frame {
                 (read, _) = attempt(Sampler(image: image, frame: frame, dimension: n, keepCorners: true), n: n, frame: frame, label: "-as-located")
             }
+            // Versions 2-6 with format information but no data: the alignment pattern's first
+            // best offset instead of the middle of them (a version 3 photo in the zxing-cpp
+            // corpus reads only so; the middle is what a sharp version 2-L needs).
+            if read == nil, seen, (25...41).contains(n) {
+                (read, _) = attempt(Sampler(image: image, frame: frame, dimension: n, centredAlignment: false), n: n, frame: frame, label: "-first-alignment")
+            }
             if let read { return .read(read) }
         }
         return formatSeen ? .unread(why.joined(separator: ",")) : .notACode

@@ -15,8 +15,11 @@ extension QRGridReader {
 
         /// `refine`: fit the frame's corners to the known modules and follow the alignment
         /// patterns; `keepCorners` then leaves the corners as given (alignment patterns still
-        /// followed), for a frame the fit may have pulled off.
-        init(image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true, keepCorners: Bool = false) {
+        /// followed), for a frame the fit may have pulled off. `centredAlignment`: versions 2-6 take
+        /// the middle of the alignment pattern's best offsets (`searchAlignment`), else the first.
+        init(
+            image: LumaImage, frame: Homography, dimension n: Int, refine: Bool = true, keepCorners: Bool = false, centredAlignment: Bool = true
+        ) {
             self.image = image; self.frame = frame; self.n = n
             let a = frame.apply(Point(x: 3.5, y: 3.5)), b = frame.apply(Point(x: Double(n) - 3.5, y: 3.5))
             let c = frame.apply(Point(x: 3.5, y: Double(n) - 3.5))
@@ -24,7 +27,7 @@ extension QRGridReader {
             let version = (n - 17) / 4
             guard refine else { return }
             if !keepCorners { refineFrame(version: version) }
-            if version >= 2 { findAlignment(version: version) }
+            if version >= 2 { findAlignment(version: version, centred: centredAlignment) }
         }
 
         /// The modules whose colour the symbol fixes, as (u, v) centres and darkness (+1 dark,
