@@ -60,34 +60,56 @@ package struct ResumeLog: Sendable {
         }
     }
 
+    /// Reads the report a piece at a time: what it costs is one line, not the report. A report
+    /// past `InputLimits.reportBytes`, or a line past `InputLimits.reportLineBytes` (a file
+    /// that is no report, a stream with no newline), is an error naming the limit.
     static func read(fd: Int32, shown: String) throws(OutputError) -> ResumeLog {
         var log = ResumeLog()
-        let data: [UInt8]
-        do { data = try FileIO.readAll(fd, limit: InputLimits.reportBytes) } catch {
-            if error.code == EFBIG {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0  // bytes read
+        var goodEnd = 0  // where the last whole, good line ends in the file
+        var searched = 0  // pending[..<searched] holds no newline
+        while true {
+            let got: Int
+            do { got = try FileIO.read(fd, into: &chunk) } catch { throw OutputError(message: "cannot read \(shown): \(error)") }
+            if got == 0 { break }
+            total += got
+            if total > InputLimits.reportBytes {
                 throw OutputError(message: "cannot read \(shown): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
             }
-            throw OutputError(message: "cannot read \(shown): \(error)")
-        }
-        var goodEnd = 0
-        var start = 0
-        while let nl = data[start...].firstIndex(of: 0x0A) {
-            let line = Array(data[start..<nl])
-            start = nl + 1
-            guard let r = try? FileRecord.read(json: line) else {
-                throw OutputError(message: "\(shown) is not a codesweep jsonl report (bad line at byte \(goodEnd))")
+            pending += chunk[0..<got]
+            var start = 0
+            while let nl = pending[max(start, searched)...].firstIndex(of: 0x0A) {
+                try log.add(line: Array(pending[start..<nl]), shown: shown, at: goodEnd)
+                goodEnd += nl + 1 - start
+                start = nl + 1
             }
-            let k = key(r.pathBytes, r.size, r.mtime)
-            log.done.insert(k)
-            if r.error != nil { log.failed.insert(k) }
-            if let h = r.hashes { log.hashKinds.formUnion(h.keys) }
-            if r.timings != nil { log.anyTimings = true }
-            if r.format != nil { log.anyRead = true }
-            log.recordCount += 1
-            goodEnd = start
+            pending.removeFirst(start)
+            searched = pending.count
+            if pending.count > InputLimits.reportLineBytes {
+                throw OutputError(
+                    message:
+                        "cannot read \(shown): a line longer than the limit of \(InputLimits.describe(InputLimits.reportLineBytes)) (not a codesweep jsonl report, or no newline at all)"
+                )
+            }
         }
-        if goodEnd < data.count { _ = ftruncate(fd, off_t(goodEnd)) }
+        if goodEnd < total { _ = ftruncate(fd, off_t(goodEnd)) }
         return log
+    }
+
+    /// One line of the report (without its newline), which starts at byte `at`.
+    private mutating func add(line: [UInt8], shown: String, at: Int) throws(OutputError) {
+        guard let r = try? FileRecord.read(json: line) else {
+            throw OutputError(message: "\(shown) is not a codesweep jsonl report (bad line at byte \(at))")
+        }
+        let k = Self.key(r.pathBytes, r.size, r.mtime)
+        done.insert(k)
+        if r.error != nil { failed.insert(k) }
+        if let h = r.hashes { hashKinds.formUnion(h.keys) }
+        if r.timings != nil { anyTimings = true }
+        if r.format != nil { anyRead = true }
+        recordCount += 1
     }
 
     /// The item (same path, size and mtime) has a record already (the sweep skips it).

@@ -39,13 +39,31 @@ package enum FileIO {
     }
 
     /// Everything up to the end of the file. More than `limit` bytes is `EFBIG`.
+    ///
+    /// The buffer never grows past `limit`: a regular file larger than `limit` is refused from
+    /// its size, one that fits is read into a buffer of its size, and a stream grows its buffer
+    /// by doubling to 64 MiB, then to `limit` at once (address space only: pages are touched as
+    /// they are read), so reading to the limit costs `limit` + 64 MiB of address space, not the
+    /// 1.5-3 × of growing by doubling (a coordinator under `ulimit -v` fails cleanly).
     package static func readAll(_ fd: Int32, limit: Int = .max) throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            let size = Int(st.st_size)
+            if size > limit { throw Failure(code: EFBIG) }
+            out.reserveCapacity(size + 1)
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = try read(fd, into: &chunk)
             if n == 0 { return out }
             guard out.count + n <= limit else { throw Failure(code: EFBIG) }
+            if out.count + n > out.capacity {
+                let doubled = max(out.count + n, 2 * out.capacity, 1 << 20)
+                // (No limit, or a limit beyond a few GiB: plain doubling.)
+                let jump = doubled > 64 << 20 && limit <= 4 << 30
+                out.reserveCapacity(min(limit, jump ? limit : doubled))
+            }
             out.append(contentsOf: chunk[0..<n])
         }
     }
