@@ -95,7 +95,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
-            "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located or bars seen) also at full resolution"
+            "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located and read, or bars seen) also at full resolution"
                 + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
             "crops: \(cropMargin) px of context on every side",
