@@ -99,15 +99,18 @@ public enum BarcodeReader {
         if options.keepsDecodeLog { notes.log = DecodeLog() }
         let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
         let earlier = frame.reusing
-        var executor = PlanExecutor(options: options) { img, symbols in
+        var executor = PlanExecutor(options: options) { img, request in
+            var config = config
+            config.lineStep = Int32(request.lineStep)
+            let symbols = request.symbologies
             let found =
                 earlier?.zbar(img, symbologies: symbols, config: config)
                 ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
             notes.log?.entries.append(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
             return found
         }
-        executor.secondDecode = { img, symbols in
-            let outcome = ZXingDecoder.decode(img, symbologies: symbols)
+        executor.secondDecode = { img, request in
+            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies)
             if let failure = outcome.failure, !notes.failures.contains(failure) { notes.failures.append(failure) }
             return outcome.symbols
         }

@@ -8,7 +8,9 @@ package enum ZBarDecoder {
     package struct Config: Sendable, Equatable {
         /// Minimum ITF length handed to ZBar itself (fragments are then never reported).
         package var minITFLength: Int32
-        package init(minITFLength: Int32 = 6) { self.minITFLength = minITFLength }
+        /// Every `lineStep`-th row and column scanned (ZBar's X and Y density; 1: every one).
+        package var lineStep: Int32
+        package init(minITFLength: Int32 = 6, lineStep: Int32 = 1) { self.minITFLength = minITFLength; self.lineStep = lineStep }
     }
 
     /// ZBar's library version, e.g. "0.23.92".
@@ -37,6 +39,10 @@ package enum ZBarDecoder {
         let needsEAN = symbologies.contains { [.upca, .upce, .isbn10, .isbn13, .ean2, .ean5].contains($0) }
         if needsEAN { zbar_image_scanner_set_config(scanner, ZBAR_EAN13, ZBAR_CFG_ENABLE, 1) }
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
+        if config.lineStep > 1 {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, config.lineStep)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, config.lineStep)
+        }
 
         guard let zimg = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimg) }

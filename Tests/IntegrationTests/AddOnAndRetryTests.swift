@@ -65,7 +65,7 @@ struct AddOnAndRetryTests {
         var options = ReaderOptions(symbologies: symbologies)
         options.plan = ScanPlan(effort: .normal, passes: plan)
         let executor = PlanExecutor(options: options) { _, symbols in
-            script.asked.append(symbols)
+            script.asked.append(symbols.symbologies)
             return script.answers.isEmpty ? [] : script.answers.removeFirst()
         }
         return executor.scan(LumaImage(width: 200, height: 100, pixels: [UInt8](repeating: 255, count: 20_000)))

@@ -258,7 +258,7 @@ struct LinearConfirmationTests {
             options.plan.settings = settings
             var injected = false
             let executor = PlanExecutor(options: options) { img, symbols in
-                var found = ZBarDecoder.decode(img, symbologies: symbols, config: .init())
+                var found = ZBarDecoder.decode(img, symbologies: symbols.symbologies, config: .init(lineStep: Int32(symbols.lineStep)))
                 if !injected && img.width == 2000 && img.height == 1500 { injected = true; found.append(wrong) }
                 return found
             }

@@ -46,7 +46,7 @@ extension PlanExecutor {
                 let toFull = Homography(state.baseToFull).concatenating(view.toBase)
                 let start = ContinuousClock.now
                 var read: [String] = []
-                for raw in decode(view.image, wanted) where accept(raw, scanned: options.scanned) {
+                for raw in decode(view.image, ViewRequest(wanted)) where accept(raw, scanned: options.scanned) {
                     let code = DetectedCode(
                         symbology: raw.symbology, bytes: raw.bytes, corners: raw.corners.transformed(by: toFull),
                         quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,

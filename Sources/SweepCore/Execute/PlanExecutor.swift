@@ -153,8 +153,14 @@ package struct PlanExecutor {
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
         if !pass.when.allSatisfy({ holds($0, &state) }) { return }
         if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
-        let symbols = pass.symbols.filter(scanned).filter { $0.isRead(by: pass.decoder) }
+        var symbols = pass.symbols.filter(scanned).filter { $0.isRead(by: pass.decoder) }
+        var lineStep = 1
+        if pass.symbols == .allButSettledQR && qrSettled(&state) {
+            symbols.remove(.qr)
+            lineStep = settings.settledLineStep
+        }
         if symbols.isEmpty { return }
+        let request = ViewRequest(symbols, lineStep: lineStep)
         let decodeView: SymbolDecoder
         switch pass.decoder {
         case .zbar: decodeView = decode
@@ -190,7 +196,7 @@ package struct PlanExecutor {
         let baseToFull = Homography(state.baseToFull)
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
             let toFull = baseToFull.concatenating(view.toBase)
-            for raw in decodeView(view.image, symbols) where accept(raw, scanned: scanned) {
+            for raw in decodeView(view.image, request) where accept(raw, scanned: scanned) {
                 let code = DetectedCode(
                     symbology: raw.symbology, bytes: raw.bytes,
                     corners: raw.corners.transformed(by: toFull), quality: raw.quality,
@@ -213,16 +219,6 @@ package struct PlanExecutor {
         trace?(
             "pass \(pass.name) ms=\(ms(since: start)) views=\(views.count) read=\(accepted) new=\(state.merged.codes.count - before) size=\(state.base.width)x\(state.base.height)"
         )
-    }
-
-    /// The frame as the passes see it, cut to the region of interest when there is one (the one
-    /// place the ROI is cropped, for the frame as decoded and for its full-resolution decode),
-    /// and the map from its pixels to full resolution (`scale`: the frame's size relative to it).
-    func cutToRegion(_ frame: LumaImage, scale: Double) -> (LumaImage, AffineTransform) {
-        let toFull = AffineTransform.unscale(scale)
-        guard let roi = options.roi else { return (frame, toFull) }
-        let r = roi.pixels(width: frame.width, height: frame.height)
-        return (frame.cropped(r), toFull.concatenating(.translation(Double(r.x), Double(r.y))))
     }
 
     /// Decodes full resolution (once) when the pass needs more of it than the base has.

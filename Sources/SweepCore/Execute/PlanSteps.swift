@@ -4,6 +4,16 @@ import Glibc
 /// What the steps of a pass make of an image: the views (crops, warps, scales, filters) and
 /// the places the crop steps cut, each view with its transform back to the base frame.
 extension PlanExecutor {
+    /// The frame as the passes see it, cut to the region of interest when there is one (the one
+    /// place the ROI is cropped, for the frame as decoded and for its full-resolution decode),
+    /// and the map from its pixels to full resolution (`scale`: the frame's size relative to it).
+    func cutToRegion(_ frame: LumaImage, scale: Double) -> (LumaImage, AffineTransform) {
+        let toFull = AffineTransform.unscale(scale)
+        guard let roi = options.roi else { return (frame, toFull) }
+        let r = roi.pixels(width: frame.width, height: frame.height)
+        return (frame.cropped(r), toFull.concatenating(.translation(Double(r.x), Double(r.y))))
+    }
+
     func materialize(_ steps: [PassStep], _ state: inout FrameState) -> [View] {
         if let hit = state.cache[steps] { return hit }
         let parent = materialize(Array(steps.dropLast()), &state)

@@ -6,11 +6,15 @@ extension ScanPlan {
 
     /// `normal`'s first view: the 3 MP pass.
     static let firstViewPasses: [ScanPass] = [
+        // QR codes are located first and read by the grid decoder, where the cheap look saw
+        // code-like texture: once every located code is read, the ZBar passes after it look
+        // for bars only (`allButSettledQR`; with --symbologies qr they do not run at all).
+        ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
         // A photo (4 MP and more) is scanned at 3 MP only if the cheap look saw code-like
         // texture at some scale: a smooth photo, the common case in a library, costs the
         // look and the 0.75 MP pass. Smaller images are always scanned.
-        ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)]),
-        ScanPass("fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike]),
+        ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .allButSettledQR),
+        ScanPass("fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike], symbols: .allButSettledQR),
     ]
 
     /// `normal`'s passes over the QR codes the locator found and no pass has read.
@@ -21,9 +25,9 @@ extension ScanPlan {
         // then removed by a median (dark codes in glare, damaged codes); the module grid
         // drawn anew. Each pass warps only the codes still unread, so a photo whose codes
         // the 3 MP pass read costs the locator and nothing more.
-        // The grid decoder first: it reads most located codes for a fraction of a warp and
-        // a ZBar pass, and tells the candidates that are no code (no format information).
-        ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+        // (The grid decoder ran first, before the 3 MP pass: `firstViewPasses`. It reads most
+        // located codes for a fraction of a warp and a ZBar pass, and tells the candidates that
+        // are no code: no format information.)
         ScanPass("located", [.located(side: 300, margin: 0.25)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional),
         ScanPass(
             "located-threshold", [.located(side: 300, margin: 0.25), .contrastStretch, .adaptiveThreshold(radius: 15)], when: [.codeLike, .locatedUnread],
@@ -38,9 +42,11 @@ extension ScanPlan {
     /// Every effort's pass over a sheet of codes (a big frame, code-like over much of it: label
     /// sheets, asset tags, scanned pages), after the located codes: ZBar at full resolution on
     /// the tiles where the full-resolution look sees texture that no code read so far explains
-    /// (bars of 2 px, QR codes the grid decoder did not read). A sheet of 900 labels of 2 px
-    /// bars shows nothing at 3 MP.
-    static let sheetTilesPass = ScanPass("sheet-tiles", [.sheetTiles], when: [.sheet])
+    /// (bars of 2 px, QR codes the grid decoder did not read); for bars only, every second line,
+    /// once the frame's QR codes are settled. A sheet of 900 labels of 2 px bars shows nothing at
+    /// 3 MP. (A bar-field test per tile, to skip the text and grain of a photo of many codes,
+    /// missed Code 128s of 2 px bars 40 px high: SheetTests.)
+    static let sheetTilesPass = ScanPass("sheet-tiles", [.sheetTiles], when: [.sheet], symbols: .allButSettledQR)
 
     /// `normal`'s passes for modules too small or too big for the 3 MP view.
     static let resolutionPasses: [ScanPass] = [

@@ -51,5 +51,17 @@ extension ReaderOptions {
     }
 }
 
-/// A decode function: scans one luma image for the given symbologies. The engine passes ZBar's.
-public typealias SymbolDecoder = (LumaImage, Set<Symbology>) -> [RawSymbol]
+/// What a pass asks a decoder for on one view: the symbologies, and how densely to scan.
+public struct ViewRequest: Sendable, Equatable, Hashable {
+    public var symbologies: Set<Symbology>
+    /// Every `lineStep`-th row and column is scanned (ZBar's scan density; 1: every one). A
+    /// full-frame pass looking for bars only, on a frame whose QR codes are settled, scans every
+    /// `PlanSettings.settledLineStep`-th: a linear code crosses hundreds of lines.
+    public var lineStep: Int
+    public init(_ symbologies: Set<Symbology>, lineStep: Int = 1) {
+        self.symbologies = symbologies; self.lineStep = lineStep
+    }
+}
+
+/// A decode function: scans one luma image for what the request asks. The engine passes ZBar's.
+public typealias SymbolDecoder = (LumaImage, ViewRequest) -> [RawSymbol]

@@ -173,10 +173,15 @@ public enum PassSymbols: String, Sendable, Equatable, Codable {
     case all
     case linear = "1d"
     case twoDimensional = "2d"
+    /// Every symbology, but QR codes only while they are not settled: once the QR locator found
+    /// codes and every one of them was read (the grid decoder reads located codes first), a
+    /// full-frame ZBar pass looks for bars only. Where nothing was located, or a located code is
+    /// still unread, ZBar reads QR codes too.
+    case allButSettledQR = "all, qr unless every located code was read"
 
     public func filter(_ set: SymbologySet) -> Set<Symbology> {
         switch self {
-        case .all: set.members
+        case .all, .allButSettledQR: set.members
         case .linear: set.members.filter { !$0.isTwoDimensional }
         case .twoDimensional: set.members.filter { $0.isTwoDimensional }
         }

@@ -1,0 +1,58 @@
+import TestSupport
+import Testing
+
+@testable import SweepCore
+
+/// QR codes located first (issue 39): the grid decoder reads the located QR codes before any ZBar
+/// pass, and ZBar's full-frame passes then look for QR codes only while the frame's QR codes are
+/// not settled (`PlanExecutor.qrSettled`); once they are, for bars only, on every second line.
+@Suite("QR codes located first: ZBar's full-frame passes and settled QR codes")
+struct SettledQRTests {
+    final class Asked: @unchecked Sendable { var requests: [ViewRequest] = [] }
+
+    /// What fast's first two passes (grid, then fit1) ask ZBar for on `img`, ZBar reading nothing.
+    static func requests(_ img: LumaImage, symbologies: SymbologySet = .standard) -> (asked: [ViewRequest], codes: [DetectedCode]) {
+        var options = ReaderOptions(symbologies: symbologies, effort: .fast)
+        let fast = ScanPlan.forEffort(.fast)
+        options.plan = ScanPlan(effort: .fast, passes: Array(fast.passes.prefix(2)), settings: fast.settings)
+        let asked = Asked()
+        let executor = PlanExecutor(options: options) { _, request in
+            asked.requests.append(request)
+            return []
+        }
+        let codes = executor.scan(img)
+        return (asked.requests, codes)
+    }
+
+    @Test("a lone QR code read by the grid decoder: ZBar looks for bars only, every second line; with --symbologies qr not at all")
+    func settled() throws {
+        let img = try TextureProbeQRTests.drawnQR("https://example.com/settled", x: 250, y: 180, module: 8)
+        let (asked, codes) = Self.requests(img)
+        #expect(codes.map(\.pass) == ["grid"], "\(codes)")
+        #expect(asked.count == 1)
+        #expect(asked.first.map { !$0.symbologies.contains(.qr) && $0.symbologies.contains(.code128) } == true, "\(asked)")
+        #expect(asked.first?.lineStep == 2)
+        let qrOnly = Self.requests(img, symbologies: SymbologySet([.qr]))
+        #expect(qrOnly.asked.isEmpty, "\(qrOnly.asked)")
+        #expect(qrOnly.codes.count == 1)
+    }
+
+    @Test("not settled: nothing located, or a code-like place beside the read code holding none: ZBar reads QR codes too, every line")
+    func unsettled() throws {
+        // No QR code at all: bars only (nothing located).
+        let bars = Drawn.bars(width: 900, height: 700, box: (200, 250, 400, 120), degrees: 0)
+        let plain = Self.requests(bars)
+        #expect(plain.asked.count == 1)
+        #expect(plain.asked.first.map { $0.symbologies.contains(.qr) && $0.lineStep == 1 } == true, "\(plain.asked)")
+        // A QR code read, and beside it a patch of code-like texture no code explains (a QR code
+        // the locator may have missed): not settled.
+        var img = try TextureProbeQRTests.drawnQR("https://example.com/unsettled", x: 40, y: 40, module: 6)
+        let patch = Drawn.patch(width: 900, height: 700, x: 640, y: 460, module: 5, modules: 40)
+        for y in 460..<660 { for x in 640..<840 { img.pixels[y * 900 + x] = patch.pixels[y * 900 + x] } }
+        let (asked, codes) = Self.requests(img)
+        #expect(codes.map(\.pass) == ["grid"], "\(codes)")
+        #expect(asked.first.map { $0.symbologies.contains(.qr) && $0.lineStep == 1 } == true, "\(asked)")
+        let qrOnly = Self.requests(img, symbologies: SymbologySet([.qr]))
+        #expect(qrOnly.asked.count == 1 && qrOnly.asked.first?.symbologies == [.qr], "\(qrOnly.asked)")
+    }
+}
