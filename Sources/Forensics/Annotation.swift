@@ -272,7 +272,7 @@ package final class AnnotationPlan {
     // MARK: - Paths
 
     static func withC<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+        UserPath.withCPath(path, body)
     }
 
     static func cStat(_ path: [UInt8], _ st: inout stat, follow: Bool) -> Int32 {
@@ -288,9 +288,7 @@ package final class AnnotationPlan {
         while true {
             let candidate: [UInt8] = (absolute ? [47] : []) + Array(parts.joined(separator: [47]))
             let probe = candidate.isEmpty ? [46] : candidate
-            if let real = withC(probe, { realpath($0, nil) }) {
-                var out = Array(String(cString: real).utf8)
-                free(real)
+            if var out = UserPath.realPath(bytes: probe) {
                 for part in rest.reversed() {
                     if part == [46] { continue }
                     if part == [46, 46] {

@@ -66,9 +66,7 @@ package enum ArgumentBytes {
 
     /// Runs `body` with the argument as a NUL-terminated C path of its exact bytes.
     package static func withCPath<T>(_ s: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (bytes(s) + [0]).withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-        }
+        UserPath.withCPath(bytes(s), body)
     }
 
     /// argv as the parser should see it: each argument escaped (see `escape`).
