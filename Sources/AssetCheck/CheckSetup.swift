@@ -43,7 +43,8 @@ package struct CheckSetup: Sendable, Equatable {
         guard !rules.paths.isEmpty else { return ["."] }
         return rules.paths.map { p in
             guard let rulesDirectory, !p.hasPrefix("/") else { return p }
-            return PathContext(currentDirectory: currentDirectory).display(PathContext.normalize(rulesDirectory + "/" + p))
+            // Escaped argument text, not display text: the walker opens it by its bytes.
+            return PathContext.relative(PathContext.normalize(rulesDirectory + "/" + p), to: currentDirectory)
         }
     }
 }

@@ -85,8 +85,7 @@ struct Check: AsyncParsableCommand {
 
     /// The rules file (or none) with the flags over it, and the paths to check.
     func loadSetup(recording files: Counter.Names = Counter.Names()) throws -> CheckSetup {
-        let fm = FileManager.default
-        let cwd = fm.currentDirectoryPath
+        let cwd = UserPath.currentFolder()
         var setup = try CheckSetup(
             rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
             exists: { UserPath.status($0) != nil },

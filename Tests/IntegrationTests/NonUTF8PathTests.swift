@@ -194,4 +194,32 @@ struct NonUTF8PathTests {
         let payloads = try Self.records(s.stdout).compactMap { $0["codes"]?.arrayValue?.first?["text"]?.stringValue }
         #expect(Set(payloads) == ["one", "three", "four"], "\(s.stdout)")
     }
+
+    @Test("check and generate run in a folder whose name is not UTF-8: files named relative to it are read")
+    func currentFolderIsBytes() throws {
+        let dir = try Self.fixture()
+        defer { Self.clean(dir) }
+        try Data(try Make.logoPNG()).write(to: URL(fileURLWithPath: dir.file("logo.png")))
+        // The rules file's expectations, its paths: and a batch's logo are relative to the
+        // folder; a path built on the current folder must keep its byte 0xff.
+        let r = try Self.inDir(
+            dir,
+            """
+            mkdir "w$X" && mv images logo.png "w$X"/ && cd "w$X" || exit 98
+            printf 'paths: [images]\\nrequire_code: ["*.png"]\\nexpectations: expected.yml\\n' > .codesweep.yml
+            printf 'images/q0.png: "https://example.com/bytes-0"\\n' > expected.yml
+            "$CS" check --isolation none --json c.json || exit $?
+            printf 'name,payload,options\\nc1,https://example.com/l,ec=H logo=logo.png logo-size=0.08\\n' > list.csv
+            exec "$CS" generate -q --batch list.csv -o out
+            """)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let folder = Array(dir.path.utf8) + [47] + Self.ff("w~")
+        let json = try JSONReading.value(String(decoding: Self.contents(folder + Array("/c.json".utf8)) ?? [], as: UTF8.self))
+        #expect(json["passed"]?.boolValue == true, "\(json)")
+        #expect(Self.names(folder + Array("/out".utf8)) == [Array("c1.png".utf8), Array("expected.yml".utf8)])
+        // The expectations are matched, not only read: a wrong one fails.
+        let wrong = try Self.inDir(dir, "cd \"w$X\" && printf 'images/q0.png: \"other\"\\n' > expected.yml && exec \"$CS\" check --isolation none")
+        #expect(wrong.status == 1, "\(wrong.stdout)\(wrong.stderr)")
+        #expect(wrong.stdout.contains("expectations"), "\(wrong.stdout)")
+    }
 }

@@ -99,6 +99,14 @@ package enum UserPath {
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(r).assumingMemoryBound(to: UInt8.self), count: strlen(r)))
     }
 
+    /// The current folder as an argument carries it (`ArgumentBytes.escape` of getcwd's bytes),
+    /// so that paths built on it open by their bytes ("." when getcwd fails).
+    package static func currentFolder() -> String {
+        guard let p = getcwd(nil, 0) else { return "." }
+        defer { free(p) }
+        return ArgumentBytes.escape(Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))))
+    }
+
     /// Runs `body` with exact bytes as a NUL-terminated C path.
     package static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
