@@ -82,7 +82,9 @@ struct GeneratePlan {
             path = folder + "/" + Self.defaultName(bytes) + "." + spec.format.fileExtension
             outDir = folder
         } else if let kind = OutputKind(fileName: output) {
-            if let format = g.spec.format, kind != spec.format { throw GenerateError.usage("-o \(output) is \(kind.rawValue), --format says \(format)") }
+            if let format = g.spec.format, kind != spec.format {
+                throw GenerateError.usage("-o \(ArgumentBytes.display(output)) is \(kind.rawValue), --format says \(format)")
+            }
             spec.format = kind
         }
         var logoBytes: [UInt8]? = nil

@@ -79,6 +79,10 @@ struct NonUTF8PathTests {
         let other = try Self.inDir(dir, "exec \"$CS\" scan -q --hash sha256 --resume \"r$X.jsonl\" images")
         #expect(other.status == 2)
         #expect(other.stderr.contains("cannot resume r\u{FFFD}.jsonl with other settings"), "\(other.stderr)")
+        // A --files-from list so named.
+        let list = try Self.inDir(dir, "printf 'images/q0.png\\n' > \"l$X.txt\" && exec \"$CS\" scan -q --files-from \"l$X.txt\"")
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(try Self.records(list.stdout).count == 1)
     }
 
     @Test("merge reads shard reports and writes -o by their bytes; a missing one is named as shown")
@@ -95,6 +99,13 @@ struct NonUTF8PathTests {
         #expect(Self.names(dir).contains(Self.ff("m~.jsonl")))
         #expect(try Self.records(Self.contents(dir, "m~.jsonl")).count == 3)
 
+        // Checked against an --expect-from list so named: each listed file is in one shard.
+        let expect = try Self.inDir(
+            dir,
+            "printf 'images/q0.png\\nimages/q1.png\\nimages/q2.png\\n' > \"l$X.txt\" && exec \"$CS\" merge --expect-from \"l$X.txt\" \"s$X.1.jsonl\" \"s$X.2.jsonl\""
+        )
+        #expect(expect.status == 0, "\(expect.stderr)")
+        #expect(try Self.records(expect.stdout).count == 3)
         let missing = try Self.inDir(dir, "exec \"$CS\" merge \"nope$X.jsonl\"")
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot open nope\u{FFFD}.jsonl: No such file or directory"), "\(missing.stderr)")
@@ -154,6 +165,7 @@ struct NonUTF8PathTests {
             exec "$CS" check --isolation none --rules "rules$X.yml" --expectations "e$X.yml" --junit "j$X.xml" --json "c$X.json" images
             """)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("rules: rules\u{FFFD}.yml + flags"), "\(r.stdout)")
         #expect(Self.names(dir).isSuperset(of: [Self.ff("j~.xml"), Self.ff("c~.json")]))
         #expect(Self.contents(dir, "j~.xml").contains("<testsuite"))
         let json = try JSONReading.value(Self.contents(dir, "c~.json"))
@@ -163,6 +175,10 @@ struct NonUTF8PathTests {
             dir,
             "printf 'images/q0.png: \"other\"\\n' > \"e$X.yml\"\nexec \"$CS\" check --isolation none --rules \"rules$X.yml\" --expectations \"e$X.yml\" images")
         #expect(wrong.status == 1, "\(wrong.stdout)\(wrong.stderr)")
+        // A rules file that is not YAML is named as shown.
+        let bad = try Self.inDir(dir, "printf 'a: [\\n' > \"bad$X.yml\" && exec \"$CS\" check --isolation none --rules \"bad$X.yml\" images")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad\u{FFFD}.yml: not valid YAML"), "\(bad.stderr)")
     }
 
     @Test("generate writes -o, into an existing folder, and a batch's folder by their bytes")
