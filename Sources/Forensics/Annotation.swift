@@ -218,7 +218,7 @@ package final class AnnotationPlan {
             if kind != S_IFREG && kind != S_IFLNK { return "'\(shown)' exists and is not a regular file; not written" }
         }
         let temp = dir + Array("/.codesweep-\(getpid())-\(written.count).tmp".utf8)
-        let fd = Self.withC(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = UserPath.open(bytes: temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
         guard fd >= 0 else {
             let code = errno
             let problem = "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(code)))"
