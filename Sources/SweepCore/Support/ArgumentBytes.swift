@@ -9,9 +9,9 @@
 /// bytes escaped too, so the mapping is exact both ways for every argument. An argument that
 /// is valid UTF-8 without those characters (nearly all) is unchanged.
 ///
-/// Everything that turns an argument into a path for a system call (`Walker`, `OutputFile`,
-/// globs, `--files-from`) goes through `bytes`, and messages show `display` (U+FFFD for
-/// bytes that are not UTF-8, as in records).
+/// Everything that turns an argument into a path for a system call goes through `bytes`:
+/// `UserPath` (every file or folder a command is given), `Walker`, globs; messages show
+/// `display` (U+FFFD for bytes that are not UTF-8, as in records).
 package enum ArgumentBytes {
     static let base: UInt32 = 0xF700
     static let escapes: ClosedRange<UInt32> = 0xF780...0xF7FF
