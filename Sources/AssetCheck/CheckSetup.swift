@@ -1,3 +1,5 @@
+import SweepCore
+
 /// What a `check` run checks, and by which rules: the rules file (the one named, or
 /// `.codesweep.yml` in the current folder unless told not to look), the folder its paths are
 /// relative to, and the roots to walk (the command line's, else the file's `paths:`, else ".").
@@ -30,7 +32,8 @@ package struct CheckSetup: Sendable, Equatable {
     /// Where the rules came from, for the summary: "flags", the file, or "FILE + flags".
     package func source(withFlags flags: Bool) -> String {
         guard let rulesPath else { return "flags" }
-        return flags ? rulesPath + " + flags" : rulesPath
+        let shown = ArgumentBytes.display(rulesPath)
+        return flags ? shown + " + flags" : shown
     }
 
     /// What rule paths and globs are anchored in.
@@ -43,7 +46,8 @@ package struct CheckSetup: Sendable, Equatable {
         guard !rules.paths.isEmpty else { return ["."] }
         return rules.paths.map { p in
             guard let rulesDirectory, !p.hasPrefix("/") else { return p }
-            return PathContext(currentDirectory: currentDirectory).display(PathContext.normalize(rulesDirectory + "/" + p))
+            // Escaped argument text, not display text: the walker opens it by its bytes.
+            return PathContext.relative(PathContext.normalize(rulesDirectory + "/" + p), to: currentDirectory)
         }
     }
 }

@@ -1,11 +1,16 @@
 import SweepCore
 
 /// Where paths in the rules are anchored: absolute current directory and rules-file folder.
+///
+/// Paths are compared as records show them (`ArgumentBytes.display`: U+FFFD for each byte that
+/// is not UTF-8), whatever form they come in: the folders and the paths built on them to open
+/// files are escaped argument text (`UserPath`), a record's path is display text.
 package struct PathContext: Sendable, Equatable {
     package var currentDirectory: String
     package var rulesDirectory: String?
     package init(currentDirectory: String, rulesDirectory: String? = nil) {
-        self.currentDirectory = currentDirectory; self.rulesDirectory = rulesDirectory
+        self.currentDirectory = ArgumentBytes.display(currentDirectory)
+        self.rulesDirectory = rulesDirectory.map(ArgumentBytes.display)
     }
 
     /// "a/./b/../c" → "a/c"; keeps a leading "/".
@@ -20,13 +25,17 @@ package struct PathContext: Sendable, Equatable {
     }
 
     /// An absolute path shown relative to the current directory when it is below it.
-    package func display(_ path: String) -> String {
-        let cwd = Self.normalize(currentDirectory)
+    package func display(_ path: String) -> String { Self.relative(ArgumentBytes.display(path), to: currentDirectory) }
+
+    /// PATH relative to CWD when it is below it (both in the same form), else as it is.
+    package static func relative(_ path: String, to cwd: String) -> String {
+        let cwd = normalize(cwd)
         return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 
     package func absolute(_ path: String) -> String {
-        Self.normalize(path.hasPrefix("/") ? path : currentDirectory + "/" + path)
+        let path = ArgumentBytes.display(path)
+        return Self.normalize(path.hasPrefix("/") ? path : currentDirectory + "/" + path)
     }
 
     /// The ways a checked file's path can be written in the rules: relative to the rules file's
@@ -35,7 +44,7 @@ package struct PathContext: Sendable, Equatable {
         let abs = absolute(path)
         var out: [String] = []
         if let base = rulesDirectory.map(Self.normalize), abs.hasPrefix(base + "/") { out.append(String(abs.dropFirst(base.count + 1))) }
-        out.append(Self.normalize(path))
+        out.append(Self.normalize(ArgumentBytes.display(path)))
         out.append(abs)
         return out
     }
@@ -44,6 +53,7 @@ package struct PathContext: Sendable, Equatable {
     /// pattern without '/' matches the file name; with '/', the path relative to the rules
     /// folder, as given, or (a pattern starting with '/') the absolute path.
     package func matches(_ pattern: String, path: String) -> Bool {
+        let pattern = ArgumentBytes.display(pattern), path = ArgumentBytes.display(path)
         if !pattern.contains("/") {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             return Glob(pattern).matches(name)

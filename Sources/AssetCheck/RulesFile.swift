@@ -46,11 +46,12 @@ package enum RulesFile {
     /// Reads and parses the rules file at `path` (relative to `cwd` unless absolute), with the
     /// expectations file it names; also returns the rules file's folder (absolute).
     package static func load(path: String, cwd: String, read: (String) throws -> [UInt8]?) throws -> (rules: CheckRules, directory: String) {
-        guard let data = try read(path) else { throw Error(path, "cannot read the rules file") }
+        let shown = ArgumentBytes.display(path)
+        guard let data = try read(path) else { throw Error(shown, "cannot read the rules file") }
         let dir = PathContext.normalize((path.hasPrefix("/") ? path : cwd + "/" + path) + "/..")
-        let rules = try parse(String(decoding: data, as: UTF8.self), source: path) { p in
+        let rules = try parse(String(decoding: data, as: UTF8.self), source: shown) { p in
             let full = p.hasPrefix("/") ? p : dir + "/" + p
-            guard let d = try read(full) else { throw Error(full, "no such file") }
+            guard let d = try read(full) else { throw Error(ArgumentBytes.display(full), "no such file") }
             return (String(decoding: d, as: UTF8.self), PathContext.normalize(full + "/.."))
         }
         return (rules, dir)

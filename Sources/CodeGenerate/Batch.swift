@@ -210,9 +210,7 @@ package enum OutputPlan {
     package static func check(outputs: [(path: String, origin: String)], inputs: [(path: String, what: String)], cwd: String) throws(GenerateError) {
         func key(_ p: String) -> String { PathContext.normalize(p.hasPrefix("/") ? p : cwd + "/" + p) }
         func identity(_ p: String, follow: Bool) -> String? {
-            var st = stat()
-            let rc = ArgumentBytes.withCPath(p) { follow ? stat($0, &st) : lstat($0, &st) }
-            return rc == 0 ? "\(st.st_dev):\(st.st_ino)" : nil
+            UserPath.status(p, follow: follow).map { "\($0.st_dev):\($0.st_ino)" }
         }
         var seen: [String: String] = [:]
         for o in outputs {

@@ -184,9 +184,7 @@ public enum FileScanner {
     public static func willRecord(_ item: WalkItem) -> Bool {
         guard case .file(let f) = item else { return true }
         if f.explicit || isImageOrDocumentName(f.pathBytes) { return true }
-        let fd = (f.pathBytes + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        }
+        let fd = openToRead(f.pathBytes)
         guard fd >= 0 else { return true }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: ImageFormat.documentSniffBytes)
@@ -213,6 +211,10 @@ public enum FileScanner {
         return head.isEmpty ? "" : ": \(head)"
     }
 
+    /// The one open of a file to scan or sniff: by its bytes, with O_NONBLOCK so that a file
+    /// swapped for a FIFO after the walk cannot block. -1 (errno set) when it fails.
+    static func openToRead(_ path: [UInt8]) -> Int32 { UserPath.open(bytes: path, O_RDONLY | O_NONBLOCK) }
+
     /// Reads a whole regular file. Opens with O_NONBLOCK so that a file swapped for a FIFO
     /// after the walk cannot block, and checks the type on the open descriptor.
     public static func readFile(_ path: [UInt8], limit: Int) throws(RecordError) -> [UInt8] {
@@ -222,9 +224,7 @@ public enum FileScanner {
     /// The bytes, and the size and modification time fstat gives for the descriptor they were
     /// read from after reading; `changed` when the file's size or time moved while it was read.
     static func readFileAndStat(_ path: [UInt8], limit: Int) throws(RecordError) -> (bytes: [UInt8], size: Int, mtime: Double, changed: Bool) {
-        let fd = (path + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        }
+        let fd = openToRead(path)
         guard fd >= 0 else {
             let err = errno
             throw RecordError(err == ENOENT ? .notFound : .unreadable, "cannot open: \(String(cString: strerror(err)))")

@@ -1,3 +1,5 @@
+import SweepCore
+
 /// The most a command reads of a file it reads whole or a line at a time, so that a stream with
 /// no end or no newline (`/dev/zero`, a wrong file, a pipe from a runaway program) ends with a
 /// clear error naming the file and the limit instead of exhausting memory. Images have their own
@@ -16,5 +18,10 @@ package enum InputLimits {
     package static func describe(_ limit: Int) -> String {
         let unit = limit >= 1 << 30 && limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
         return "\(unit) (\(limit) bytes)"
+    }
+
+    /// A whole report the user named (`-`: standard input), within `reportBytes`.
+    package static func readReport(_ path: String) throws(UserPath.Failure) -> [UInt8] {
+        try UserPath.readWhole(path, limit: reportBytes, limitText: "\(describe(reportBytes)) for a report")
     }
 }

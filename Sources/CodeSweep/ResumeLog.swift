@@ -33,8 +33,8 @@ package struct ResumeLog: Sendable {
     /// their own. The returned output holds the lock until the process ends.
     package static func open(_ path: String) throws(OutputError) -> (log: ResumeLog, out: OutputFile) {
         let shown = ArgumentBytes.display(path)
-        let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw OutputError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try UserPath.open(path, O_RDWR | O_CREAT | O_APPEND, mode: 0o644) } catch { throw OutputError(message: error.description) }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let err = errno
@@ -202,10 +202,7 @@ package struct ResumeSettings: Equatable, Sendable {
     /// The settings stored beside REPORT; nil when there are none (or they cannot be read).
     package static func stored(for report: String) -> ResumeSettings? {
         let path = sidecarPath(for: report)
-        let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let data = try? FileIO.readAll(fd, limit: 1 << 20) else { return nil }
+        guard let data = try? UserPath.readWhole(path, limit: 1 << 20, limitText: "1 MiB") else { return nil }
         guard let stored = try? JSONReading.decode(Stored.self, from: data) else { return nil }
         return ResumeSettings(values: stored.settings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }

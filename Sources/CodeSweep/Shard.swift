@@ -53,16 +53,12 @@ package enum PathList {
     /// separation a trailing carriage return is dropped too (lists written on Windows).
     package static func read(_ file: String, nulSeparated: Bool) throws(PathListError) -> [[UInt8]] {
         let data: [UInt8]
-        let shown = file == "-" ? "standard input" : ArgumentBytes.display(file)
-        let fd = file == "-" ? 0 : ArgumentBytes.withCPath(file) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw PathListError(message: "cannot open \(shown): \(String(cString: strerror(errno)))") }
-        defer { if fd != 0 { close(fd) } }
-        do { data = try FileIO.readAll(fd, limit: InputLimits.pathListBytes) } catch {
-            if error.code == EFBIG {
-                throw PathListError(
-                    message: "cannot read \(shown): it is larger than the limit of \(InputLimits.describe(InputLimits.pathListBytes)) for a list of paths")
-            }
-            throw PathListError(message: "cannot read \(shown): \(error)")
+        let shown = UserPath.shown(file)
+        do {
+            data = try UserPath.readWhole(
+                file, limit: InputLimits.pathListBytes, limitText: "\(InputLimits.describe(InputLimits.pathListBytes)) for a list of paths")
+        } catch {
+            throw PathListError(message: error.description)
         }
         // A NUL can never be part of a path: a list holding one was written with -print0 and
         // read line by line it would be one "path" made of many, and the sweep would look

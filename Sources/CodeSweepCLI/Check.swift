@@ -85,11 +85,10 @@ struct Check: AsyncParsableCommand {
 
     /// The rules file (or none) with the flags over it, and the paths to check.
     func loadSetup(recording files: Counter.Names = Counter.Names()) throws -> CheckSetup {
-        let fm = FileManager.default
-        let cwd = fm.currentDirectoryPath
+        let cwd = UserPath.currentFolder()
         var setup = try CheckSetup(
             rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-            exists: { fm.fileExists(atPath: $0) },
+            exists: { UserPath.status($0) != nil },
             read: { path in
                 // The message names which file and says why (errno's words).
                 let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"
@@ -125,13 +124,7 @@ struct Check: AsyncParsableCommand {
         }
     }
 
-    static func isFolder(_ path: String) -> Bool {
-        var st = stat()
-        let ok = (ArgumentBytes.bytes(path) + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &st) }
-        }
-        return ok == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-    }
+    static func isFolder(_ path: String) -> Bool { UserPath.isFolder(path) }
 
     static func todayUTC() -> String { Timestamp.now(.date) }
 

@@ -62,10 +62,7 @@ struct CodeSweepCommand: AsyncParsableCommand {
             guard conf.shouldDisplay else { return nil }
             return conf.commandName ?? c._commandName
         }
-        return DidYouMean.subcommand(for: word, commands: names) { path in
-            var st = stat()
-            return stat(path, &st) == 0 || lstat(path, &st) == 0
-        }
+        return DidYouMean.subcommand(for: word, commands: names, exists: UserPath.exists)
     }
 
     /// What `check`, `summarize`, `merge` and `symbologies` print to stdout is output too: a

@@ -61,7 +61,7 @@ struct Generate: AsyncParsableCommand {
     /// Builds the plan from the flags (`GeneratePlan`), makes and verifies every code, writes
     /// each as it is due and the manifest at the end; the exit status says whether all were made.
     func generate() async throws {
-        let cwd = FileManager.default.currentDirectoryPath
+        let cwd = UserPath.currentFolder()
         if let problem = jobs.problem { throw GenerateError.usage(problem) }
         let verifier = try verification.verifier(cwd: cwd)
         let plan = try GeneratePlan(self, base: try spec.baseSpec(), cwd: cwd)

@@ -1,6 +1,5 @@
 import AssetCheck
 import CodeGenerate
-import Foundation
 import Reporting
 import SweepCore
 
@@ -35,10 +34,11 @@ struct GeneratePlan {
         }
         guard let output = g.output, output != "-" else { throw GenerateError.usage("--batch needs -o FOLDER") }
         let data = try Self.read(batch, limit: Self.listLimit, what: "the batch list")
-        guard let text = String(validating: data, as: UTF8.self) else { throw GenerateError.usage("\(batch): not UTF-8 text") }
-        let entries = try BatchList.parse(text, source: batch)
-        if entries.isEmpty { throw GenerateError.usage("\(batch): no codes listed") }
-        let listDir = URL(fileURLWithPath: batch, relativeTo: URL(fileURLWithPath: cwd + "/")).deletingLastPathComponent().path
+        let shown = ArgumentBytes.display(batch)
+        guard let text = String(validating: data, as: UTF8.self) else { throw GenerateError.usage("\(shown): not UTF-8 text") }
+        let entries = try BatchList.parse(text, source: shown)
+        if entries.isEmpty { throw GenerateError.usage("\(shown): no codes listed") }
+        let listDir = PathContext.normalize((batch.hasPrefix("/") ? batch : cwd + "/" + batch) + "/..")
         var logos: [String: [UInt8]] = [:]
         for e in entries {
             var spec = base
@@ -77,13 +77,14 @@ struct GeneratePlan {
         guard let output = g.output else { throw GenerateError.usage("-o FILE (or a folder, or '-' for stdout) is required") }
         var spec = base
         var path = output
-        var isDir: ObjCBool = false
-        if output != "-" && (output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDir) && isDir.boolValue)) {
+        if output != "-" && (output.hasSuffix("/") || UserPath.isFolder(output)) {
             let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
             path = folder + "/" + Self.defaultName(bytes) + "." + spec.format.fileExtension
             outDir = folder
         } else if let kind = OutputKind(fileName: output) {
-            if let format = g.spec.format, kind != spec.format { throw GenerateError.usage("-o \(output) is \(kind.rawValue), --format says \(format)") }
+            if let format = g.spec.format, kind != spec.format {
+                throw GenerateError.usage("-o \(ArgumentBytes.display(output)) is \(kind.rawValue), --format says \(format)")
+            }
             spec.format = kind
         }
         var logoBytes: [UInt8]? = nil
@@ -119,9 +120,7 @@ struct GeneratePlan {
         if let manifestPath { outputs.append((manifestPath, "the manifest")) }
         try OutputPlan.check(outputs: outputs, inputs: inputs, cwd: cwd)
         if let outDir {
-            do { try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true) } catch {
-                throw GenerateError.usage("cannot create the folder \(outDir): \(error.localizedDescription)")
-            }
+            do { try UserPath.makeFolders(outDir) } catch { throw GenerateError.usage(error.description) }
         }
     }
 

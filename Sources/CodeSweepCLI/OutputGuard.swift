@@ -26,8 +26,7 @@ enum OutputGuard {
 
     /// A regular file's device and inode (nil for anything else: `/dev/null` may be named twice).
     static func identity(_ path: [UInt8]) -> FileID? {
-        var st = stat()
-        guard withC(path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard let st = UserPath.status(bytes: path), (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return FileID(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino))
     }
 
@@ -35,8 +34,7 @@ enum OutputGuard {
     static func clash(_ output: String, _ inputs: [Input]) -> Input? {
         let out = ArgumentBytes.bytes(output)
         let id = identity(out)
-        var st = stat()
-        let device = withC(out, { stat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+        let device = UserPath.status(bytes: out).map { ($0.st_mode & S_IFMT) == S_IFCHR } ?? false
         return inputs.first { i in (i.path == out && !device) || (id != nil && identity(i.path) == id) }
     }
 
@@ -44,11 +42,9 @@ enum OutputGuard {
     /// inside a folder being scanned), if any.
     static func walkedImage(_ output: String, roots: [[UInt8]]) -> [UInt8]? {
         let out = ArgumentBytes.bytes(output)
-        var st = stat()
-        guard withC(out, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG, let real = realPath(out) else { return nil }
+        guard let st = UserPath.status(bytes: out), (st.st_mode & S_IFMT) == S_IFREG, let real = UserPath.realPath(bytes: out) else { return nil }
         for root in roots {
-            var rs = stat()
-            guard withC(root, { stat($0, &rs) }) == 0, (rs.st_mode & S_IFMT) == S_IFDIR, let r = realPath(root) else { continue }
+            guard let rs = UserPath.status(bytes: root), (rs.st_mode & S_IFMT) == S_IFDIR, let r = UserPath.realPath(bytes: root) else { continue }
             guard real.starts(with: r.last == 47 ? r : r + [47]) else { continue }
             let entry = FileEntry(path: Walker.display(out), pathBytes: out, explicit: false, size: Int(st.st_size), mtime: 0)
             if FileScanner.willRecord(.file(entry)) { return root }
@@ -63,25 +59,16 @@ enum OutputGuard {
         if let hit = clash(output, inputs) {
             let same = hit.path == ArgumentBytes.bytes(output) ? "" : " (the same file)"
             Stderr.say(
-                "\(escaped: command): \(escaped: flag) \(output) would write over \(escaped: hit.what) \(Walker.display(hit.path))\(escaped: same); nothing was written: choose another output file"
+                "\(escaped: command): \(escaped: flag) \(ArgumentBytes.display(output)) would write over \(escaped: hit.what) \(Walker.display(hit.path))\(escaped: same); nothing was written: choose another output file"
             )
             throw ExitCode(2)
         }
         if let root = walkedImage(output, roots: roots) {
             Stderr.say(
-                "\(escaped: command): \(escaped: flag) \(output) would write over an image inside the folder being scanned (\(Walker.display(root))); nothing was written: choose another output file"
+                "\(escaped: command): \(escaped: flag) \(ArgumentBytes.display(output)) would write over an image inside the folder being scanned (\(Walker.display(root))); nothing was written: choose another output file"
             )
             throw ExitCode(2)
         }
     }
 
-    static func withC<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
-    }
-
-    static func realPath(_ path: [UInt8]) -> [UInt8]? {
-        guard let p = withC(path, { realpath($0, nil) }) else { return nil }
-        defer { free(p) }
-        return Array(String(cString: p).utf8)
-    }
 }

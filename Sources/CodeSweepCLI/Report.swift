@@ -46,8 +46,7 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         if thumbnailSize < 0 || thumbnailSize > 2048 { throw ValidationError("--thumbnail-size takes 0...2048") }
-        var a = stat(), b = stat()
-        if html == report || (stat(html, &a) == 0 && stat(report, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        if html == report || UserPath.sameFile(html, report) {
             throw ValidationError("--html would write over the report")
         }
     }
@@ -105,13 +104,13 @@ struct Report: ParsableCommand {
         }
         var page = HTMLReport()
         page.title = title
-        page.source = report
+        page.source = ArgumentBytes.display(report)
         page.clickableLinks = clickableLinks
         let out = page.render(records, thumbnails: thumbnails, frameThumbnails: frameThumbnails)
         do {
             try SafeFile.write(out, to: html)
         } catch {
-            Stderr.say("codesweep: cannot write \(html): \(error)")
+            Stderr.say("codesweep: cannot write \(ArgumentBytes.display(html)): \(error)")
             throw ExitCode(2)
         }
     }
@@ -119,31 +118,17 @@ struct Report: ParsableCommand {
     /// The report's records (a problem is said on stderr and ends the command with status 2).
     func readRecords() throws -> [FileRecord] {
         let bytes: [UInt8]
-        do {
-            bytes = try readWholeFile(report)
-        } catch {
-            if error.code == EFBIG {
-                Stderr.say("codesweep: cannot read \(report): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
-                throw ExitCode(2)
-            }
-            Stderr.say("codesweep: cannot read \(report): \(error)")
+        do { bytes = try InputLimits.readReport(report) } catch {
+            Stderr.say("codesweep: \(error)")
             throw ExitCode(2)
         }
         do {
-            let read = try ReportInput.records(bytes, source: report)
+            let read = try ReportInput.records(bytes, source: ArgumentBytes.display(report))
             for note in read.skipped { Stderr.say("codesweep: \(note)") }
             return read.records
         } catch {
             Stderr.say("codesweep: \(error)")
             throw ExitCode(2)
         }
-    }
-
-    /// The whole report, through `FileIO`: a read error is an error, never a shorter report.
-    func readWholeFile(_ path: String) throws(FileIO.Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIO.Failure(code: errno) }
-        defer { close(fd) }
-        return try FileIO.readAll(fd, limit: InputLimits.reportBytes)
     }
 }

@@ -70,7 +70,7 @@ struct RuleFlags: ParsableArguments {
             let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations
             r.expectations += try RulesFile.parseExpectations(
-                String(decoding: d, as: UTF8.self), source: expectations,
+                String(decoding: d, as: UTF8.self), source: ArgumentBytes.display(expectations),
                 directory: PathContext.normalize(full + "/.."))
         }
     }

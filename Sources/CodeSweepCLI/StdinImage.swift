@@ -67,7 +67,7 @@ struct StdinImage {
     var argument: String { ArgumentBytes.escape(path) }
 
     func remove() {
-        _ = (path + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
+        _ = UserPath.withCPath(path) { unlink($0) }
     }
 
     /// The record as the user named the file: `-`, without `mtime` (the temporary file's time is

@@ -34,7 +34,7 @@ struct Summarize: ParsableCommand {
         if reports.isEmpty { throw fail("give one report or more (jsonl or json; '-' for standard input)") }
         if reports.filter({ $0 == "-" }).count > 1 { throw fail("standard input ('-') can be named once") }
         var summary = PayloadSummary()
-        summary.sources = reports
+        summary.sources = reports.map(ArgumentBytes.display)
         // Which report each path came from first: a path in two reports is counted twice, and said.
         var seen: [[UInt8]: Int] = [:]
         var repeated: [(path: String, first: Int, again: Int)] = []
@@ -42,11 +42,11 @@ struct Summarize: ParsableCommand {
             // Read a piece at a time: a JSON Lines report of millions of records is counted
             // without being held (a `--format json` document is still read whole).
             let fd: Int32
-            do { fd = try ReportMerge.openReport(name) } catch { throw fail("\(error)") }
-            defer { if fd != 0 { close(fd) } }
+            do { fd = try UserPath.openInput(name) } catch { throw fail("\(error)") }
+            defer { UserPath.closeInput(fd) }
             let skipped: [String]
             do {
-                skipped = try ReportInput.stream(fd, source: name == "-" ? "(standard input)" : name) { r, texts in
+                skipped = try ReportInput.stream(fd, source: name == "-" ? "(standard input)" : ArgumentBytes.display(name)) { r, texts in
                     if let first = seen[r.pathBytes] {
                         if first != index { repeated.append((r.path, first, index)) }
                     } else {
@@ -61,7 +61,7 @@ struct Summarize: ParsableCommand {
         }
         if let one = repeated.first {
             Stderr.say(
-                "codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(reports[one.first]) and \(reports[one.again])); `codesweep merge` refuses such shards"
+                "codesweep summarize: warning: \(repeated.count) path\(repeated.count == 1 ? " is" : "s are") in more than one report, counted each time (first: \(one.path) in \(summary.sources[one.first]) and \(summary.sources[one.again])); `codesweep merge` refuses such shards"
             )
         }
         OutputFile.standardOutput.write(json ? WorkflowSafeJSON.text(summary.json.serialized(pretty: true)) + "\n" : summary.text)

@@ -214,7 +214,7 @@ public struct Walker: Sendable {
 
     /// Entry names of a folder, sorted by bytes, without "." and "..".
     func listDirectory(_ dir: [UInt8]) -> [[UInt8]]? {
-        guard let d = (dir + [0]).withUnsafeBufferPointer({ $0.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) } }) else {
+        guard let d = UserPath.withCPath(dir, { opendir($0) }) else {
             return nil
         }
         defer { closedir(d) }
@@ -231,9 +231,7 @@ public struct Walker: Sendable {
     }
 
     func cStat(_ path: [UInt8], _ st: inout stat, follow: Bool) -> Int32 {
-        (path + [0]).withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { follow ? stat($0.baseAddress!, &st) : lstat($0.baseAddress!, &st) }
-        }
+        UserPath.withCPath(path) { follow ? stat($0, &st) : lstat($0, &st) }
     }
 
     func typeName(_ mode: mode_t) -> String {

@@ -218,7 +218,7 @@ package final class AnnotationPlan {
             if kind != S_IFREG && kind != S_IFLNK { return "'\(shown)' exists and is not a regular file; not written" }
         }
         let temp = dir + Array("/.codesweep-\(getpid())-\(written.count).tmp".utf8)
-        let fd = Self.withC(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = UserPath.open(bytes: temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
         guard fd >= 0 else {
             let code = errno
             let problem = "cannot create a file in '\(String(decoding: dir, as: UTF8.self))': \(String(cString: strerror(code)))"
@@ -272,7 +272,7 @@ package final class AnnotationPlan {
     // MARK: - Paths
 
     static func withC<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+        UserPath.withCPath(path, body)
     }
 
     static func cStat(_ path: [UInt8], _ st: inout stat, follow: Bool) -> Int32 {
@@ -288,9 +288,7 @@ package final class AnnotationPlan {
         while true {
             let candidate: [UInt8] = (absolute ? [47] : []) + Array(parts.joined(separator: [47]))
             let probe = candidate.isEmpty ? [46] : candidate
-            if let real = withC(probe, { realpath($0, nil) }) {
-                var out = Array(String(cString: real).utf8)
-                free(real)
+            if var out = UserPath.realPath(bytes: probe) {
                 for part in rest.reversed() {
                     if part == [46] { continue }
                     if part == [46, 46] {

@@ -201,15 +201,7 @@ package enum ReportInput {
     /// out, or a link inside DIR pointing out is refused with a note, and nothing outside is
     /// read. Returns the resolved path to read, or why not.
     package static func confined(_ candidate: [UInt8], root: [UInt8]) -> Result<[UInt8], ConfinementRefusal> {
-        func real(_ p: [UInt8]) -> [UInt8]? {
-            (p + [0]).withUnsafeBufferPointer { b in
-                b.withMemoryRebound(to: CChar.self) { c -> [UInt8]? in
-                    guard let r = realpath(c.baseAddress!, nil) else { return nil }
-                    defer { free(r) }
-                    return Array(UnsafeBufferPointer(start: UnsafeRawPointer(r).assumingMemoryBound(to: UInt8.self), count: strlen(r)))
-                }
-            }
-        }
+        func real(_ p: [UInt8]) -> [UInt8]? { UserPath.realPath(bytes: p) }
         guard let rootReal = real(root) else { return .failure(ConfinementRefusal(note: "--root cannot be resolved: \(String(cString: strerror(errno)))")) }
         guard let real = real(candidate) else { return .failure(ConfinementRefusal(note: "cannot open: \(String(cString: strerror(errno)))")) }
         let prefix = rootReal.last == UInt8(ascii: "/") ? rootReal : rootReal + [UInt8(ascii: "/")]
@@ -230,9 +222,6 @@ package enum ReportInput {
     }
 
     static func exists(_ path: [UInt8]) -> Bool {
-        var st = stat()
-        return (path + [0]).withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &st) == 0 }
-        }
+        UserPath.status(bytes: path) != nil
     }
 }

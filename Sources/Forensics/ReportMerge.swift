@@ -36,20 +36,21 @@ package enum ReportMerge {
         var problems: [String] = []
         for file in files {
             let data: [UInt8]
-            do { data = try read(file) } catch { problems.append(error.message); continue }
+            do { data = try InputLimits.readReport(file) } catch { problems.append(error.description); continue }
+            let shown = ArgumentBytes.display(file)
             var number = 0
             for raw in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
                 number += 1
                 if raw.isEmpty { continue }
                 let text = Array(raw)
                 guard let record = try? FileRecord.read(json: text) else {
-                    problems.append("\(file):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
+                    problems.append("\(shown):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
                     continue
                 }
-                lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: text, source: file, lineNumber: number))
+                lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: text, source: shown, lineNumber: number))
             }
             if let last = data.last, last != 0x0A {
-                problems.append("\(file): the last line has no newline (a shard cut short? run it again or with --resume)")
+                problems.append("\(shown): the last line has no newline (a shard cut short? run it again or with --resume)")
             }
         }
         if !problems.isEmpty { throw Failure(problems: problems) }
@@ -166,29 +167,5 @@ package enum ReportMerge {
             }
         }
         return nil
-    }
-
-    package struct ReadError: Error, CustomStringConvertible {
-        var message: String
-        package var description: String { message }
-    }
-
-    /// Opens a report to read: `-` is standard input (descriptor 0, not to be closed).
-    package static func openReport(_ file: String) throws(ReadError) -> Int32 {
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(message: "cannot open \(file): \(String(cString: strerror(errno)))") }
-        return fd
-    }
-
-    static func read(_ file: String) throws(ReadError) -> [UInt8] {
-        let fd = try openReport(file)
-        defer { if fd != 0 { close(fd) } }
-        let name = file == "-" ? "standard input" : file
-        do { return try FileIO.readAll(fd, limit: InputLimits.reportBytes) } catch {
-            if error.code == EFBIG {
-                throw ReadError(message: "cannot read \(name): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
-            }
-            throw ReadError(message: "cannot read \(name): \(error)")
-        }
     }
 }

@@ -50,8 +50,8 @@ package final class OutputFile: @unchecked Sendable {
     /// (`scan -o` jsonl, csv, text), whose records reach the disk as they are written. A symbolic
     /// link at the path is refused (O_NOFOLLOW), not followed. Whole files go through `SafeFile`.
     package static func open(_ path: String, append: Bool = false) throws(OutputError) -> OutputFile {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
-        let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, flags, 0o644) }
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
+        let fd = UserPath.open(bytes: ArgumentBytes.bytes(path), flags, mode: 0o644)
         guard fd >= 0 else {
             if errno == ELOOP {
                 throw OutputError(
@@ -70,7 +70,7 @@ package final class OutputFile: @unchecked Sendable {
 
     /// Creates a file that must not exist yet (O_EXCL), for a temporary file to be renamed later.
     package static func createNew(_ path: String) throws(OutputError) -> OutputFile {
-        let fd = ArgumentBytes.withCPath(path) { Glibc.open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        let fd = UserPath.open(bytes: ArgumentBytes.bytes(path), O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
         guard fd >= 0 else { throw OutputError(message: "cannot create \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))") }
         return OutputFile(fd: fd, owns: true, path: path)
     }

@@ -62,7 +62,7 @@ package enum SafeFile {
                             "cannot write to '\(ArgumentBytes.display(target))': cannot rename \(ArgumentBytes.display(temp)) over it: \(String(cString: strerror(errno)))"
                     ))
             }
-            let fd = ArgumentBytes.withCPath(SafeFile.folder(of: target)) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            let fd = UserPath.open(bytes: ArgumentBytes.bytes(SafeFile.folder(of: target)), O_RDONLY | O_DIRECTORY)
             if fd >= 0 {
                 let failed = fsync(fd) != 0 && errno != EINVAL
                 let code = errno
@@ -91,7 +91,7 @@ package enum SafeFile {
         var attempt = 0
         while true {
             let temp = temporaryPath(for: path, attempt: attempt)
-            let fd = ArgumentBytes.withCPath(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+            let fd = UserPath.open(bytes: ArgumentBytes.bytes(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
             if fd >= 0 {
                 let out = OutputFile.adopt(fd: fd, path: temp, appending: false)
                 out.label =

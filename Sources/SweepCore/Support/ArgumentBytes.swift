@@ -9,9 +9,9 @@
 /// bytes escaped too, so the mapping is exact both ways for every argument. An argument that
 /// is valid UTF-8 without those characters (nearly all) is unchanged.
 ///
-/// Everything that turns an argument into a path for a system call (`Walker`, `OutputFile`,
-/// globs, `--files-from`) goes through `bytes`, and messages show `display` (U+FFFD for
-/// bytes that are not UTF-8, as in records).
+/// Everything that turns an argument into a path for a system call goes through `bytes`:
+/// `UserPath` (every file or folder a command is given), `Walker`, globs; messages show
+/// `display` (U+FFFD for bytes that are not UTF-8, as in records).
 package enum ArgumentBytes {
     static let base: UInt32 = 0xF700
     static let escapes: ClosedRange<UInt32> = 0xF780...0xF7FF
@@ -66,9 +66,7 @@ package enum ArgumentBytes {
 
     /// Runs `body` with the argument as a NUL-terminated C path of its exact bytes.
     package static func withCPath<T>(_ s: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (bytes(s) + [0]).withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-        }
+        UserPath.withCPath(bytes(s), body)
     }
 
     /// argv as the parser should see it: each argument escaped (see `escape`).

@@ -79,8 +79,10 @@ package enum FileIO {
     /// messages ("the rules file"). This is the coordinator's guard: reads done outside the
     /// worker processes have no memory limit but this one.
     package static func readInput(_ path: String, limit: Int, what: String) throws(InputRefusal) -> [UInt8] {
-        let fd = ArgumentBytes.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw InputRefusal(description: "cannot read \(what) \(ArgumentBytes.display(path)): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try UserPath.open(path, O_RDONLY) } catch {
+            throw InputRefusal(description: "cannot read \(what) \(ArgumentBytes.display(path)): \(String(cString: strerror(error.code)))")
+        }
         defer { close(fd) }
         return try readInput(fd: fd, limit: limit, what: "\(what) \(ArgumentBytes.display(path))")
     }
