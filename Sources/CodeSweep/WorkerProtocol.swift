@@ -5,12 +5,12 @@ import SweepCore
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.
 ///   request: {"path": ..., "path_b64": ..., "explicit": bool, "size": n, "mtime": t}
-///   reply:   a `Line` (private to the two sides, not the documented record): the record
-///            (`Wire.Record`: the engine's own values: payload bytes, corners, orientation
-///            index, mtime and timings unrounded, check's measurements), or that the file is
-///            skipped; before it, any number of partial lines: the record so far, sent before
-///            the second decoder runs (kept if the worker then dies or hangs). Payload text is
-///            made by the coordinator's sinks.
+///   reply:   a `Line`: the record in the documented record's own `Codable` shape, its
+///            numbers unrounded (`RecordStyle.exact`), beside it what the record's JSON does
+///            not hold (check's measurements, the order the timings were taken in); or that
+///            the file is skipped. Before it, any number of partial lines: the record so far,
+///            sent before the second decoder runs (kept if the worker then dies or hangs).
+///            Payload text is made again by the coordinator's sinks (with --charset).
 enum WorkerProtocol {
     /// A request: the entry's path (also as base64, exact bytes), whether it was named
     /// explicitly, and the size and mtime the walk saw.
@@ -42,17 +42,43 @@ enum WorkerProtocol {
 
     /// A reply line as it crosses the pipe.
     struct Line: Codable {
-        var record: Wire.Record?
-        var partial: Wire.Record?
+        var record: FileRecord?
+        var partial: FileRecord?
         var skipped: Bool?
+        /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
+        var measurements: [String?]?
+        /// The timings' names in the order they were taken (a JSON object does not keep it).
+        var timingOrder: [String]?
+
+        init(record: FileRecord? = nil, partial: FileRecord? = nil, skipped: Bool? = nil) {
+            self.record = record; self.partial = partial; self.skipped = skipped
+            let r = record ?? partial
+            measurements = r.map { $0.measurements.map { $0?.serialized() } }
+            timingOrder = r?.timings?.map(\.0)
+        }
+
+        /// `r` with what the record's JSON does not hold put back; nil when that is unreadable.
+        func completed(_ r: FileRecord) -> FileRecord? {
+            var r = r
+            for m in measurements ?? [] {
+                guard let m else { r.measurements.append(nil); continue }
+                guard let value = try? JSONReading.value(m) else { return nil }
+                r.measurements.append(value)
+            }
+            if let timingOrder, let timings = r.timings {
+                let ms = Dictionary(timings, uniquingKeysWith: { a, _ in a })
+                r.timings = timingOrder.compactMap { name in ms[name].map { (name, $0) } }
+            }
+            return r
+        }
     }
 
     static func reply(_ record: FileRecord?) -> String {
-        line(record.map { Line(record: Wire.Record($0)) } ?? Line(skipped: true))
+        line(record.map { Line(record: $0) } ?? Line(skipped: true))
     }
 
     static func partial(_ record: FileRecord) -> String {
-        line(Line(partial: Wire.Record(record)))
+        line(Line(partial: record))
     }
 
     static func line(_ l: Line) -> String {
@@ -64,8 +90,8 @@ enum WorkerProtocol {
     static func parseReply(_ line: [UInt8]) -> Reply {
         guard let l = try? Wire.decoder.decode(Line.self, from: Data(line)) else { return .invalid }
         if l.skipped == true { return .skipped }
-        if let r = l.partial?.record { return .partial(r) }
-        if let r = l.record?.record { return .record(r) }
+        if let r = l.partial { return l.completed(r).map(Reply.partial) ?? .invalid }
+        if let r = l.record { return l.completed(r).map(Reply.record) ?? .invalid }
         return .invalid
     }
 
@@ -85,118 +111,19 @@ enum WorkerProtocol {
     }
 }
 
-/// A record as a worker sends it: `FileRecord`'s fields as the engine holds them.
+/// How a reply line is encoded: JSON with non-finite numbers as strings, and the record in
+/// `RecordStyle.exact` (the documented record's shape, numbers unrounded).
 enum Wire {
     static var encoder: JSONEncoder {
         let e = JSONEncoder()
         e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        e.userInfo[RecordStyle.key] = RecordStyle(exact: true)
         return e
     }
     static var decoder: JSONDecoder {
         let d = JSONDecoder()
         d.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        d.userInfo[RecordStyle.key] = RecordStyle(exact: true)
         return d
-    }
-
-    struct Record: Codable {
-        var path: String
-        var format: ImageFormat?
-        var width, height, orientation, frames: Int?
-        var pages: [PageRender]?
-        var codes: [Code]
-        var error: ErrorKind?
-        var errorMessage: String?
-        var warnings: [String]
-        var failedDecoder: String?
-        var size: Int?
-        var mtime: Double?
-        var timings: [Timing]?
-        var hashes: [String: String]?
-        var metadata: Metadata?
-        /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
-        var measurements: [String?]
-
-        init(_ r: FileRecord) {
-            path = r.path; format = r.format; width = r.width; height = r.height; orientation = r.orientation; frames = r.frames
-            pages = r.pages.isEmpty ? nil : r.pages
-            codes = r.codes.map(Code.init)
-            error = r.error?.kind; errorMessage = r.error?.message
-            warnings = r.warnings; failedDecoder = r.failedDecoder; size = r.size; mtime = r.mtime
-            timings = r.timings?.map { Timing(name: $0.0, ms: $0.1) }
-            hashes = r.hashes
-            metadata = r.metadata.map(Metadata.init)
-            measurements = r.measurements.map { $0?.serialized() }
-        }
-
-        /// The record; its path bytes are the coordinator's to set (the request's exact bytes).
-        var record: FileRecord? {
-            var r = FileRecord(path: path)
-            r.format = format; r.width = width; r.height = height; r.orientation = orientation; r.frames = frames
-            r.pages = pages ?? []
-            var decoded: [DetectedCode] = []
-            for c in codes {
-                guard let code = c.code else { return nil }
-                decoded.append(code)
-            }
-            r.codes = decoded
-            r.error = error.map { RecordError($0, errorMessage ?? "") }
-            r.warnings = warnings; r.failedDecoder = failedDecoder; r.size = size; r.mtime = mtime
-            r.timings = timings?.map { ($0.name, $0.ms) }
-            r.hashes = hashes
-            r.metadata = metadata?.metadata
-            for m in measurements {
-                guard let m else { r.measurements.append(nil); continue }
-                guard let value = try? JSONReading.value(m) else { return nil }
-                r.measurements.append(value)
-            }
-            return r
-        }
-    }
-
-    struct Code: Codable {
-        var symbology: Symbology
-        var bytes: Data
-        /// x0, y0, ... x3, y3.
-        var corners: [Double]
-        var quality, orientation, frame: Int
-        var pass: String
-        var gs1: Bool?
-        var qr: QRDetails?
-
-        init(_ c: DetectedCode) {
-            symbology = c.symbology; bytes = Data(c.bytes); corners = c.corners.points.flatMap { [$0.x, $0.y] }
-            quality = c.quality; orientation = c.orientation; frame = c.frame; pass = c.pass; gs1 = c.gs1; qr = c.qr
-        }
-
-        var code: DetectedCode? {
-            guard corners.count == 8 else { return nil }
-            let points = stride(from: 0, to: 8, by: 2).map { Point(x: corners[$0], y: corners[$0 + 1]) }
-            var c = DetectedCode(
-                symbology: symbology, bytes: Array(bytes), corners: Quad(points), quality: quality,
-                orientation: orientation, frame: frame, pass: pass, gs1: gs1)
-            c.qr = qr
-            return c
-        }
-    }
-
-    struct Timing: Codable {
-        var name: String
-        var ms: Double
-    }
-
-    struct Metadata: Codable {
-        var captureTime, cameraMake, cameraModel, software: String?
-        var latitude, longitude, altitude: Double?
-
-        init(_ m: ImageMetadata) {
-            captureTime = m.captureTime; cameraMake = m.cameraMake; cameraModel = m.cameraModel; software = m.software
-            latitude = m.gps?.latitude; longitude = m.gps?.longitude; altitude = m.gps?.altitude
-        }
-
-        var metadata: ImageMetadata {
-            var gps: GPSPosition? = nil
-            if let latitude, let longitude { gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: altitude) }
-            return ImageMetadata(captureTime: captureTime, cameraMake: cameraMake, cameraModel: cameraModel, gps: gps, software: software)
-        }
     }
 }

@@ -1,4 +1,3 @@
-import Payloads
 import SweepCore
 
 /// `--format csv`: RFC 4180 (comma, CRLF line ends, fields quoted when they hold a comma, quote,
@@ -20,11 +19,15 @@ package struct CSVSink: RecordSink {
         }
     }
 
-    package static let codeColumns = [
-        "path", "frame", "symbology", "text", "bytes_b64", "encoding",
-        "x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3", "pass",
+    /// A code's columns after `path`: its JSON fields (`DetectedCode`'s coding keys) with the
+    /// corners spread over x0, y0 ... x3, y3; `untrusted` cells are payload or path text.
+    static let codeFields: [(field: DetectedCode.Field, untrusted: Bool)] = [
+        (.frame, false), (.symbology, false), (.text, true), (.bytes, true), (.encoding, false), (.corners, false), (.pass, true),
     ]
-    package static let fileColumns = ["status", "error_kind", "error_message"]
+    package static let codeColumns =
+        [FileRecord.Field.path.rawValue]
+        + codeFields.flatMap { $0.field == .corners ? (0..<4).flatMap { ["x\($0)", "y\($0)"] } : [$0.field.rawValue] }
+    package static let fileColumns = [FileRecord.Field.status.rawValue] + RecordError.Field.allCases.map { "error_" + $0.rawValue }
 
     let out: OutputFile
     let forcedCharset: String?
@@ -45,16 +48,11 @@ package struct CSVSink: RecordSink {
         var rows = ""
         let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
-            let decoded = PayloadText.decode(code.bytes, eci: code.qr?.eci, forcedCharset: forcedCharset)
-            var cells: [Cell] = [
-                .text(record.path), .number(String(code.frame)), .number(code.symbology.rawValue),
-                .text(decoded.text ?? ""), .text(Base64.encode(code.bytes)), .number(decoded.encoding),
-            ]
-            for p in code.corners.points {
-                cells.append(.number(Self.number(p.x)))
-                cells.append(.number(Self.number(p.y)))
+            var cells: [Cell] = [.text(record.path)]
+            let json = code.json(forcedCharset: forcedCharset)
+            for (field, untrusted) in Self.codeFields {
+                for value in json[field.rawValue].map(Self.values) ?? [] { cells.append(untrusted ? .text(value) : .number(value)) }
             }
-            cells.append(.text(code.pass))
             if options.allFiles { cells += status }
             rows += row(cells)
         }
@@ -69,8 +67,15 @@ package struct CSVSink: RecordSink {
     package mutating func finish(summary: SweepSummary) {}
     package var outputFailure: OutputError? { out.failure }
 
-    static func number(_ v: Double) -> String {
-        JSONValue.double((v * 10).rounded() / 10).serialized()
+    /// A field's cells as its JSON has the value: text as it is, null empty, numbers as JSON
+    /// writes them, an array (corners) flattened.
+    static func values(_ v: JSONValue) -> [String] {
+        switch v {
+        case .string(let s): [s]
+        case .null: [""]
+        case .array(let items): items.flatMap(values)
+        default: [v.serialized()]
+        }
     }
 
     func row(_ cells: [Cell]) -> String {

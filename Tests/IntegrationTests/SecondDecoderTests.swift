@@ -95,7 +95,7 @@ struct SecondDecoderTests {
         #expect(code.isGS1 == true)
         #expect(code.symbologyID == "]d2")
         #expect(code.text == "010950110153000317251231" + "10AB12")
-        let details = code.detailsJSON
+        let details = code.json()["details"] ?? .null
         #expect(details["gs1"]?.boolValue == true)
         #expect(details["decoder"]?.stringValue == "zxing-cpp")
         // Read back from JSON (resume, merge, report) the flag stays.

@@ -1,5 +1,3 @@
-import Payloads
-
 /// Why a file could not be scanned. Raw values are the stable `error.kind` names.
 public enum ErrorKind: String, Sendable, Codable, CaseIterable {
     case notFound = "not_found"
@@ -76,72 +74,6 @@ public struct FileRecord: Sendable {
     }
 }
 
-extension DetectedCode {
-    public func json(forcedCharset: String? = nil) -> JSONValue {
-        let decoded = PayloadText.decode(bytes, eci: qr?.eci, forcedCharset: forcedCharset)
-        return .object([
-            ("symbology", .string(symbology.rawValue)),
-            ("text", decoded.text.map(JSONValue.string) ?? .null),
-            ("bytes_b64", .string(Base64.encode(bytes))),
-            ("encoding", .string(decoded.encoding)),
-            ("corners", .array(corners.points.map { .array([.double(($0.x * 10).rounded() / 10), .double(($0.y * 10).rounded() / 10)]) })),
-            ("frame", .int(frame)),
-            ("quality", .int(quality)),
-            ("pass", .string(pass)),
-            ("details", detailsJSON),
-        ])
-    }
-
-    /// ZBar's orientation as a word (nil when ZBar did not say).
-    public static let orientationNames = ["up", "right", "down", "left"]
-
-    /// What the decoder tells about the code beyond its data: the AIM symbology identifier,
-    /// ZBar's orientation (which way the code's top faces in the upright image) and, where the
-    /// symbology decides it, whether the data is GS1; for a QR code the grid decoder read or
-    /// checked, its version, error correction level, mask, mirroring and ECI.
-    public var detailsJSON: JSONValue {
-        var f: [(String, JSONValue)] = []
-        if let id = symbologyID { f.append(("symbology_id", .string(id))) }
-        if (0...3).contains(orientation) { f.append(("orientation", .string(Self.orientationNames[orientation]))) }
-        if let gs1 = isGS1 { f.append(("gs1", .bool(gs1))) }
-        if symbology.engine != .zbar { f.append(("decoder", .string(symbology.engine.rawValue))) }
-        if let q = qr {
-            f += [("version", .int(q.version)), ("ec_level", .string(q.ecLevel)), ("mask", .int(q.mask)), ("mirrored", .bool(q.mirrored))]
-            if let eci = q.eci { f.append(("eci", .int(eci))) }
-        }
-        return .object(f)
-    }
-}
-
-extension FileRecord {
-    /// The record as documented in the README (field names are stable).
-    public func json(forcedCharset: String? = nil) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("path", .string(path))]
-        if !pathIsValidUTF8 { fields.append(("path_b64", .string(Base64.encode(pathBytes)))) }
-        fields.append(("status", .string(status)))
-        if let format { fields.append(("format", .string(format.rawValue))) }
-        if let width { fields.append(("width", .int(width))) }
-        if let height { fields.append(("height", .int(height))) }
-        if let orientation { fields.append(("orientation", .int(orientation))) }
-        if let frames { fields.append(("frames", .int(frames))) }
-        if !pages.isEmpty { fields.append(("pages", .array(pages.map(\.json)))) }
-        fields.append(("codes", .array(codes.map { $0.json(forcedCharset: forcedCharset) })))
-        if let error {
-            fields.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
-        }
-        if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
-        if let failedDecoder { fields.append(("failed_decoder", .string(failedDecoder))) }
-        if let size { fields.append(("size", .int(size))) }
-        if let mtime { fields.append(("mtime", .double((mtime * 1000).rounded() / 1000))) }
-        if let hashes, !hashes.isEmpty {
-            fields.append(("hashes", .object(hashes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        }
-        if let metadata, !metadata.isEmpty { fields.append(("metadata", metadata.json)) }
-        if let timings { fields.append(("timings_ms", .object(timings.map { ($0.0, .double(($0.1 * 10).rounded() / 10)) }))) }
-        return .object(fields)
-    }
-}
-
 extension FileRecord: Equatable {
     public static func == (l: FileRecord, r: FileRecord) -> Bool {
         l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
@@ -171,16 +103,6 @@ public struct ImageMetadata: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { captureTime == nil && cameraMake == nil && cameraModel == nil && gps == nil && software == nil }
-
-    public var json: JSONValue {
-        var f: [(String, JSONValue)] = []
-        if let captureTime { f.append(("capture_time", .string(captureTime))) }
-        if let cameraMake { f.append(("camera_make", .string(cameraMake))) }
-        if let cameraModel { f.append(("camera_model", .string(cameraModel))) }
-        if let gps { f.append(("gps", gps.json)) }
-        if let software { f.append(("software", .string(software))) }
-        return .object(f)
-    }
 }
 
 /// A GPS fix in signed decimal degrees (south and west negative); altitude in metres, negative below sea level.
@@ -190,11 +112,5 @@ public struct GPSPosition: Sendable, Equatable {
     public var altitude: Double?
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.altitude = altitude
-    }
-
-    public var json: JSONValue {
-        var f: [(String, JSONValue)] = [("lat", .double(latitude)), ("lon", .double(longitude))]
-        if let altitude { f.append(("alt", .double(altitude))) }
-        return .object(f)
     }
 }

@@ -22,17 +22,6 @@ public struct PageRender: Sendable, Equatable, Codable {
     /// Millimetres per pixel of the rendering.
     public var millimetresPerPixel: Double { 25.4 / dpi }
 
-    public var json: JSONValue {
-        .object([
-            ("page", .int(page)),
-            ("width_pt", .double((widthPoints * 100).rounded() / 100)),
-            ("height_pt", .double((heightPoints * 100).rounded() / 100)),
-            ("dpi", .double((dpi * 100).rounded() / 100)),
-            ("width", .int(width)),
-            ("height", .int(height)),
-        ])
-    }
-
     enum Field: String, CodingKey { case page, widthPoints = "width_pt", heightPoints = "height_pt", dpi, width, height }
 
     public init(from decoder: any Decoder) throws {
@@ -45,8 +34,9 @@ public struct PageRender: Sendable, Equatable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Field.self)
-        try c.encode(page, forKey: .page); try c.encode(widthPoints, forKey: .widthPoints)
-        try c.encode(heightPoints, forKey: .heightPoints); try c.encode(dpi, forKey: .dpi)
+        let style = RecordStyle.of(encoder)
+        try c.encode(page, forKey: .page); try c.encode(style.round(widthPoints, 2), forKey: .widthPoints)
+        try c.encode(style.round(heightPoints, 2), forKey: .heightPoints); try c.encode(style.round(dpi, 2), forKey: .dpi)
         try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
     }
 }

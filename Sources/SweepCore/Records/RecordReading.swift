@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Reading JSON back (worker replies, resume files, reports, summaries) goes through
 /// Foundation's `JSONDecoder`: strict RFC 8259 numbers, strings that must be valid UTF-8, no
 /// trailing characters (a line cut short by a kill does not parse). Writing stays with
-/// `JSONValue`, whose output keeps key order and escapes what `JSONEncoder` leaves raw.
+/// `JSONValue` (through `JSONValueEncoder`), whose output keeps key order and escapes what
+/// `JSONEncoder` leaves raw. The record's own coding is in `RecordCoding.swift`.
 public enum JSONReading {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let reason: String
@@ -113,104 +114,6 @@ extension KeyedDecodingContainer {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not base64")
         }
         return bytes
-    }
-}
-
-/// A record reads back from the form `FileRecord.json()` writes (the documented record).
-extension FileRecord: Decodable {
-    enum Field: String, CodingKey {
-        case path, pathB64 = "path_b64", format, width, height, orientation, frames, pages, size, mtime, warnings
-        case failedDecoder = "failed_decoder", hashes, metadata, timings = "timings_ms", error, codes
-    }
-    enum ErrorField: String, CodingKey { case kind, message }
-
-    /// The order `FileScanner` measures its stages in; other names follow, sorted.
-    static let timingOrder = ["read", "hash", "decode", "scan", "full_decode"]
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Field.self)
-        let path = try c.decode(String.self, forKey: .path)
-        self.init(path: path, pathBytes: c.contains(.pathB64) ? try c.decodeBase64(forKey: .pathB64) : Array(path.utf8))
-        format = try c.decodeIfPresent(String.self, forKey: .format).flatMap(ImageFormat.init(rawValue:))
-        width = try c.decodeIfPresent(Int.self, forKey: .width)
-        height = try c.decodeIfPresent(Int.self, forKey: .height)
-        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
-        frames = try c.decodeIfPresent(Int.self, forKey: .frames)
-        pages = try c.decodeIfPresent([PageRender].self, forKey: .pages) ?? []
-        size = try c.decodeIfPresent(Int.self, forKey: .size)
-        mtime = try c.decodeIfPresent(Double.self, forKey: .mtime)
-        warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
-        failedDecoder = try c.decodeIfPresent(String.self, forKey: .failedDecoder)
-        hashes = try c.decodeIfPresent([String: String].self, forKey: .hashes)
-        metadata = try c.decodeIfPresent(ImageMetadata.self, forKey: .metadata)
-        if let t = try c.decodeIfPresent([String: Double].self, forKey: .timings) {
-            let rank = { (k: String) in Self.timingOrder.firstIndex(of: k) ?? Self.timingOrder.count }
-            timings = t.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { ($0.key, $0.value) }
-        }
-        if c.contains(.error) {
-            let e = try c.nestedContainer(keyedBy: ErrorField.self, forKey: .error)
-            error = RecordError(
-                ErrorKind(rawValue: try e.decode(String.self, forKey: .kind)) ?? .internalError,
-                try e.decodeIfPresent(String.self, forKey: .message) ?? "")
-        }
-        codes = try c.decodeIfPresent([DetectedCode].self, forKey: .codes) ?? []
-    }
-}
-
-extension DetectedCode: Decodable {
-    enum Field: String, CodingKey { case symbology, bytes = "bytes_b64", corners, quality, orientation, frame, pass, details }
-    enum DetailField: String, CodingKey { case orientation, gs1, version, ecLevel = "ec_level", mask, mirrored, eci }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Field.self)
-        let name = try c.decode(String.self, forKey: .symbology)
-        guard let symbology = Symbology(rawValue: name) else {
-            throw DecodingError.dataCorruptedError(forKey: .symbology, in: c, debugDescription: "unknown symbology '\(name)'")
-        }
-        let corners = try c.decode([[Double]].self, forKey: .corners)
-        guard corners.count == 4, corners.allSatisfy({ $0.count == 2 }) else {
-            throw DecodingError.dataCorruptedError(forKey: .corners, in: c, debugDescription: "four [x, y] corners expected")
-        }
-        let details = c.contains(.details) ? try c.nestedContainer(keyedBy: DetailField.self, forKey: .details) : nil
-        let orientation = try details?.decodeIfPresent(String.self, forKey: .orientation).flatMap { Self.orientationNames.firstIndex(of: $0) }
-        self.init(
-            symbology: symbology, bytes: try c.decodeBase64(forKey: .bytes), corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
-            quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 0,
-            orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
-            frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
-            pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
-            gs1: symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
-        if let details, let version = try details.decodeIfPresent(Int.self, forKey: .version) {
-            qr = QRDetails(
-                version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
-                mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),
-                eci: try details.decodeIfPresent(Int.self, forKey: .eci))
-        }
-    }
-}
-
-extension ImageMetadata: Decodable {
-    enum Field: String, CodingKey { case captureTime = "capture_time", cameraMake = "camera_make", cameraModel = "camera_model", gps, software }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Field.self)
-        self.init(
-            captureTime: try c.decodeIfPresent(String.self, forKey: .captureTime),
-            cameraMake: try c.decodeIfPresent(String.self, forKey: .cameraMake),
-            cameraModel: try c.decodeIfPresent(String.self, forKey: .cameraModel),
-            gps: try c.decodeIfPresent(GPSPosition.self, forKey: .gps),
-            software: try c.decodeIfPresent(String.self, forKey: .software))
-    }
-}
-
-extension GPSPosition: Decodable {
-    enum Field: String, CodingKey { case lat, lon, alt }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Field.self)
-        self.init(
-            latitude: try c.decode(Double.self, forKey: .lat), longitude: try c.decode(Double.self, forKey: .lon),
-            altitude: try c.decodeIfPresent(Double.self, forKey: .alt))
     }
 }
 

@@ -1,0 +1,84 @@
+import Payloads
+
+/// A code's part of the record's public JSON shape (see `RecordCoding.swift`).
+extension DetectedCode: Codable {
+    package enum Field: String, CodingKey {
+        case symbology, text, bytes = "bytes_b64", encoding, corners, frame, quality, pass, details
+        /// The orientation index, written only in `RecordStyle.exact` (the worker wire: any value
+        /// kept); a report has the word in `details` (older records had the index here).
+        case orientation
+    }
+    enum DetailField: String, CodingKey {
+        case symbologyID = "symbology_id", orientation, gs1, decoder, version, ecLevel = "ec_level", mask, mirrored, eci
+    }
+
+    /// ZBar's orientation as a word (nil when ZBar did not say).
+    public static let orientationNames = ["up", "right", "down", "left"]
+
+    public func encode(to encoder: any Encoder) throws {
+        let style = RecordStyle.of(encoder)
+        let decoded = PayloadText.decode(bytes, eci: qr?.eci, forcedCharset: style.charset)
+        var c = encoder.container(keyedBy: Field.self)
+        try c.encode(symbology.rawValue, forKey: .symbology)
+        if let text = decoded.text { try c.encode(text, forKey: .text) } else { try c.encodeNil(forKey: .text) }
+        try c.encode(Base64.encode(bytes), forKey: .bytes)
+        try c.encode(decoded.encoding, forKey: .encoding)
+        try c.encode(corners.points.map { [style.round($0.x, 1), style.round($0.y, 1)] }, forKey: .corners)
+        try c.encode(frame, forKey: .frame)
+        try c.encode(quality, forKey: .quality)
+        try c.encode(pass, forKey: .pass)
+        if style.exact { try c.encode(orientation, forKey: .orientation) }
+        try encodeDetails(c.nestedContainer(keyedBy: DetailField.self, forKey: .details), exact: style.exact)
+    }
+
+    /// What the decoder tells about the code beyond its data: the AIM symbology identifier,
+    /// ZBar's orientation (which way the code's top faces in the upright image) and, where the
+    /// symbology decides it, whether the data is GS1; for a QR code the grid decoder read or
+    /// checked, its version, error correction level, mask, mirroring and ECI. `exact` (the
+    /// worker wire): `gs1` as the decoder said it, nil where it did not.
+    func encodeDetails(_ details: KeyedEncodingContainer<DetailField>, exact: Bool) throws {
+        var d = details
+        try d.encodeIfPresent(symbologyID, forKey: .symbologyID)
+        if (0...3).contains(orientation) { try d.encode(Self.orientationNames[orientation], forKey: .orientation) }
+        try d.encodeIfPresent(exact ? gs1 : isGS1, forKey: .gs1)
+        if symbology.engine != .zbar { try d.encode(symbology.engine.rawValue, forKey: .decoder) }
+        if let q = qr {
+            try d.encode(q.version, forKey: .version)
+            try d.encode(q.ecLevel, forKey: .ecLevel)
+            try d.encode(q.mask, forKey: .mask)
+            try d.encode(q.mirrored, forKey: .mirrored)
+            try d.encodeIfPresent(q.eci, forKey: .eci)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let exact = (decoder.userInfo[RecordStyle.key] as? RecordStyle)?.exact == true
+        let c = try decoder.container(keyedBy: Field.self)
+        let name = try c.decode(String.self, forKey: .symbology)
+        guard let symbology = Symbology(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .symbology, in: c, debugDescription: "unknown symbology '\(name)'")
+        }
+        let corners = try c.decode([[Double]].self, forKey: .corners)
+        guard corners.count == 4, corners.allSatisfy({ $0.count == 2 }) else {
+            throw DecodingError.dataCorruptedError(forKey: .corners, in: c, debugDescription: "four [x, y] corners expected")
+        }
+        let details = c.contains(.details) ? try c.nestedContainer(keyedBy: DetailField.self, forKey: .details) : nil
+        let orientation = try details?.decodeIfPresent(String.self, forKey: .orientation).flatMap { Self.orientationNames.firstIndex(of: $0) }
+        self.init(
+            symbology: symbology, bytes: try c.decodeBase64(forKey: .bytes), corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
+            quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 0,
+            orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
+            frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
+            pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
+            gs1: exact || symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
+        if let details, let version = try details.decodeIfPresent(Int.self, forKey: .version) {
+            qr = QRDetails(
+                version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
+                mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),
+                eci: try details.decodeIfPresent(Int.self, forKey: .eci))
+        }
+    }
+
+    /// The code as the record's JSON writes it.
+    public func json(forcedCharset: String? = nil) -> JSONValue { RecordStyle(charset: forcedCharset).json(self) }
+}
