@@ -8,8 +8,14 @@ import Testing
 /// details, pages, error, hashes, metadata and its GPS fix).
 @Suite("Record schema")
 struct RecordSchemaTests {
-    static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/schema/record.schema.json")
+    /// The schema in the package this file is in (found by walking up to Package.swift).
+    static var schemaURL: URL {
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("docs/schema/record.schema.json")
+    }
 
     /// Records that between them set every optional field the encoder has.
     static func everyField() -> [FileRecord] {
