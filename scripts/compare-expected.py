@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Compares a `codesweep scan` JSONL report of Samples/ with Samples/expected.jsonl, the way the
-test suite does (Tests/IntegrationTests/SweepTests.swift, samplesMatchExpectedJSONL): the same files
-in the same order, the same status (and error kind), the same number of codes, each expected code
-found by symbology and text, in the same frame, each corner within the line's tolerance (pixels,
-largest of |dx|, |dy|). Fields the expectations do not name (timings, sizes, mtimes, passes) are
-not compared. Exit 0 when everything matches; otherwise prints each difference and exits 1.
+test suite does (Tests/IntegrationTests/CodeSweep/SweepTests.swift, samplesMatchExpectedJSONL): the
+same files in the same order, the same status (and error kind), the same number of codes, each
+expected code found by symbology and text, in the same frame, each corner within the line's
+tolerance (pixels, largest of |dx|, |dy|). Fields the expectations do not name (timings, sizes,
+mtimes, passes) are not compared. Exit 0 when everything matches; otherwise prints each difference
+and exits 1.
 
     scripts/compare-expected.py REPORT.jsonl Samples/expected.jsonl --prefix Samples/
 """

@@ -39,8 +39,10 @@ public struct ReadFrame {
 public struct ReadResult: Sendable {
     /// In upright full-resolution coordinates.
     public var codes: [DetectedCode]
-    /// The second decoder's failures (a caught abort), each once, for the record's warnings.
+    /// The readers' failures (a caught abort), each once, for the record's warnings.
     public var decoderFailures: [String]
+    /// The readers that failed (`DecodingEngine` names), each once: the record's `failed_decoder`.
+    public var failedReaders: [String] = []
     /// The read's plain ZBar decodes; nil unless `ReaderOptions.keepsDecodeLog`.
     public var log: DecodeLog?
     /// Warnings for the record: a limit of the plan reached (codes may be missing).
@@ -52,7 +54,7 @@ public struct ReadResult: Sendable {
 
 /// The plain ZBar decodes one read made: the view, what was asked and what ZBar returned.
 public struct DecodeLog: Sendable {
-    struct Entry: Sendable {
+    package struct Entry: Sendable {
         var image: LumaImage
         var symbologies: Set<Symbology>
         var config: ZBarDecoder.Config
@@ -86,12 +88,37 @@ public enum BarcodeReader {
     public static var zbarVersion: String { ZBarDecoder.version }
     public static var zxingVersion: String { ZXingDecoder.version }
 
+    /// The readers of views, as the plan's passes name them: ZBar (each decode taken from
+    /// `reusing` when it holds it, and handed to `log`), and zxing-cpp (a C++ library that may
+    /// abort: isolated, its failures reported). A new reader is one more entry here and its
+    /// name in `DecodingEngine`.
+    package static func viewReaders(
+        _ config: ZBarDecoder.Config = ZBarDecoder.Config(), reusing earlier: DecodeLog? = nil, log: ((DecodeLog.Entry) -> Void)? = nil
+    ) -> [ViewReader] {
+        let zbar = ViewReader(engine: .zbar, symbologies: ZBarDecoder.symbologies) { img, request in
+            var config = config
+            config.lineStep = Int32(request.lineStep)
+            let symbols = request.symbologies
+            let found =
+                earlier?.zbar(img, symbologies: symbols, config: config)
+                ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
+            log?(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
+            return found
+        }
+        let zxing = ViewReader(engine: .zxing, symbologies: ZXingDecoder.symbologies, isolated: true) { img, request in
+            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies)
+            return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
+        }
+        return [zbar, zxing]
+    }
+
     /// Reads one frame: the scan plan (`PlanExecutor`) with ZBar and, for the passes that ask
     /// for it, zxing-cpp.
     public static func read(_ frame: ReadFrame, _ options: ReaderOptions = ReaderOptions()) -> ReadResult {
         // The decoders report into these while the plan runs; they live only inside this call.
         final class Notes {
             var failures: [String] = []
+            var failedReaders: [String] = []
             var warnings: [String] = []
             var log: DecodeLog?
         }
@@ -99,25 +126,18 @@ public enum BarcodeReader {
         if options.keepsDecodeLog { notes.log = DecodeLog() }
         let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
         let earlier = frame.reusing
-        var executor = PlanExecutor(options: options) { img, request in
-            var config = config
-            config.lineStep = Int32(request.lineStep)
-            let symbols = request.symbologies
-            let found =
-                earlier?.zbar(img, symbologies: symbols, config: config)
-                ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
-            notes.log?.entries.append(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
-            return found
+        let log: ((DecodeLog.Entry) -> Void)? = notes.log == nil ? nil : { notes.log?.entries.append($0) }
+        var executor = PlanExecutor(options: options, readers: viewReaders(config, reusing: earlier, log: log))
+        executor.failed = { engine, failure in
+            if !notes.failures.contains(failure) { notes.failures.append(failure) }
+            if !notes.failedReaders.contains(engine.rawValue) { notes.failedReaders.append(engine.rawValue) }
         }
-        executor.secondDecode = { img, request in
-            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies)
-            if let failure = outcome.failure, !notes.failures.contains(failure) { notes.failures.append(failure) }
-            return outcome.symbols
-        }
-        executor.beforeSecondDecoder = frame.beforeSecondDecoder
+        executor.beforeIsolatedReader = frame.beforeSecondDecoder
         executor.warn = { notes.warnings.append($0) }
         if tracing { executor.trace = { trace($0) } }
         let codes = executor.scan(frame.image, frameIndex: frame.index, scale: frame.scale, fullResolution: frame.fullResolution)
-        return ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
+        var result = ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
+        result.failedReaders = notes.failedReaders
+        return result
     }
 }

@@ -153,8 +153,9 @@ enum DocumentScanner {
         for failure in result.decoderFailures + look.decoderFailures {
             let warning = "second decoder: " + failure + "; ZBar's codes are complete"
             if !record.warnings.contains(warning) { record.warnings.append(warning) }
-            record.failedDecoder = DecodingEngine.zxing.rawValue
         }
+        let failedReaders = result.failedReaders + look.failedReaders.filter { !result.failedReaders.contains($0) }
+        if !failedReaders.isEmpty { record.failedDecoder = failedReaders.joined(separator: ",") }
         if context.settings.grade, let grader = context.grader {
             if record.measurements.count < record.codes.count {
                 record.measurements += Array(repeating: nil, count: record.codes.count - record.measurements.count)

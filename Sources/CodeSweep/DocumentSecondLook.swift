@@ -15,6 +15,8 @@ struct DocumentSecondLook {
     /// Each rendering is of the whole page (SVG): count its pixels so, not the place's.
     var wholeRenderings = false
     private(set) var decoderFailures: [String] = []
+    /// The readers that failed (`ReadResult.failedReaders`), each once.
+    private(set) var failedReaders: [String] = []
     /// Places that could not be rendered again (the page's first reading stands).
     private(set) var warnings: [String] = []
 
@@ -82,6 +84,7 @@ struct DocumentSecondLook {
                 }
                 let result = BarcodeReader.read(ReadFrame(region, index: frameIndex), reader)
                 decoderFailures += result.decoderFailures.filter { !decoderFailures.contains($0) }
+                failedReaders += result.failedReaders.filter { !failedReaders.contains($0) }
                 let new = result.codes.map { c in
                     var c = c
                     c.corners = Quad(

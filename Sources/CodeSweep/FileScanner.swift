@@ -130,7 +130,7 @@ public enum FileScanner {
         of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
         settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?
     ) {
-        var failures: [String] = []
+        var failures: [String] = [], failedReaders: [String] = []
         for (i, frame) in loaded.frames.enumerated() {
             let before = record
             let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
@@ -148,9 +148,10 @@ public enum FileScanner {
             record.codes += read.codes
             record.warnings += read.warnings
             failures += read.decoderFailures.filter { !failures.contains($0) }
+            failedReaders += read.failedReaders.filter { !failedReaders.contains($0) }
         }
         if !failures.isEmpty {
-            record.failedDecoder = DecodingEngine.zxing.rawValue
+            record.failedDecoder = failedReaders.joined(separator: ",")
             record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
         }
     }

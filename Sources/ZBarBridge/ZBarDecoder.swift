@@ -13,6 +13,9 @@ package enum ZBarDecoder {
         package init(minITFLength: Int32 = 6, lineStep: Int32 = 1) { self.minITFLength = minITFLength; self.lineStep = lineStep }
     }
 
+    /// What it reads: every symbology ZBar has a type for (`Symbology.zbarType`).
+    package static let symbologies = Set(Symbology.allCases.filter { $0.zbarType >= 0 })
+
     /// ZBar's library version, e.g. "0.23.92".
     package static var version: String {
         var major: UInt32 = 0, minor: UInt32 = 0, patch: UInt32 = 0

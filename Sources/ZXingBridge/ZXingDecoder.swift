@@ -7,7 +7,7 @@ import Glibc
 
 /// The second decoder: zxing-cpp (Debian's libzxing 1.4) for the symbologies ZBar does not
 /// read (Data Matrix, PDF417, Aztec), and for QR codes where ZBar and the grid decoder read
-/// none (`Symbology.isRead(by:)`). Same shape as `ZBarDecoder`: a luma image in, raw symbols
+/// none (`symbologies`). Same shape as `ZBarDecoder`: a luma image in, raw symbols
 /// out, all reader state made and freed inside the call (no C or C++ handle outlives it).
 package enum ZXingDecoder {
     /// What one call tells besides its symbols: nil, or why it read nothing (an exception, or
@@ -16,6 +16,10 @@ package enum ZXingDecoder {
         package var symbols: [RawSymbol]
         package var failure: String?
     }
+
+    /// What it reads: Data Matrix, PDF417 and Aztec (ZBar lacks them), and QR codes (its passes
+    /// read those ZBar and the grid decoder leave: curved, glared, tilted).
+    package static let symbologies = Set(Symbology.allCases.filter { formatBit($0) != nil })
 
     /// The library's version, e.g. "1.4.0".
     package static var version: String { String(cString: czx_version()) }

@@ -34,7 +34,7 @@ extension PlanExecutor {
     /// weak read there is held in turn (and not cropped again).
     func confirmHeld(_ symbols: Set<Symbology>, _ state: inout FrameState) {
         let wanted = symbols.intersection(settings.linearConfirmSymbologies)
-        guard !wanted.isEmpty else { return }
+        guard !wanted.isEmpty, let zbar = reader(.zbar) else { return }
         while let i = state.merged.held.firstIndex(where: { !$0.checked }) {
             state.merged.markChecked(i)
             let held = state.merged.held[i]
@@ -46,7 +46,7 @@ extension PlanExecutor {
                 let toFull = Homography(state.baseToFull).concatenating(view.toBase)
                 let start = ContinuousClock.now
                 var read: [String] = []
-                for raw in decode(view.image, ViewRequest(wanted)) where accept(raw, scanned: options.scanned) {
+                for raw in zbar.read(view.image, ViewRequest(wanted)).symbols where accept(raw, scanned: options.scanned) {
                     let code = DetectedCode(
                         symbology: raw.symbology, bytes: raw.bytes, corners: raw.corners.transformed(by: toFull),
                         quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,

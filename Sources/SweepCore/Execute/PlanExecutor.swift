@@ -1,26 +1,39 @@
 /// Runs a scan plan over one upright frame and merges what the passes find.
 package struct PlanExecutor {
     package let options: ReaderOptions
-    package let decode: SymbolDecoder
+    /// The readers of views the plan's passes name (`ScanPass.decoder`): a pass whose reader is
+    /// not in the list is skipped.
+    package var readers: [ViewReader]
     var settings: PlanSettings { options.plan.settings }
     /// Called after each pass that ran (and once for the cheap look and the locator) with a
     /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
     /// (`CODESWEEP_TRACE=1`).
     package var trace: (@Sendable (String) -> Void)?
-    /// The second decoder (zxing-cpp), run by passes whose `decoder` is `.zxing`; nil: such
-    /// passes are skipped.
-    package var secondDecode: SymbolDecoder?
-    /// Called before each second-decoder pass decodes, with the codes found so far (as `scan`
-    /// would return them): a worker sends them on, so a crash inside that decoder loses none.
-    package var beforeSecondDecoder: (([DetectedCode]) -> Void)?
+    /// Called before each pass of an isolated reader (`ViewReader.isolated`: zxing-cpp) reads,
+    /// with the codes found so far (as `scan` would return them): a worker sends them on, so a
+    /// crash inside that reader loses none.
+    package var beforeIsolatedReader: (([DetectedCode]) -> Void)?
+    /// Called with the reader and its reason when a reader failed on a view (read nothing
+    /// because of a caught exception or abort): the record names the reader.
+    package var failed: ((DecodingEngine, String) -> Void)?
     /// Called with a warning for the file's record: a limit of the plan reached (the located
     /// codes kept), so the record says that codes may be missing.
     package var warn: ((String) -> Void)?
 
-    package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
+    package init(options: ReaderOptions, readers: [ViewReader]) {
         self.options = options
-        self.decode = decode
+        self.readers = readers
     }
+
+    /// One reader named ZBar, reading what ZBar reads, with `decode` (the tests' recording and
+    /// scripted decoders).
+    package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
+        let zbar = Set(Symbology.allCases.filter { $0.engine == .zbar })
+        self.init(options: options, readers: [ViewReader(engine: .zbar, symbologies: zbar, decode: decode)])
+    }
+
+    /// The reader named `engine`, if the list has it.
+    func reader(_ engine: DecodingEngine) -> ViewReader? { readers.first { $0.engine == engine } }
 
     /// A view of the image a list of steps produces, with the transform back to the base.
     struct View { var image: LumaImage; var toBase: Homography }
@@ -153,7 +166,8 @@ package struct PlanExecutor {
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
         if !pass.when.allSatisfy({ holds($0, &state) }) { return }
         if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
-        var symbols = pass.symbols.filter(scanned).filter { $0.isRead(by: pass.decoder) }
+        guard let reader = reader(pass.decoder) else { return }
+        var symbols = pass.symbols.filter(scanned).intersection(reader.symbologies)
         var lineStep = 1
         if pass.symbols == .allButSettledQR && qrSettled(&state) {
             symbols.remove(.qr)
@@ -161,14 +175,6 @@ package struct PlanExecutor {
         }
         if symbols.isEmpty { return }
         let request = ViewRequest(symbols, lineStep: lineStep)
-        let decodeView: SymbolDecoder
-        switch pass.decoder {
-        case .zbar: decodeView = decode
-        case .zxing:
-            guard let second = secondDecode else { return }
-            decodeView = second
-        case .grid: return
-        }
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {
             let look = probe(&state)
@@ -189,22 +195,24 @@ package struct PlanExecutor {
         let before = state.merged.codes.count
         var accepted = 0
         let views = materialize(pass.steps, &state)
-        if pass.decoder == .zxing, let note = beforeSecondDecoder {
+        if reader.isolated, let note = beforeIsolatedReader {
             let wanted = options.symbologies.members
             note(paired(state.merged.codes).filter { wanted.contains($0.symbology) })
         }
         let baseToFull = Homography(state.baseToFull)
         for view in views where view.image.width >= settings.minViewSide && view.image.height >= settings.minViewSide {
             let toFull = baseToFull.concatenating(view.toBase)
-            for raw in decodeView(view.image, request) where accept(raw, scanned: scanned) {
+            let outcome = reader.read(view.image, request)
+            if let failure = outcome.failure { failed?(reader.engine, failure) }
+            for raw in outcome.symbols where accept(raw, scanned: scanned) {
                 let code = DetectedCode(
                     symbology: raw.symbology, bytes: raw.bytes,
                     corners: raw.corners.transformed(by: toFull), quality: raw.quality,
                     orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1)
-                // The second decoder looks for the QR codes left: one where a QR code was found
-                // already is that code (its bytes may differ: ZBar hands an ECI payload over
-                // converted to UTF-8), not a second one.
-                if pass.decoder == .zxing && code.symbology == .qr
+                // A QR code where one was read already is that code, not a second one: its
+                // bytes may differ (ZBar hands an ECI payload over converted to UTF-8, the grid
+                // decoder, which reads first, the symbol's own bytes).
+                if code.symbology == .qr
                     && state.merged.codes.contains(where: { $0.symbology == .qr && $0.corners.isSameSymbol(as: code.corners) })
                 {
                     continue
@@ -333,12 +341,4 @@ package struct PlanExecutor {
 
     /// Whole milliseconds since `start`, for the trace.
     func ms(since start: ContinuousClock.Instant) -> Int { Int(start.duration(to: .now).milliseconds) }
-
-    func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
-        guard scanned.members.contains(raw.symbology) else { return false }
-        if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
-        if raw.symbology == .itf && raw.bytes.count < options.minITFLength { return false }
-        return true
-    }
-
 }

@@ -231,9 +231,9 @@ public struct ScanPass: Sendable, Equatable, Codable {
     public var symbols: PassSymbols
     /// The resolution the pass needs from its source (by default what its first step needs).
     public var source: SourceResolution
-    /// The decoder the pass runs: ZBar, or the second decoder (zxing-cpp) for the symbologies
-    /// ZBar lacks and for QR codes. A pass only ever looks for what its decoder reads
-    /// (`Symbology.isRead(by:)`).
+    /// The reader the pass runs, by name: ZBar, the second decoder (zxing-cpp) for the
+    /// symbologies ZBar lacks and for QR codes, or the grid decoder. A pass only ever looks for
+    /// what its reader reads (`ViewReader.symbologies`).
     public var decoder: DecodingEngine
     public init(
         _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,

@@ -26,13 +26,6 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     /// Which decoder reads the symbology: ZBar, or zxing-cpp for what ZBar lacks.
     public var engine: DecodingEngine { zbarType < 0 ? .zxing : .zbar }
 
-    /// Whether a pass of `decoder` looks for the symbology: its own engine's, and QR Code for
-    /// the second decoder too (zxing-cpp's QR reader in `normal`'s second-decoder passes reads
-    /// codes ZBar and the grid decoder leave: curved, glared, tilted).
-    public func isRead(by decoder: DecodingEngine) -> Bool {
-        decoder == engine || (self == .qr && decoder == .zxing)
-    }
-
     public var zbarType: Int32 {
         switch self {
         case .qr: 64

@@ -30,9 +30,10 @@ struct TextureProbeQRTests {
         var executor = PlanExecutor(options: options) { _, _ in
             calls.count += 1; return []
         }
-        executor.secondDecode = { _, _ in
-            calls.count += 1; return []
-        }
+        executor.readers.append(
+            ViewReader(engine: .zxing, symbologies: [.qr, .datamatrix, .pdf417, .aztec]) { _, _ in
+                calls.count += 1; return []
+            })
         _ = executor.scan(img)
         return calls.count
     }

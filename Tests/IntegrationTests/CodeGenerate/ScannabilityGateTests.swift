@@ -250,9 +250,10 @@ struct ScannabilityGateTests {
         let found = read.codes
         let log = try #require(read.log)
         let match = try #require(found.first { $0.bytes == code.payload })
-        // The premise: ZBar reports this code's corners a pixel inside its 32 px margin, so the
-        // code's box plus 4 measured modules stops a pixel short of the picture's edge.
-        #expect(match.corners.boundingBox.minX >= 33 && code.layout.modulePx == 8)
+        // The premise: the grid decoder reads the code first (QR codes located first) and gives
+        // its outer edge, on the 32 px margin, so the code's box plus 4 measured modules is the
+        // picture whole.
+        #expect(match.pass == "grid" && match.corners.boundingBox.minX >= 31.5 && code.layout.modulePx == 8)
         final class Seen: @unchecked Sendable { var images: [LumaImage] = [] }
         let seen = Seen()
         let production = ScannabilityProbe.plainLook(reusing: log)
@@ -262,10 +263,12 @@ struct ScannabilityGateTests {
         }
         let s = probe.measure(match, in: image, gate: .B)
         #expect(s.readsAsIs && s.grade == .A)
-        // Every decode the probe made itself is of a degraded (here: smaller) copy; the picture as it
-        // is, or a crop of it a pixel short, was not decoded again.
+        // The probe decodes only what the read's log does not hold: degraded (smaller) copies, and
+        // the picture as it is at most once (the read's grid decoder made no ZBar decode of it),
+        // and no view twice.
         #expect(!seen.images.isEmpty)
-        #expect(seen.images.allSatisfy { $0.width < image.width * 9 / 10 }, "\(seen.images.map(\.width)) of \(image.width)")
+        #expect(seen.images.filter { $0.width >= image.width * 9 / 10 }.count <= 1, "\(seen.images.map(\.width)) of \(image.width)")
+        #expect(seen.images.indices.allSatisfy { i in !seen.images[..<i].contains(seen.images[i]) }, "a view decoded twice")
     }
 
     // MARK: - Verification against check

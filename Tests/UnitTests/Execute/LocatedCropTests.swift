@@ -53,15 +53,6 @@ struct LocatedCropTests {
         #expect(!outer.isSameSymbol(as: Self.square(200, 200, 0)))
     }
 
-    @Test func qrIsReadByZBarAndTheSecondDecoderTheOthersByTheirOwnEngine() {
-        #expect(Symbology.qr.isRead(by: .zbar))
-        #expect(Symbology.qr.isRead(by: .zxing))
-        for s in Symbology.allCases where s != .qr {
-            #expect(s.isRead(by: s.engine))
-            #expect(!s.isRead(by: s.engine == .zbar ? .zxing : .zbar), "\(s)")
-        }
-    }
-
     @Test func normalCropsUnreadLocatedCodesForTheSecondDecoderAfterEveryZBarPass() throws {
         let passes = ScanPlan.forEffort(.normal).passes
         let i = try #require(passes.firstIndex { $0.name == "zxing-located" })

@@ -51,7 +51,7 @@ extension TrustLeftoversTests {
         let live = "codesweep-stdin-\(getpid())-LiVe00"
         try tmp.write(live, [1])
         let r = try run(
-            "/bin/sh", ["-c", "\"$CS\" scan - < \"$1\"", "sh", PackageRoot.file("Tests/IntegrationTests/TrustLeftoversTests.swift")],
+            "/bin/sh", ["-c", "\"$CS\" scan - < \"$1\"", "sh", PackageRoot.file("Tests/IntegrationTests/Stories/TrustLeftoversTests.swift")],
             env: env.merging(["CS": codesweepBinary]) { $1 }, check: false)
         #expect(r.status == 1, "a text file is not an image: \(r.stderr)")
         let after = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix("codesweep-stdin-") }

@@ -1,0 +1,64 @@
+import Foundation
+import SweepCore
+import TestSupport
+import Testing
+import ZBarBridge
+import ZXingBridge
+
+@testable import CodeSweep
+
+/// Issue 39, item 5: the decoders behind one interface. `BarcodeReader.viewReaders` is the list
+/// the engine reads with (ZBar, zxing-cpp); each reader, run alone through the plan executor,
+/// reads what it names and nothing else, and a pass naming a reader the list lacks is skipped.
+@Suite("The readers of views, each run alone")
+struct ReaderListTests {
+    /// A page with a Code 128, a Data Matrix and a QR code side by side (zint, qrencode); the
+    /// Data Matrix in the middle (zxing-cpp 1.4's detector starts from the middle of the image).
+    static func page(_ dir: TempDir) throws -> LumaImage {
+        try Make.zint(type: 20, "READER-128", to: dir.file("c128.png"), scale: "2", height: 60)
+        try run(Tools.zint, ["-b", "71", "--square", "--scale=4", "-d", "READER DM 42", "-o", dir.file("dm.png")])
+        _ = try Make.qr("https://example.com/reader", to: dir.file("qr.png"), scale: 6, margin: 4)
+        let out = dir.file("page.png")
+        try Make.convert([
+            "-size", "1700x500", "xc:white",
+            dir.file("c128.png"), "-geometry", "+40+150", "-composite",
+            dir.file("dm.png"), "-gravity", "center", "-geometry", "+0+0", "-composite", "-gravity", "NorthWest",
+            dir.file("qr.png"), "-geometry", "+1250+100", "-composite",
+            "-colorspace", "Gray", out,
+        ])
+        return try Library.firstFrame(out)
+    }
+
+    /// What one plain pass naming `engine` reads on `image` with `readers`, by symbology.
+    static func reads(_ image: LumaImage, _ engine: DecodingEngine, readers: [ViewReader]) -> [String] {
+        var options = ReaderOptions(symbologies: .standard)
+        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("alone", [], decoder: engine)])
+        options.plan.settings.qrDetails = false
+        let executor = PlanExecutor(options: options, readers: readers)
+        return executor.scan(image).map { "\($0.symbology.rawValue):" + String(decoding: $0.bytes, as: UTF8.self) }.sorted()
+    }
+
+    @Test("ZBar alone reads the Code 128 and the QR code; zxing-cpp alone the Data Matrix and the QR code")
+    func eachReaderAlone() throws {
+        let image = try Self.page(try TempDir("readers"))
+        let all = BarcodeReader.viewReaders()
+        #expect(all.map(\.engine) == [.zbar, .zxing])
+        let zbar = try #require(all.first { $0.engine == .zbar })
+        let zxing = try #require(all.first { $0.engine == .zxing })
+        #expect(Self.reads(image, .zbar, readers: [zbar]) == ["code128:READER-128", "qr:https://example.com/reader"])
+        #expect(Self.reads(image, .zxing, readers: [zxing]) == ["datamatrix:READER DM 42", "qr:https://example.com/reader"])
+        // A pass naming a reader the list lacks reads nothing (and asks no other reader).
+        #expect(Self.reads(image, .zxing, readers: [zbar]).isEmpty)
+        #expect(Self.reads(image, .zbar, readers: [zxing]).isEmpty)
+    }
+
+    @Test("each symbology has its home reader (Symbology.engine) in the list; QR codes are read by both")
+    func symbologiesPerReader() {
+        for s in Symbology.allCases {
+            let by = BarcodeReader.viewReaders().filter { $0.symbologies.contains(s) }.map(\.engine)
+            #expect(by == (s == .qr ? [.zbar, .zxing] : [s.engine]), "\(s): \(by)")
+        }
+        #expect(ZBarDecoder.symbologies.contains(.code128) && !ZBarDecoder.symbologies.contains(.datamatrix))
+        #expect(ZXingDecoder.symbologies == [.qr, .datamatrix, .pdf417, .aztec])
+    }
+}
