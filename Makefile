@@ -49,7 +49,7 @@ check-library: deps
 	cd Tests/LibraryClient && $(SWIFT) build
 	Tests/LibraryClient/.build/debug/LibraryClient Samples/qr-photo.jpg Samples/screenshot.png > .build/library-client.txt
 	cat .build/library-client.txt
-	grep -qxF 'Samples/qr-photo.jpg: qr https://example.com/codesweep/photo [1011,391 1244,391 1245,625 1011,624]' .build/library-client.txt
+	grep -qxF 'Samples/qr-photo.jpg: qr https://example.com/codesweep/photo [1012,392 1244,392 1244,623 1011,623]' .build/library-client.txt
 	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [744,380 1090,380 1090,459 744,459]' .build/library-client.txt
 	grep -qxF 'blank: 0 codes' .build/library-client.txt
 
