@@ -42,7 +42,7 @@ extension ScanPlan {
     /// Every effort's pass over a sheet of codes (a big frame, code-like over much of it: label
     /// sheets, asset tags, scanned pages), after the located codes: ZBar at full resolution on
     /// the tiles where the full-resolution look sees texture that no code read so far explains
-    /// (bars of 2 px, QR codes the grid decoder did not read); for bars only, every second line,
+    /// (bars of 2 px, QR codes the grid decoder did not read); for bars only (in `fast` every second line)
     /// once the frame's QR codes are settled. A sheet of 900 labels of 2 px bars shows nothing at
     /// 3 MP. (A bar-field test per tile, to skip the text and grain of a photo of many codes,
     /// missed Code 128s of 2 px bars 40 px high: SheetTests.)

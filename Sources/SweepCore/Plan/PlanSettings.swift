@@ -53,10 +53,12 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// 30 px margin is not read, the same crop with 60 px more of the photo (or of white) is.
     public var cropMargin = 64
     /// ZBar's scan density (every Nth row and column) for a full-frame pass that looks for bars
-    /// only because the frame's QR codes are settled (`PassSymbols.allButSettledQR`): half the
-    /// cost of scanning every line (BoofCV dev, fast: 7.3 -> 4.6 s for its 1 MP pass) for no
-    /// linear code (zxing-cpp corpus: the same reads).
-    public var settledLineStep = 2
+    /// only because the frame's QR codes are settled (`PassSymbols.allButSettledQR`). `fast`
+    /// scans every second line: half the cost (BoofCV dev: 7.3 -> 4.6 s for its 1 MP pass) for
+    /// no linear code on the zxing-cpp corpus. `normal` scans every line: on a scanned page of
+    /// labels a Code 128 read on every second line of the 3 MP view came with an outline short
+    /// of the code's, and the full-resolution read of it then counted as a second code.
+    public var settledLineStep = 1
     /// A located code's warp has at least `locatedModulePixels.lowerBound` and at most
     /// `.upperBound` pixels a module (more when the source has more, so a dense code keeps its detail).
     public var locatedModulePixels: ClosedRange<Double> = 4...8
@@ -103,7 +105,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located and read, or bars seen) also at full resolution"
                 + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
-            "settled QR codes (something located, every located code read, every code-like place holding a code): full-frame ZBar passes then look for bars only, on every \(settledLineStep == 1 ? "" : "\(settledLineStep)th ")line",
+            "settled QR codes (something located, every located code read, every code-like place holding a code): full-frame ZBar passes then look for bars only, on \(settledLineStep == 1 ? "every line" : "one line in \(settledLineStep)")",
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",

@@ -38,6 +38,8 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // cheaper, but two thirds of the benchmark's codes are lost.) Once the frame's QR codes
             // are settled (`PlanExecutor.qrSettled`) that pass looks for bars only: with
             // --symbologies qr it then does not run.
+            var settings = PlanSettings()
+            settings.settledLineStep = 2
             return ScanPlan(
                 effort: .fast,
                 passes: [
@@ -47,7 +49,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     // the tiles where texture is left that no code read explains (bars, and QR
                     // codes the grid decoder did not read).
                     sheetTilesPass,
-                ])
+                ], settings: settings)
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift).
