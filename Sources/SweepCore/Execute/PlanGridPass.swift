@@ -14,25 +14,22 @@ extension PlanExecutor {
         let before = state.merged.codes.count
         let baseToFull = Homography(state.baseToFull)
         var tried = 0, read = 0, notCodes = 0
-        // Milliseconds spent on the candidates read, found no code and left unread (the trace).
+        let toBase = Homography(fullToBase)
+        // Milliseconds spent on the candidates read, found no code and left unread: timed only
+        // for the trace.
         var msRead = 0.0, msNot = 0.0, msUnread = 0.0
-        func msSince(_ t: ContinuousClock.Instant) -> Double {
-            let d = t.duration(to: .now).components
+        func msSince(_ t: ContinuousClock.Instant?) -> Double {
+            guard let d = t?.duration(to: .now).components else { return 0 }
             return Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
         }
         for index in state.unreadLocatedIndices where !state.gridTried.contains(index) {
             let candidate = located[index]
             state.gridTried.insert(index)
             tried += 1
-            let t0 = ContinuousClock.now
-            let outcome = QRGridReader.read(state.base, candidate: candidate.mapped(by: Homography(fullToBase)))
-            switch outcome {
-            case .read: msRead += msSince(t0)
-            case .notACode: msNot += msSince(t0)
-            case .unread: msUnread += msSince(t0)
-            }
-            switch outcome {
+            let t0 = trace == nil ? nil : ContinuousClock.now
+            switch QRGridReader.read(state.base, candidate: candidate.mapped(by: toBase)) {
             case .read(let r):
+                msRead += msSince(t0)
                 var code = DetectedCode(
                     symbology: .qr, bytes: r.decoded.content.bytes, corners: r.corners.transformed(by: baseToFull),
                     quality: 1, orientation: r.orientation, frame: frameIndex, pass: pass.name)
@@ -40,9 +37,11 @@ extension PlanExecutor {
                 state.merged.add(code)
                 read += 1
             case .notACode:
+                msNot += msSince(t0)
                 if settings.gridRejectsNonCodes { state.notCodes.insert(index) }
                 notCodes += 1
             case .unread(let why):
+                msUnread += msSince(t0)
                 trace?(
                     "grid-unread module=\(NumberText.trimmed(candidate.moduleSize, decimals: 1)) v=\(candidate.version) at=\(Int(candidate.center.x)),\(Int(candidate.center.y)) \(why)"
                 )
