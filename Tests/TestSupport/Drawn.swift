@@ -21,13 +21,15 @@ package enum Drawn {
         return img
     }
 
-    /// Bars of pseudo-random widths (1-3 px, a linear code's rhythm) at `degrees`, filling the
-    /// box (x, y, w, h) of an image of `width` x `height`.
-    package static func bars(width: Int, height: Int, box: (Int, Int, Int, Int), degrees: Double, into base: LumaImage? = nil) -> LumaImage {
+    /// Bars of pseudo-random widths (1-3 px times `unit`, a linear code's rhythm) at `degrees`,
+    /// filling the box (x, y, w, h) of an image of `width` x `height`.
+    package static func bars(
+        width: Int, height: Int, box: (Int, Int, Int, Int), degrees: Double, unit: Double = 1, into base: LumaImage? = nil
+    ) -> LumaImage {
         var img = base ?? LumaImage(width: width, height: height, fill: 235)
         var edges: [Double] = [0]
         var state: UInt32 = 777
-        while edges.last! < 4000 { state = state &* 1_103_515_245 &+ 12345; edges.append(edges.last! + Double(1 + (state >> 16) % 3)) }
+        while edges.last! < 4000 { state = state &* 1_103_515_245 &+ 12345; edges.append(edges.last! + unit * Double(1 + (state >> 16) % 3)) }
         let a = degrees * Double.pi / 180, nx = cos(a), ny = sin(a)
         for y in box.1..<(box.1 + box.3) {
             for x in box.0..<(box.0 + box.2) {

@@ -74,6 +74,8 @@ package struct PlanExecutor {
         var notCodes = Set<Int>()
         /// The bar-field test's answer per view size (megapixels), taken once.
         var barField: [Double: Bool] = [:]
+        /// Whether a settled frame's full-frame pass has bars to look for, per view size.
+        var settledBars: [Double: Bool] = [:]
         /// The busy blocks at full resolution (a sheet's full look), taken once.
         var fullBusy: BusyMap?
         var frameIndex = 0
@@ -169,11 +171,12 @@ package struct PlanExecutor {
         guard let reader = reader(pass.decoder) else { return }
         var symbols = pass.symbols.filter(scanned).intersection(reader.symbologies)
         var lineStep = 1
-        if pass.symbols == .allButSettledQR && qrSettled(&state) {
+        let settled = pass.symbols == .allButSettledQR && qrSettled(&state)
+        if settled {
             symbols.remove(.qr)
             lineStep = settings.settledLineStep
         }
-        if symbols.isEmpty { return }
+        if symbols.isEmpty || (settled && settings.settledNeedsBarField && !barsToLookFor(pass, &state)) { return }
         let request = ViewRequest(symbols, lineStep: lineStep)
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {

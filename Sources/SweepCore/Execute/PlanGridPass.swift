@@ -133,3 +133,33 @@ extension PlanExecutor {
         return look.regions.allSatisfy { box in read.contains { box.contains($0) } }
     }
 }
+
+extension PlanExecutor {
+    /// Whether a full-frame pass over a settled frame (`qrSettled`: it looks for bars only) has
+    /// bars to look for: the bar-field test on the pass's view, halved and quartered (a code of
+    /// 3 px a module and more shows as a field of edges only when shrunk). A pass whose view is
+    /// not one fitted view of the whole frame (tiles, crops) is always run. Taken once per size.
+    func barsToLookFor(_ pass: ScanPass, _ state: inout FrameState) -> Bool {
+        guard pass.steps.count == 1, case .fit(let mp) = pass.steps[0] else { return true }
+        if let seen = state.settledBars[mp] { return seen }
+        let start = ContinuousClock.now
+        var view = materialize(pass.steps, &state)[0].image
+        let share = settings.settledBarEdgeShare
+        // The codes read (their boxes grown by a fifth of their size each way) explain their bars:
+        // a QR code's timing patterns, a Code 128 read already.
+        let read = state.merged.codes.map { code -> FractionalBox in
+            let p = state.fractions(code.corners.points)
+            let x0 = p.map(\.x).min()!, x1 = p.map(\.x).max()!, y0 = p.map(\.y).min()!, y1 = p.map(\.y).max()!
+            let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
+            return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
+        }
+        var seen = TextureProbe.hasBarField(view, in: .whole, minEdgeShare: share, ignoring: read)
+        for _ in 0..<2 where !seen {
+            view = view.downscaled(by: 2)
+            seen = TextureProbe.hasBarField(view, in: .whole, minEdgeShare: share, ignoring: read)
+        }
+        state.settledBars[mp] = seen
+        trace?("settled-bars ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
+        return seen
+    }
+}

@@ -75,7 +75,12 @@ package enum TextureProbe {
     /// blocks of one orientation (within 10° of their neighbour) touch and reach over three blocks
     /// across the bars: a code is one wide patch, while the sides of scattered squares are as
     /// many angles as squares, each side a few modules thick.
-    package static func hasBarField(_ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4) -> Bool {
+    /// `minEdgeShare`: the share of a block's pixels that must be on an edge; a block with
+    /// under 60 % must have a coherence over 0.9 (printed bars; a photo's texture is rarely so).
+    /// Blocks whose middle lies in one of `ignoring` (fractions of `img`: codes read already) count for nothing.
+    package static func hasBarField(
+        _ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4, minEdgeShare: Double = 0.6, ignoring: [FractionalBox] = []
+    ) -> Bool {
         let r = box.pixels(width: img.width, height: img.height).clamped(width: img.width, height: img.height)
         let B = 16
         let gw = (r.width - 2) / B, gh = (r.height - 2) / B
@@ -87,6 +92,8 @@ package enum TextureProbe {
             for gy in 0..<gh {
                 for gx in 0..<gw {
                     let bx = r.x + 1 + gx * B, by = r.y + 1 + gy * B
+                    let middle = Point(x: Double(bx + B / 2) / Double(img.width), y: Double(by + B / 2) / Double(img.height))
+                    if ignoring.contains(where: { $0.contains(middle) }) { continue }
                     var jxx = 0, jyy = 0, jxy = 0, edges = 0
                     for y in by..<(by + B) {
                         for x in bx..<(bx + B) {
@@ -102,9 +109,11 @@ package enum TextureProbe {
                         }
                     }
                     let trace = Double(jxx + jyy)
-                    guard edges * 10 >= B * B * 6, trace > 0 else { continue }
+                    guard Double(edges) >= Double(B * B) * minEdgeShare, trace > 0 else { continue }
                     let d = Double(jxx - jyy), c = 2 * Double(jxy)
-                    guard (d * d + c * c).squareRoot() / trace > 0.65 else { continue }
+                    // Fewer edges than the usual 60 %: only print-sharp bars (one angle, no other).
+                    let coherence = (d * d + c * c).squareRoot() / trace
+                    guard coherence > (edges * 10 >= B * B * 6 ? 0.65 : 0.97) else { continue }
                     var angle = 0.5 * atan2(c, d) * 180 / Double.pi
                     if angle < 0 { angle += 180 }
                     bin[gy * gw + gx] = min(17, Int(angle / 10))

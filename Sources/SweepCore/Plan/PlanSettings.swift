@@ -59,6 +59,13 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// labels a Code 128 read on every second line of the 3 MP view came with an outline short
     /// of the code's, and the full-resolution read of it then counted as a second code.
     public var settledLineStep = 1
+    /// A full-frame pass over a settled frame runs only where the bar-field test sees bars in its
+    /// view (`PlanExecutor.barsToLookFor`): a photo of QR codes alone costs no ZBar pass.
+    public var settledNeedsBarField = false
+    /// The share of a 16x16 block's pixels on an edge that makes it part of a bar field for that
+    /// test: looser than the sheet's 0.6, since a code of narrow bars one pixel apart shows edges
+    /// on under half its pixels (a Code 39 beside a QR code in the zxing-cpp corpus: 37-56 %).
+    public var settledBarEdgeShare = 0.35
     /// A located code's warp has at least `locatedModulePixels.lowerBound` and at most
     /// `.upperBound` pixels a module (more when the source has more, so a dense code keeps its detail).
     public var locatedModulePixels: ClosedRange<Double> = 4...8
@@ -105,7 +112,8 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located and read, or bars seen) also at full resolution"
                 + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
-            "settled QR codes (something located, every located code read, every code-like place holding a code): full-frame ZBar passes then look for bars only, on \(settledLineStep == 1 ? "every line" : "one line in \(settledLineStep)")",
+            "settled QR codes (something located, every located code read, every code-like place holding a code): full-frame ZBar passes then look for bars only, on \(settledLineStep == 1 ? "every line" : "one line in \(settledLineStep)")"
+                + (settledNeedsBarField ? ", and only where the bar-field test sees bars in the view (as it is, halved, quartered)" : ""),
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",

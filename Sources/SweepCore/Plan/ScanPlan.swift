@@ -5,7 +5,7 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
     public var purpose: String {
         switch self {
         case .fast:
-            "a first look at a big folder: the QR locator and the grid decoder first, then one ZBar pass at 1 MP (bars, and QR codes unless every located code was read and every code-like place holds a code read); on a sheet of codes (a label sheet, a scanned page) ZBar at full resolution where texture no code read explains is left; no retries, no second decoder"
+            "a first look at a big folder: the QR locator and the grid decoder first, then one ZBar pass at 1 MP (QR codes and bars until every located code was read and every code-like place holds a code read; then bars only, and only where bars are seen); on a sheet of codes (a label sheet, a scanned page) ZBar at full resolution where texture no code read explains is left; no retries, no second decoder"
         case .normal:
             "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, a sheet of codes at full resolution, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
         case .thorough:
@@ -40,6 +40,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // --symbologies qr it then does not run.
             var settings = PlanSettings()
             settings.settledLineStep = 2
+            settings.settledNeedsBarField = true
             return ScanPlan(
                 effort: .fast,
                 passes: [
@@ -52,11 +53,14 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 ], settings: settings)
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
-            // says a code is, the second decoder last (the groups: PlanPasses.swift).
+            // says a code is, the second decoder last (the groups: PlanPasses.swift). Once the
+            // frame's QR codes are settled, its 3 MP ZBar passes run where the bar-field test sees bars.
+            var settings = PlanSettings()
+            settings.settledNeedsBarField = true
             return ScanPlan(
                 effort: .normal,
                 passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
-                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses)
+                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses, settings: settings)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
