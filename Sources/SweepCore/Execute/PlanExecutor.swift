@@ -197,7 +197,8 @@ package struct PlanExecutor {
         let start = ContinuousClock.now
         let before = state.merged.codes.count
         var accepted = 0
-        let views = materialize(pass.steps, &state)
+        var views = materialize(pass.steps, &state)
+        if settled && settings.settledNeedsBarField && pass.steps.contains(.sheetTiles) { views = tilesWithBars(views, state) }
         if reader.isolated, let note = beforeIsolatedReader {
             let wanted = options.symbologies.members
             note(paired(state.merged.codes).filter { wanted.contains($0.symbology) })

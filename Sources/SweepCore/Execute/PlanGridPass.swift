@@ -143,7 +143,7 @@ extension PlanExecutor {
         guard pass.steps.count == 1, case .fit(let mp) = pass.steps[0] else { return true }
         if let seen = state.settledBars[mp] { return seen }
         let start = ContinuousClock.now
-        var view = materialize(pass.steps, &state)[0].image
+        let view = materialize(pass.steps, &state)[0].image
         let share = settings.settledBarEdgeShare
         // The codes read (their boxes grown by a fifth of their size each way) explain their bars:
         // a QR code's timing patterns, a Code 128 read already.
@@ -153,13 +153,45 @@ extension PlanExecutor {
             let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
             return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
         }
-        var seen = TextureProbe.hasBarField(view, in: .whole, minEdgeShare: share, ignoring: read)
-        for _ in 0..<2 where !seen {
-            view = view.downscaled(by: 2)
-            seen = TextureProbe.hasBarField(view, in: .whole, minEdgeShare: share, ignoring: read)
-        }
+        let seen = hasBars(view, ignoring: read)
         state.settledBars[mp] = seen
         trace?("settled-bars ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
         return seen
+    }
+}
+
+extension PlanExecutor {
+    /// The bar-field test (loose, `settings.settledBarEdgeShare`) on `image` as it is, halved
+    /// and quartered: bars of 3 px a module and more show as a field of edges only when shrunk.
+    func hasBars(_ image: LumaImage, ignoring read: [FractionalBox] = []) -> Bool {
+        var view = image
+        for level in 0..<3 {
+            if level > 0 { view = view.downscaled(by: 2) }
+            if TextureProbe.hasBarField(view, in: .whole, minEdgeShare: settings.settledBarEdgeShare, ignoring: read) { return true }
+        }
+        return false
+    }
+
+    /// A settled sheet's full-resolution tiles (ZBar looks for bars only there): those where
+    /// the bar-field test sees bars. A label sheet's Code 128s and EANs beside QR codes read
+    /// show as bars; a photo's texture beside many QR codes (BoofCV's `lots`) mostly does not.
+    func tilesWithBars(_ views: [View], _ state: FrameState) -> [View] {
+        let start = ContinuousClock.now
+        guard let fullToBase = state.baseToFull.inverted else { return views }
+        let kept = views.filter { view in
+            // The codes read, in fractions of the tile (grown by a fifth each way): they explain their bars.
+            guard let baseToView = view.toBase.inverted else { return true }
+            let toView = baseToView.concatenating(Homography(fullToBase))
+            let w = Double(view.image.width), h = Double(view.image.height)
+            let read = state.merged.codes.map { code -> FractionalBox in
+                let p = code.corners.points.map(toView.apply)
+                let x0 = p.map(\.x).min()! / w, x1 = p.map(\.x).max()! / w, y0 = p.map(\.y).min()! / h, y1 = p.map(\.y).max()! / h
+                let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
+                return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
+            }
+            return hasBars(view.image, ignoring: read)
+        }
+        trace?("settled-tiles ms=\(ms(since: start)) tiles=\(views.count) with-bars=\(kept.count)")
+        return kept
     }
 }
