@@ -144,16 +144,7 @@ extension PlanExecutor {
         if let seen = state.settledBars[mp] { return seen }
         let start = ContinuousClock.now
         let view = materialize(pass.steps, &state)[0].image
-        let share = settings.settledBarEdgeShare
-        // The codes read (their boxes grown by a fifth of their size each way) explain their bars:
-        // a QR code's timing patterns, a Code 128 read already.
-        let read = state.merged.codes.map { code -> FractionalBox in
-            let p = state.fractions(code.corners.points)
-            let x0 = p.map(\.x).min()!, x1 = p.map(\.x).max()!, y0 = p.map(\.y).min()!, y1 = p.map(\.y).max()!
-            let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
-            return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
-        }
-        let seen = hasBars(view, ignoring: read)
+        let seen = hasBars(view, ignoring: readBoxes(state) { state.fractions($0) })
         state.settledBars[mp] = seen
         trace?("settled-bars ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
         return seen
@@ -161,6 +152,18 @@ extension PlanExecutor {
 }
 
 extension PlanExecutor {
+    /// The boxes of the codes read, as fractions of a view (`toFraction` maps full-resolution
+    /// points there), grown by a fifth of their size each way: they explain their bars (a QR
+    /// code's timing patterns, a Code 128 read already).
+    func readBoxes(_ state: FrameState, _ toFraction: ([Point]) -> [Point]) -> [FractionalBox] {
+        state.merged.codes.map { code in
+            let p = toFraction(code.corners.points)
+            let x0 = p.map(\.x).min()!, x1 = p.map(\.x).max()!, y0 = p.map(\.y).min()!, y1 = p.map(\.y).max()!
+            let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
+            return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
+        }
+    }
+
     /// The bar-field test (loose, `settings.settledBarEdgeShare`) on `image` as it is, halved
     /// and quartered: bars of 3 px a module and more show as a field of edges only when shrunk.
     func hasBars(_ image: LumaImage, ignoring read: [FractionalBox] = []) -> Bool {
@@ -179,17 +182,12 @@ extension PlanExecutor {
         let start = ContinuousClock.now
         guard let fullToBase = state.baseToFull.inverted else { return views }
         let kept = views.filter { view in
-            // The codes read, in fractions of the tile (grown by a fifth each way): they explain their bars.
             guard let baseToView = view.toBase.inverted else { return true }
             let toView = baseToView.concatenating(Homography(fullToBase))
             let w = Double(view.image.width), h = Double(view.image.height)
-            let read = state.merged.codes.map { code -> FractionalBox in
-                let p = code.corners.points.map(toView.apply)
-                let x0 = p.map(\.x).min()! / w, x1 = p.map(\.x).max()! / w, y0 = p.map(\.y).min()! / h, y1 = p.map(\.y).max()! / h
-                let mx = (x1 - x0) / 5, my = (y1 - y0) / 5
-                return FractionalBox(x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my)
-            }
-            return hasBars(view.image, ignoring: read)
+            return hasBars(
+                view.image,
+                ignoring: readBoxes(state) { $0.map(toView.apply).map { Point(x: $0.x / w, y: $0.y / h) } })
         }
         trace?("settled-tiles ms=\(ms(since: start)) tiles=\(views.count) with-bars=\(kept.count)")
         return kept

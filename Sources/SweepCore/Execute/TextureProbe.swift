@@ -76,7 +76,7 @@ package enum TextureProbe {
     /// across the bars: a code is one wide patch, while the sides of scattered squares are as
     /// many angles as squares, each side a few modules thick.
     /// `minEdgeShare`: the share of a block's pixels that must be on an edge; a block with
-    /// under 60 % must have a coherence over 0.9 (printed bars; a photo's texture is rarely so).
+    /// under 60 % must have a coherence over 0.97 (printed bars; a photo's texture is rarely so).
     /// Blocks whose middle lies in one of `ignoring` (fractions of `img`: codes read already) count for nothing.
     package static func hasBarField(
         _ img: LumaImage, in box: FractionalBox, minBlocks: Int = 4, minEdgeShare: Double = 0.6, ignoring: [FractionalBox] = []

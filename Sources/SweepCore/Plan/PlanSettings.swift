@@ -113,7 +113,9 @@ public struct PlanSettings: Sendable, Equatable, Codable {
                 + " in \(sheetTileSide) px tiles (\(sheetTileOverlap) px overlap) where texture no located code explains is; at most \(maxLocatedCodes) codes kept (best timing pattern first, a warning when reached)",
             "noisy frames: over \(noisyLocatedAbove) located codes with a median finder match under \(format(noisyFinderMatch)): only those matching \(format(noisyKeepFinderMatch)) or more kept",
             "settled QR codes (something located, every located code read, every code-like place holding a code): full-frame ZBar passes then look for bars only, on \(settledLineStep == 1 ? "every line" : "one line in \(settledLineStep)")"
-                + (settledNeedsBarField ? ", and only where the bar-field test sees bars in the view (as it is, halved, quartered)" : ""),
+                + (settledNeedsBarField
+                    ? ", and only where the bar-field test sees bars no code read explains (in the view as it is, halved, quartered; in each tile of a sheet)"
+                    : ""),
             "crops: \(cropMargin) px of context on every side",
             "located warps: \(format(locatedModulePixels.lowerBound))-\(format(locatedModulePixels.upperBound)) px a module",
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
