@@ -1,6 +1,8 @@
 import CodeSweep
 import FileWalker
+import Records
 import SweepCore
+import UserInput
 
 /// The whole check: one result per image, in walk order.
 package struct CheckReport: Sendable, Equatable {

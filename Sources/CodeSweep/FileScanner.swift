@@ -1,7 +1,9 @@
 import DocumentBridge
 import FileWalker
 import MagickBridge
+import Records
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import FileWalker
 import Foundation
-import SweepCore
+import Records
+import Reporting
 
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.

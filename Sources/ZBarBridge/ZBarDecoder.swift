@@ -1,4 +1,5 @@
 import CZBar
+import Records
 import SweepCore
 
 /// Thin wrapper over ZBar's image scanner. Each call creates its own scanner and image and

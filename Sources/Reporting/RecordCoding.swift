@@ -1,4 +1,5 @@
 import Payloads
+import Records
 
 /// The record's `Codable` conformance is its public JSON shape (docs/schema/record.schema.json):
 /// the coding keys below are the one list of its fields, in output order. `encode(to:)` writes
@@ -113,6 +114,26 @@ extension RecordTimings: Codable {
         let c = try decoder.container(keyedBy: Field.self)
         self.init()
         for f in Field.allCases { self[keyPath: Self.stage(f)] = try c.decodeIfPresent(Double.self, forKey: f) }
+    }
+}
+
+extension PageRender: Codable {
+    enum Field: String, CodingKey { case page, widthPoints = "width_pt", heightPoints = "height_pt", dpi, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Field.self)
+        self.init(
+            page: try c.decode(Int.self, forKey: .page), widthPoints: try c.decode(Double.self, forKey: .widthPoints),
+            heightPoints: try c.decode(Double.self, forKey: .heightPoints), dpi: try c.decode(Double.self, forKey: .dpi),
+            width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Field.self)
+        let style = RecordStyle.of(encoder)
+        try c.encode(page, forKey: .page); try c.encode(style.round(widthPoints, 2), forKey: .widthPoints)
+        try c.encode(style.round(heightPoints, 2), forKey: .heightPoints); try c.encode(style.round(dpi, 2), forKey: .dpi)
+        try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import Testing
 
 /// docs/schema/record.schema.json and the record's encoder agree field by field: every

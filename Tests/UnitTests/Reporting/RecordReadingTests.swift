@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import Testing
 
 /// Records read back through Foundation's JSONDecoder (worker replies, resume files, reports):
