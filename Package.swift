@@ -51,15 +51,17 @@ let package = Package(
         // steps make, the cheap look, the grid pass, linear confirmation, merging, add-on
         // pairing), Locate (the QR locator and grid reader).
         .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads", "Records"]),
-        // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
+        // ZBar wrapper: luma image in, raw symbols out. One scanner per call. ZBar's symbol
+        // types (`Symbology.zbarType`) live here, not in the core.
         .target(name: "ZBarBridge", dependencies: ["CZBar", "Records", "SweepCore"]),
-        // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
+        // zxing-cpp wrapper, the second decoder: Data Matrix, PDF417 and Aztec (which ZBar lacks),
+        // and QR codes in its own passes. Luma image in, raw symbols out.
         .target(name: "ZXingBridge", dependencies: ["CZXing", "Records", "SweepCore"]),
         // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
         // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
         .target(name: "JPEGBridge", dependencies: ["CJPEG", "SweepCore"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs it can through
-        // JPEGBridge, straight to grey).
+        // JPEGBridge, straight to grey); each format's ImageMagick coder.
         .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "Records", "SweepCore"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).

@@ -2,23 +2,6 @@ import Records
 
 /// How a file's format is recognised (the formats themselves: `Records/ImageFormat.swift`).
 extension ImageFormat {
-    /// The ImageMagick coder used to read it; set explicitly so ImageMagick never guesses.
-    public var magickCoder: String {
-        switch self {
-        case .jpeg: "JPEG"
-        case .png: "PNG"
-        case .gif: "GIF"
-        case .webp: "WEBP"
-        case .heic: "HEIC"
-        case .avif: "AVIF"
-        case .tiff: "TIFF"
-        case .bmp: "BMP"
-        // Never set: ImageLoader refuses documents, and the policy blocks these coders.
-        case .pdf: "PDF"
-        case .svg: "SVG"
-        }
-    }
-
     /// Recognises the format from at least the first 32 bytes of a file.
     public static func sniff<C: Collection>(_ head: C) -> ImageFormat? where C.Element == UInt8 {
         let b = Array(head.prefix(32))
