@@ -36,31 +36,41 @@ let package = Package(
         // conversion, ECI), URL hosts as a browser parses them (punycode, IPv4 forms) and look-alike
         // hosts. Used by the records, the sinks, check, report, summarize and generate.
         .target(name: "Payloads"),
-        // The engine's pure Swift part: no C, the decoders come in as functions (CodeSweep's
-        // reader passes ZBar and zxing-cpp). In folders by stage: Image (luma and RGB images,
-        // orientation, file headers, geometry), Plan (the scan plan as data, a reason per pass;
-        // reader options), Execute (the plan executor: the views each pass's steps make, the
-        // cheap look, the grid pass, linear confirmation, merging, add-on pairing), Locate (the
-        // QR locator and grid reader), Records (codes, file records, their JSON), Support (file
-        // I/O, argument bytes, globs, did-you-mean for what a person types).
-        .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads"]),
-        // ZBar wrapper: luma image in, raw symbols out. One scanner per call.
-        .target(name: "ZBarBridge", dependencies: ["CZBar", "SweepCore"]),
-        // zxing-cpp wrapper (Data Matrix, PDF417, Aztec): luma image in, raw symbols out.
-        .target(name: "ZXingBridge", dependencies: ["CZXing", "SweepCore"]),
+        // The values a sweep's result is made of, pure Swift: symbologies, codes (raw and
+        // detected, their corners), the file record and its parts (formats, errors, pages,
+        // metadata, timings), JSONValue, and how numbers are written. No behaviour beyond the
+        // values; their JSON shape is Reporting's.
+        .target(name: "Records"),
+        // What a person hands the tool, pure Swift over libc: argument bytes, user paths opened
+        // by their bytes, file I/O on descriptors, the glob dialect, did-you-mean.
+        .target(name: "UserInput"),
+        // The engine, pure Swift: no C, the decoders come in as functions (CodeSweep's reader
+        // passes ZBar and zxing-cpp). In folders by stage: Image (luma and RGB images,
+        // orientation, format sniffing, file headers, geometry), Plan (the scan plan as data, a
+        // reason per pass; reader options), Execute (the plan executor: the views each pass's
+        // steps make, the cheap look, the grid pass, linear confirmation, merging, add-on
+        // pairing), Locate (the QR locator and grid reader).
+        .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads", "Records"]),
+        // ZBar wrapper: luma image in, raw symbols out. One scanner per call. ZBar's symbol
+        // types (`Symbology.zbarType`) live here, not in the core.
+        .target(name: "ZBarBridge", dependencies: ["CZBar", "Records", "SweepCore"]),
+        // zxing-cpp wrapper, the second decoder: Data Matrix, PDF417 and Aztec (which ZBar lacks),
+        // and QR codes in its own passes. Luma image in, raw symbols out.
+        .target(name: "ZXingBridge", dependencies: ["CZXing", "Records", "SweepCore"]),
         // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
         // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
         .target(name: "JPEGBridge", dependencies: ["CJPEG", "SweepCore"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs it can through
-        // JPEGBridge, straight to grey).
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "SweepCore"]),
+        // JPEGBridge, straight to grey); each format's ImageMagick coder.
+        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "Records", "SweepCore"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
-        .target(name: "DocumentBridge", dependencies: ["SweepCore"]),
+        .target(name: "DocumentBridge", dependencies: ["Records", "SweepCore"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
-        .target(name: "FileWalker", dependencies: ["SweepCore"]),
-        // Output sinks: jsonl, json, csv, text.
-        .target(name: "Reporting", dependencies: ["SweepCore", "Payloads"]),
+        .target(name: "FileWalker", dependencies: ["Records", "UserInput"]),
+        // The record's JSON shape (its Codable conformance, written through JSONValueEncoder,
+        // read back through JSONReading) and the output sinks: jsonl, json, csv, text.
+        .target(name: "Reporting", dependencies: ["Records", "UserInput", "Payloads"]),
         // The sweep, all `scan` does between the walk and the sinks: the reader (SweepCore's plan
         // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
         // digested and read, in worker processes, and which files a run sweeps (shards, path
@@ -68,19 +78,24 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker", "Reporting",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SweepCore", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
+                "Reporting", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
         .target(
             name: "Forensics",
             dependencies: [
-                "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "FileWalker", "Reporting",
+                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
-        .target(name: "AssetCheck", dependencies: ["CodeSweep", "SweepCore", "Payloads", "Reporting", "FileWalker", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "AssetCheck",
+            dependencies: [
+                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
@@ -88,7 +103,8 @@ let package = Package(
         .target(
             name: "CodeGenerate",
             dependencies: [
-                "AssetCheck", "CodeSweep", "SweepCore", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol", "ZlibBridge", "Reporting",
+                "AssetCheck", "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol",
+                "ZlibBridge", "Reporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .executableTarget(
@@ -96,24 +112,25 @@ let package = Package(
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
-                "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Payloads", "FileWalker", "Reporting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Records", "UserInput", "Payloads", "FileWalker",
+                "Reporting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
-        .target(name: "TestSupport", dependencies: ["SweepCore", "QRSymbol"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SweepCore", "Records", "Reporting", "QRSymbol"], path: "Tests/TestSupport"),
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
         .testTarget(
-            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "QRSymbol"],
+            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol"],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
         .testTarget(
             name: "CodeSweepIntegrationTests",
             dependencies: [
-                "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Payloads", "QRSymbol", "ZBarBridge",
+                "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Records", "UserInput", "Payloads",
+                "QRSymbol", "ZBarBridge",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting",
             ],
             path: "Tests/IntegrationTests"),

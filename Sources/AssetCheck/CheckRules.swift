@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// Everything `codesweep check` enforces, as plain values. Built from the rules file
 /// (`.codesweep.yml`, see RulesFile) and command-line flags; evaluated by `Evaluator`.

@@ -1,6 +1,8 @@
 import CodeSweep
 import FileWalker
+import Records
 import SweepCore
+import UserInput
 
 /// The whole check: one result per image, in walk order.
 package struct CheckReport: Sendable, Equatable {
@@ -111,7 +113,7 @@ package struct CheckRunner: Sendable {
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
             var result = evaluator.evaluate(r, scans: scans[i])
-            result.seconds = (r.timings ?? []).reduce(0) { $0 + $1.1 } / 1000
+            result.seconds = (r.timings?.sum ?? 0) / 1000
             results.append(result)
         }
         if fullCheckRoots == nil { results += evaluator.unmatchedExpectations(checked: records.map(\.path)) }

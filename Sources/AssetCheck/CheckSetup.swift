@@ -1,4 +1,4 @@
-import SweepCore
+import UserInput
 
 /// What a `check` run checks, and by which rules: the rules file (the one named, or
 /// `.codesweep.yml` in the current folder unless told not to look), the folder its paths are

@@ -1,3 +1,4 @@
+import Records
 import SweepCore
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Payloads
-import SweepCore
+import Records
+import UserInput
 
 /// One code as the check saw it.
 package struct CodeResult: Sendable, Equatable {

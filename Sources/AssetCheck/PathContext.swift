@@ -1,4 +1,4 @@
-import SweepCore
+import UserInput
 
 /// Where paths in the rules are anchored: absolute current directory and rules-file folder.
 ///

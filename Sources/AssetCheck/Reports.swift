@@ -1,5 +1,5 @@
+import Records
 import Reporting
-import SweepCore
 
 /// The four outputs CI systems and people read. All pure: a report in, text out.
 package enum CheckOutput {

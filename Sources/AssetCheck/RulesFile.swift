@@ -1,4 +1,5 @@
-import SweepCore
+import Records
+import UserInput
 import Yams
 
 /// Reads `.codesweep.yml` (see docs/check.md for the reference). Every value is read as a YAML

@@ -1,5 +1,3 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

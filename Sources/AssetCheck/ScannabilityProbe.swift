@@ -1,4 +1,5 @@
 import Payloads
+import Records
 import SweepCore
 
 #if canImport(Glibc)

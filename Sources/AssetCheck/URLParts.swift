@@ -1,5 +1,5 @@
 import Payloads
-import SweepCore
+import UserInput
 
 /// A URL split into the parts the rules look at (RFC 3986 generic syntax, parsed by hand so the
 /// checks do not depend on a platform's URL type and its leniency). The host goes through

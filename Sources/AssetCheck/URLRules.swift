@@ -1,5 +1,5 @@
 import Payloads
-import SweepCore
+import UserInput
 
 /// The `url` rules on one code's payload, in the order they are reported: the link parses, then
 /// its scheme, its host (allowed, denied, look-alike), and its form (pattern, query parameters,

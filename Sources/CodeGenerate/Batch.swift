@@ -1,6 +1,6 @@
 import AssetCheck
 import Reporting
-import SweepCore
+import UserInput
 import Yams
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import AssetCheck
-import SweepCore
 
 /// One code of a run: what to make and where it goes.
 package struct GenerateJob: Sendable {

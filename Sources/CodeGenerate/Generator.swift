@@ -2,6 +2,7 @@ import AssetCheck
 import MagickBridge
 import QREncodeBridge
 import QRSymbol
+import Records
 import SweepCore
 
 /// One code made in memory: the file's bytes and what went into them.

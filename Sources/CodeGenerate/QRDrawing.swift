@@ -1,4 +1,6 @@
 import QRSymbol
+import Records
+import Reporting
 import SweepCore
 
 /// The module matrix drawn: as pixels or as one SVG path. No files, no C.

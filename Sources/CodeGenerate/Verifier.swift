@@ -2,6 +2,7 @@ import AssetCheck
 import CodeSweep
 import MagickBridge
 import Payloads
+import Records
 import SweepCore
 
 /// What verifying one code found.

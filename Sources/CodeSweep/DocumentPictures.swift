@@ -1,5 +1,6 @@
 import DocumentBridge
 import MagickBridge
+import Records
 import SweepCore
 
 /// A document's page as a picture, for `--annotate` and `report --html`: rendered again at the

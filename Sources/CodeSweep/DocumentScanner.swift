@@ -1,5 +1,6 @@
 import DocumentBridge
 import MagickBridge
+import Records
 import SweepCore
 
 /// Scans a document (PDF, SVG): each page rendered grey by Poppler or librsvg (separate

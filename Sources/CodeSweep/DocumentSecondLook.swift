@@ -1,4 +1,5 @@
 import DocumentBridge
+import Records
 import SweepCore
 
 /// The second look at a rendered page: the places the cheap look (`TextureProbe`) finds

@@ -1,7 +1,9 @@
 import DocumentBridge
 import FileWalker
 import MagickBridge
+import Records
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc
@@ -53,10 +55,11 @@ public enum FileScanner {
         record.mtime = entry.mtime
         let clock = ContinuousClock()
         var mark = clock.now
-        func lap(_ name: String) {
+        func lap(_ stage: WritableKeyPath<RecordTimings, Double?>) {
             guard settings.timings else { return }
             let now = clock.now
-            record.timings = (record.timings ?? []) + [(name, mark.duration(to: now).milliseconds)]
+            record.timings = record.timings ?? RecordTimings()
+            record.timings?[keyPath: stage] = mark.duration(to: now).milliseconds
             mark = now
         }
         let bytes: [UInt8]
@@ -68,7 +71,7 @@ public enum FileScanner {
             record.size = read.size
             record.mtime = read.mtime
             if read.changed { record.warnings.append("the file changed while it was read") }
-            lap("read")
+            lap(\.read)
         } catch {
             record.error = error
             return record
@@ -77,7 +80,7 @@ public enum FileScanner {
         if !isRecorded(entry, sniffed: sniffed) { return nil }
         if !settings.hashes.isEmpty {
             record.hashes = Dictionary(uniqueKeysWithValues: settings.hashes.map { ($0.rawValue, $0.hex(bytes)) })
-            lap("hash")
+            lap(\.hash)
         }
         guard let format = sniffed else {
             record.error =
@@ -89,7 +92,7 @@ public enum FileScanner {
         record.format = format
         if format.isDocument {
             DocumentScanner.scan(bytes, format: format, into: &record, .init(settings: settings, grader: grader))
-            lap("scan")
+            lap(\.scan)
             return record
         }
         do {
@@ -97,7 +100,7 @@ public enum FileScanner {
                 bytes, format: format, limits: settings.limits,
                 minMegapixels: settings.reader.roi == nil ? settings.reader.plan.firstDecodeMegapixels : nil,
                 reduceToFit: settings.reader.roi == nil)
-            lap("decode")
+            lap(\.decode)
             // A reduced load is decoded again at full resolution only if a pass or grading asks
             // for it (at most once per file).
             let full = FullResolutionFrames(of: loaded, bytes: bytes, limits: settings.limits)
@@ -108,15 +111,15 @@ public enum FileScanner {
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
             readFrames(of: loaded, fullResolution: full, into: &record, settings: settings, checkpoint: checkpoint)
-            if let ms = full.decodeMilliseconds { record.timings?.append(("full_decode", ms)) }
-            lap("scan")
+            if let ms = full.decodeMilliseconds { record.timings?.fullDecode = ms }
+            lap(\.scan)
             if settings.grade {
                 guard let grader else {
                     record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
                     return record
                 }
                 grade(&record, on: full, with: grader)
-                lap("grade")
+                lap(\.grade)
             }
         } catch {
             record.error = error

@@ -1,6 +1,7 @@
 import FileWalker
+import Records
 import Reporting
-import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import FileWalker
-import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import FileWalker
 import MagickBridge
-import SweepCore
+import Records
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import Dispatch
 import FileWalker
 import MagickBridge
-import SweepCore
+import Records
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,13 +1,14 @@
 import FileWalker
 import Foundation
-import SweepCore
+import Records
+import Reporting
 
 /// The line protocol between a sweep and its worker processes. One request line in, one
 /// reply line out, both JSON objects on a single line.
 ///   request: {"path": ..., "path_b64": ..., "explicit": bool, "size": n, "mtime": t}
 ///   reply:   a `Line`: the record in the documented record's own `Codable` shape, its
 ///            numbers unrounded (`RecordStyle.exact`), beside it what the record's JSON does
-///            not hold (check's measurements, the order the timings were taken in); or that
+///            not hold (check's measurements); or that
 ///            the file is skipped. Before it, any number of partial lines: the record so far,
 ///            sent before the second decoder runs (kept if the worker then dies or hangs).
 ///            Payload text is made again by the coordinator's sinks (with --charset).
@@ -47,14 +48,11 @@ enum WorkerProtocol {
         var skipped: Bool?
         /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
         var measurements: [String?]?
-        /// The timings' names in the order they were taken (a JSON object does not keep it).
-        var timingOrder: [String]?
 
         init(record: FileRecord? = nil, partial: FileRecord? = nil, skipped: Bool? = nil) {
             self.record = record; self.partial = partial; self.skipped = skipped
             let r = record ?? partial
             measurements = r.map { $0.measurements.map { $0?.serialized() } }
-            timingOrder = r?.timings?.map(\.0)
         }
 
         /// `r` with what the record's JSON does not hold put back; nil when that is unreadable.
@@ -64,10 +62,6 @@ enum WorkerProtocol {
                 guard let m else { r.measurements.append(nil); continue }
                 guard let value = try? JSONReading.value(m) else { return nil }
                 r.measurements.append(value)
-            }
-            if let timingOrder, let timings = r.timings {
-                let ms = Dictionary(timings, uniquingKeysWith: { a, _ in a })
-                r.timings = timingOrder.compactMap { name in ms[name].map { (name, $0) } }
             }
             return r
         }

@@ -1,6 +1,7 @@
 import FileWalker
 import MagickBridge
-import SweepCore
+import Records
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -2,8 +2,9 @@ import ArgumentParser
 import AssetCheck
 import CodeSweep
 import Foundation
+import Records
 import Reporting
-import SweepCore
+import UserInput
 
 /// `codesweep check`: a CI gate for the codes in marketing assets. See docs/check.md.
 struct Check: AsyncParsableCommand {

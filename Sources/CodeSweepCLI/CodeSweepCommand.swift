@@ -1,6 +1,6 @@
 import ArgumentParser
 import Reporting
-import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

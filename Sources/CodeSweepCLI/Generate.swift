@@ -4,8 +4,9 @@ import CodeGenerate
 import CodeSweep
 import Foundation
 import Payloads
+import Records
 import Reporting
-import SweepCore
+import UserInput
 
 /// `codesweep generate`: QR codes in brand colours with a logo, verified with check's engine,
 /// grades and rules before they are written. See docs/generate.md.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CodeGenerate
+import Records
 import Reporting
-import SweepCore
 
 /// What `generate` does with each outcome as it is due, in list order: the code written (or put
 /// on stdout) and let go, its line on stderr; and the tally for the summary and the manifest.

@@ -2,6 +2,7 @@ import AssetCheck
 import CodeGenerate
 import Reporting
 import SweepCore
+import UserInput
 
 /// What one `generate` makes, built from its flags in one place: the jobs (the one code, or one
 /// a line of a --batch list), and for the output plan where each job came from, every file the

@@ -3,7 +3,6 @@ import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
-import SweepCore
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(

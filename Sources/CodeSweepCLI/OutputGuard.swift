@@ -1,7 +1,7 @@
 import ArgumentParser
 import CodeSweep
 import FileWalker
-import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

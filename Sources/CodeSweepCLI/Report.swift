@@ -2,8 +2,10 @@ import ArgumentParser
 import CodeSweep
 import FileWalker
 import Forensics
+import Records
 import Reporting
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import ArgumentParser
 import AssetCheck
 import Foundation
-import SweepCore
+import Records
+import UserInput
 
 /// `check`'s rule flags: each adds to the rules file's lists or replaces its single value.
 struct RuleFlags: ParsableArguments {

@@ -3,6 +3,7 @@ import CodeSweep
 import FileWalker
 import Forensics
 import Payloads
+import Records
 import Reporting
 import SweepCore
 

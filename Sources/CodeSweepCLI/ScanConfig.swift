@@ -3,7 +3,7 @@ import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
-import SweepCore
+import UserInput
 
 /// What one `scan` runs with, built from its flags in one place (as ripgrep's HiArgs builds
 /// walker, matcher and printer): the engine's settings, the files to sweep, the report and its

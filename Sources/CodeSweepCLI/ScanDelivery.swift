@@ -1,7 +1,7 @@
 import CodeSweep
 import Forensics
+import Records
 import Reporting
-import SweepCore
 
 /// Where a scan's records go as the sweep emits them, in order: the report's sink, the
 /// pictures of --annotate, --raw's failures on stderr, the progress line. The first write

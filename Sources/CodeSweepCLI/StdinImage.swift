@@ -1,7 +1,7 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
+import Records
+import UserInput
 #endif
 
 /// `codesweep scan -`: the image on standard input, saved to a private temporary file (mode

@@ -2,6 +2,7 @@ import ArgumentParser
 import Forensics
 import Reporting
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -4,7 +4,6 @@ import CodeSweep
 import FileWalker
 import Foundation
 import Reporting
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CodeSweep
+import Records
 import SweepCore
 
 struct Symbologies: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AssetCheck
 import CodeGenerate
-import SweepCore
+import UserInput
 
 /// `generate`'s flags for verifying each code before it is written: the grade, the rules, the day.
 struct VerifyOptions: ParsableArguments {

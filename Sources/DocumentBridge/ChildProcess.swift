@@ -1,7 +1,6 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
+import Records
 #endif
 
 /// A renderer run as a separate program (Poppler's `pdftoppm` and `pdfinfo`, librsvg's

@@ -1,3 +1,4 @@
+import Records
 import SweepCore
 
 /// How much of a document is rendered, and how finely.

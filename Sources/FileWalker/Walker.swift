@@ -1,7 +1,7 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
+import Records
+import UserInput
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -1,7 +1,9 @@
 import CodeSweep
 import FileWalker
 import MagickBridge
+import Records
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

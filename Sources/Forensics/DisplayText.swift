@@ -1,6 +1,6 @@
 import Payloads
+import Records
 import Reporting
-import SweepCore
 
 /// Payloads and file names shown to a person (on a picture or in a page) are attacker-controlled:
 /// control characters, bidi overrides and invisible formatting characters are shown as visible

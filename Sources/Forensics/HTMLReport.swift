@@ -2,6 +2,8 @@ import CodeSweep
 import Crypto
 import MagickBridge
 import Payloads
+import Records
+import Reporting
 import SweepCore
 
 /// A thumbnail for the page: an encoded picture (shown as a data: URI) or why there is none.

@@ -1,5 +1,5 @@
 import Payloads
-import SweepCore
+import Records
 
 /// The parts of a `report --html` card that say where a file came from (its provenance, as the
 /// scan recorded it) and which host a link goes to. Every value comes from the report, which an

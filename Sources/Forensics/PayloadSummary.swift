@@ -1,6 +1,6 @@
 import Payloads
+import Records
 import Reporting
-import SweepCore
 
 /// `codesweep summarize`: what one or more reports found, payload by payload. Works on the
 /// reports as `ReportInput` reads them (the text each code was written with), so it needs

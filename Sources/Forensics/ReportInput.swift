@@ -1,5 +1,8 @@
 import CodeSweep
+import Records
+import Reporting
 import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import CodeSweep
 import FileWalker
+import Records
 import Reporting
-import SweepCore
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

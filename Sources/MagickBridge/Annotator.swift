@@ -1,4 +1,5 @@
 import CMagickWand
+import Records
 import SweepCore
 
 #if canImport(Glibc)

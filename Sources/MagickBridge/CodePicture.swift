@@ -1,4 +1,5 @@
 import CMagickWand
+import Records
 import SweepCore
 
 /// A logo scaled to fit a square, as straight-alpha RGBA pixels.

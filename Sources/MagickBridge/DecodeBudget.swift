@@ -1,4 +1,5 @@
 import CMagickWand
+import Records
 import SweepCore
 
 /// What `ImageLoader.load` checks before any pixel is decoded: the size the header declares

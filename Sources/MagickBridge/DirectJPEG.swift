@@ -1,5 +1,6 @@
 import CMagickWand
 import JPEGBridge
+import Records
 import SweepCore
 
 #if canImport(Glibc)

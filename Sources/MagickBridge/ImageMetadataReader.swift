@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// Turns ImageMagick 6's image properties into `ImageMetadata`. IM6 parses the EXIF profile on
 /// the first `exif:*` lookup and the XMP packet on the first `xmp:*` one (XMP names lose their

@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// A label's place on an annotated picture, in pixels (top-left corner and size).
 package struct LabelBox: Sendable, Equatable {

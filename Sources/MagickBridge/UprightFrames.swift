@@ -1,4 +1,5 @@
 import CMagickWand
+import Records
 import SweepCore
 
 /// How `ImageLoader.load` turns the decoded wand into what a scan reads: the decoder's

@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// `--format csv`: RFC 4180 (comma, CRLF line ends, fields quoted when they hold a comma, quote,
 /// CR or LF, quotes doubled), a header row, then one row per code. With `allFiles`, files

@@ -1,7 +1,6 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
+import Records
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// `--format jsonl`: one JSON object per line, each written with a single write(2) as soon as the
 /// record is ready, so a killed sweep leaves only complete lines behind.

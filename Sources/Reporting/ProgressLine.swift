@@ -1,4 +1,4 @@
-import SweepCore
+import Records
 
 /// The words of `scan`'s progress line and end summary, as pure functions (the terminal side is
 /// `Progress` in the CLI): counts with their singular and plural, a rate that never reads

@@ -1,5 +1,5 @@
 import Payloads
-import SweepCore
+import Records
 
 /// `scan --raw`: the payloads only, one per line, exactly as read — no path, no symbology, no
 /// escaping — like `zbarimg --raw`, for shell pipelines (`codesweep scan --raw x.png | xargs …`).

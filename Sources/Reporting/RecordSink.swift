@@ -1,5 +1,5 @@
 import Foundation
-import SweepCore
+import Records
 
 /// A printer in ripgrep's sense: it receives records in output order and writes them.
 package protocol RecordSink {

@@ -1,7 +1,6 @@
-import SweepCore
-
 #if canImport(Glibc)
 import Glibc
+import UserInput
 #elseif canImport(Darwin)
 import Darwin
 #endif

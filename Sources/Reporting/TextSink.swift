@@ -1,5 +1,5 @@
 import Payloads
-import SweepCore
+import Records
 
 /// `--format text`: for people. One line per code, `path: Symbology payload`, e.g.
 ///

@@ -1,4 +1,5 @@
 import CZBar
+import Records
 import SweepCore
 
 /// Thin wrapper over ZBar's image scanner. Each call creates its own scanner and image and
@@ -14,7 +15,7 @@ package enum ZBarDecoder {
     }
 
     /// What it reads: every symbology ZBar has a type for (`Symbology.zbarType`).
-    package static let symbologies = Set(Symbology.allCases.filter { $0.zbarType >= 0 })
+    package static let symbologies = Set(Symbology.allCases.filter { $0.zbarType != nil })
 
     /// ZBar's library version, e.g. "0.23.92".
     package static var version: String {
@@ -30,7 +31,7 @@ package enum ZBarDecoder {
         // Everything off, then on for exactly what is asked; binary mode keeps the payload bytes exact.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         for s in symbologies {
-            let t = zbar_symbol_type_t(rawValue: UInt32(s.zbarType))
+            guard let t = s.zbarType else { continue }
             zbar_image_scanner_set_config(scanner, t, ZBAR_CFG_ENABLE, 1)
             zbar_image_scanner_set_config(scanner, t, ZBAR_CFG_BINARY, 1)
         }
@@ -61,8 +62,7 @@ package enum ZBarDecoder {
             var sym = zbar_image_first_symbol(zimg)
             while let s = sym {
                 defer { sym = zbar_symbol_next(s) }
-                let type = Int32(bitPattern: zbar_symbol_get_type(s).rawValue)
-                guard let symbology = Symbology(zbarType: type), symbologies.contains(symbology) else { continue }
+                guard let symbology = Symbology(zbarType: zbar_symbol_get_type(s)), symbologies.contains(symbology) else { continue }
                 let len = Int(zbar_symbol_get_data_length(s))
                 var bytes = [UInt8](repeating: 0, count: len)
                 if len > 0, let data = zbar_symbol_get_data(s) {

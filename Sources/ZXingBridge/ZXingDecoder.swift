@@ -1,4 +1,5 @@
 import CZXing
+import Records
 import SweepCore
 
 #if canImport(Glibc)

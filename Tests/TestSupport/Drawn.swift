@@ -1,5 +1,6 @@
 import Foundation
 import QRSymbol
+import Records
 import SweepCore
 
 /// Pictures drawn in memory for the texture probe and the plan executor's tests, in the unit

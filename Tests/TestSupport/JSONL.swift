@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 
 /// The tests' one reader of JSON Lines (scan's jsonl, the reports read back): every record is
 /// one line ending in a newline; an empty line, or a last line without its newline, is an error

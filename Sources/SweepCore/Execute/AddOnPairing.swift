@@ -1,3 +1,5 @@
+import Records
+
 /// EAN-2/EAN-5 add-ons belong to the EAN/UPC code printed just left of them (a price, an issue
 /// number). ZBar reads them as separate symbols, and on photo noise it also "reads" lone
 /// add-ons that are not there, so an add-on is kept only when it stands where an add-on of a

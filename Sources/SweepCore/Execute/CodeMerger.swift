@@ -1,3 +1,5 @@
+import Records
+
 /// Keeps one entry per code: the same symbology and payload at an overlapping place is the
 /// same code, whichever pass (or tile) found it; the first pass to find it is kept.
 ///

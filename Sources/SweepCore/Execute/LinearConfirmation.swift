@@ -1,4 +1,5 @@
 import Foundation
+import Records
 
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`): held aside by the
 /// merger until a second view confirms them, and the cheap confirmation tried for each: the

@@ -1,3 +1,5 @@
+import Records
+
 /// Runs a scan plan over one upright frame and merges what the passes find.
 package struct PlanExecutor {
     package let options: ReaderOptions

@@ -1,5 +1,6 @@
 import Payloads
 import QRSymbol
+import Records
 
 /// The grid decoder's pass: every located QR code not read yet (and not tried before) is
 /// sampled module by module on the base frame and decoded in Swift (`QRGridReader`). A

@@ -1,3 +1,5 @@
+import Records
+
 /// Sheets of codes: big frames whose code-like places cover much of them (label sheets, asset
 /// tags, scanned pages). Their codes can be too small for every reduced view, so the locator
 /// and ZBar look at them at full resolution, tile by tile, where the full-resolution look sees

@@ -1,3 +1,5 @@
+import Records
+
 /// One reader of views, as zxing-cpp's `Reader`: the name the plan's passes give it
 /// (`ScanPass.decoder`), the symbologies it reads, and `read(view, request)`. The executor holds
 /// a list of them (`PlanExecutor.readers`); a pass runs the reader it names, asking it only for

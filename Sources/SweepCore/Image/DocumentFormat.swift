@@ -1,3 +1,5 @@
+import Records
+
 /// Documents recognised by content, as their readers accept them: a PDF by `%PDF-` anywhere in
 /// its first 1024 bytes (Adobe Illustrator files saved with PDF compatibility are PDFs), an SVG
 /// by an `<svg` root element after at most an XML declaration, comments, processing

@@ -1,3 +1,5 @@
+import Records
+
 /// A plane projective transform (3x3 matrix, row-major, h[8] normally 1):
 /// x' = (h0 x + h1 y + h2) / w, y' = (h3 x + h4 y + h5) / w, w = h6 x + h7 y + h8.
 /// Affine transforms are the special case h6 = h7 = 0; a perspective view of a flat code

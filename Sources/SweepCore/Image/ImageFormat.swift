@@ -1,28 +1,7 @@
-/// Raster formats CodeSweep decodes, recognised from a file's first bytes (never its name),
-/// and the documents it renders (PDF, SVG: `sniffDocument`, DocumentFormat.swift), which never
-/// reach ImageMagick. Anything else (MVG, MSL, PostScript, text...) is refused.
-public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case jpeg, png, gif, webp, heic, avif, tiff, bmp
-    /// Documents: rendered page by page by Poppler (PDF) or librsvg (SVG), not ImageMagick.
-    case pdf, svg
+import Records
 
-    /// The ImageMagick coder used to read it; set explicitly so ImageMagick never guesses.
-    public var magickCoder: String {
-        switch self {
-        case .jpeg: "JPEG"
-        case .png: "PNG"
-        case .gif: "GIF"
-        case .webp: "WEBP"
-        case .heic: "HEIC"
-        case .avif: "AVIF"
-        case .tiff: "TIFF"
-        case .bmp: "BMP"
-        // Never set: ImageLoader refuses documents, and the policy blocks these coders.
-        case .pdf: "PDF"
-        case .svg: "SVG"
-        }
-    }
-
+/// How a file's format is recognised (the formats themselves: `Records/ImageFormat.swift`).
+extension ImageFormat {
     /// Recognises the format from at least the first 32 bytes of a file.
     public static func sniff<C: Collection>(_ head: C) -> ImageFormat? where C.Element == UInt8 {
         let b = Array(head.prefix(32))

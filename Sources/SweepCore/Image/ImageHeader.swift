@@ -1,3 +1,5 @@
+import Records
+
 /// Dimensions a file declares in its header, read without decoding anything, so that a
 /// decompression bomb is refused before any decoder allocates for it.
 public enum ImageHeader {

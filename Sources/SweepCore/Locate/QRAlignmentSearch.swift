@@ -1,3 +1,5 @@
+import Records
+
 /// The search for a QR code's (bottom-right) alignment pattern near where a frame puts it.
 extension QRLocator {
     /// Alignment patterns (a one-module dark dot in a light ring in a dark ring) within a

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Records
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -1,4 +1,5 @@
 import QRSymbol
+import Records
 
 #if canImport(Glibc)
 import Glibc

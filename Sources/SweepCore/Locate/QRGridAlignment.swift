@@ -1,4 +1,5 @@
 import QRSymbol
+import Records
 
 /// Following the alignment patterns: where each one is, and what is left over (the offset a
 /// bent symbol has there) once the frame is fitted to them all.

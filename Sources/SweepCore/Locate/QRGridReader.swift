@@ -1,4 +1,5 @@
 import QRSymbol
+import Records
 
 /// The grid decoder: a located QR code read without ZBar. Its frame (module coordinates to
 /// pixels) is refined by the alignment patterns, found one by one from the top-left, each

@@ -1,4 +1,5 @@
 import QRSymbol
+import Records
 
 extension QRGridReader {
     /// Samples one frame: the displacement field from the alignment patterns, the module values.

@@ -1,3 +1,5 @@
+import Records
+
 /// The rules of a plan that are not passes: how a frame is prepared, what the cheap look and
 /// the locator look at, and the limits of the steps. Printed by `codesweep plan` with the passes.
 public struct PlanSettings: Sendable, Equatable, Codable {

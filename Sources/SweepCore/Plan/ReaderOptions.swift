@@ -1,3 +1,5 @@
+import Records
+
 /// Options that shape what a scan reports (a plain value, like zxing-cpp's ReaderOptions).
 public struct ReaderOptions: Sendable, Equatable, Codable {
     public var symbologies: SymbologySet

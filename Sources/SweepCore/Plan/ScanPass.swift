@@ -1,3 +1,5 @@
+import Records
+
 /// One image transformation applied before a ZBar pass.
 public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// Area-averaging downscale so the image holds at most this many megapixels (no-op if it already does).

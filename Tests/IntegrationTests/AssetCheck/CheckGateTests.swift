@@ -1,8 +1,8 @@
 import Forensics
 import Foundation
 import Payloads
+import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

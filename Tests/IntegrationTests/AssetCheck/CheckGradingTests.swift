@@ -1,6 +1,7 @@
 import AssetCheck
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import TestSupport
 import Testing
 

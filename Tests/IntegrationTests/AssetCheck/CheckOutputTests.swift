@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import TestSupport
 import Testing
 

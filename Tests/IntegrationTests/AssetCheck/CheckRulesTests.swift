@@ -1,6 +1,5 @@
 import Foundation
 import Payloads
-import SweepCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import Payloads
+import Records
+import Reporting
 import SweepCore
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import CodeGenerate
 import CodeSweep
 import QREncodeBridge
 import QRSymbol
+import Records
 import SweepCore
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import MagickBridge
 import QREncodeBridge
 import QRSymbol
+import Records
 import SweepCore
 import TestSupport
 import Testing

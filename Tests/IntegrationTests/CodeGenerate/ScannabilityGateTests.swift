@@ -1,6 +1,7 @@
 import CodeSweep
 import Foundation
 import MagickBridge
+import Records
 import TestSupport
 import Testing
 import ZBarBridge

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import SweepCore
 import TestSupport
 import Testing
@@ -60,5 +61,17 @@ struct ReaderListTests {
         }
         #expect(ZBarDecoder.symbologies.contains(.code128) && !ZBarDecoder.symbologies.contains(.datamatrix))
         #expect(ZXingDecoder.symbologies == [.qr, .datamatrix, .pdf417, .aztec])
+    }
+
+    @Test(
+        "ZBar's numbers live in its bridge: each ZBar symbology's type reads back, the others have none, and ZBarDecoder reads exactly Symbology.engine's ZBar set"
+    )
+    func zbarTypesRoundTrip() {
+        let zbar = Symbology.allCases.filter { $0.engine == .zbar }
+        for s in zbar { #expect(s.zbarType.flatMap(Symbology.init(zbarType:)) == s, "\(s)") }
+        #expect(Symbology(zbarType: .init(rawValue: 57)) == nil)  // ZBar's PDF417: not reported (zxing-cpp reads PDF417)
+        #expect(Set(zbar.compactMap { $0.zbarType?.rawValue }).count == zbar.count)
+        for s in Symbology.allCases where s.engine == .zxing { #expect(s.zbarType == nil, "\(s)") }
+        #expect(ZBarDecoder.symbologies == Set(zbar))
     }
 }

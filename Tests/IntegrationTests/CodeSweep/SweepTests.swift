@@ -1,4 +1,6 @@
 import Foundation
+import Records
+import Reporting
 import TestSupport
 import Testing
 
@@ -173,7 +175,8 @@ struct SweepTests {
         record.failedDecoder = "zxing-cpp"
         record.size = 1234
         record.mtime = 1_700_000_000.123456
-        record.timings = [("read", 0.0123), ("scan", 12.345678)]
+        record.timings = RecordTimings()
+        record.timings?.read = 0.0123; record.timings?.scan = 12.345678
         record.hashes = ["sha256": "ab"]
         record.metadata = ImageMetadata(captureTime: "2023-07-14T10:32:05", cameraMake: "M", gps: GPSPosition(latitude: 1.5, longitude: -2.25))
         guard case .record(let back) = WorkerProtocol.parseReply(Array(WorkerProtocol.reply(record).utf8)) else {
@@ -181,7 +184,7 @@ struct SweepTests {
         }
         #expect(back == record)
         #expect(back.codes.map(\.orientation) == [1, -1] && back.codes[0].corners == code.corners && back.mtime == record.mtime)
-        #expect(back.timings?.map(\.0) == ["read", "scan"] && back.timings?.map(\.1) == [0.0123, 12.345678])
+        #expect(back.timings?.read == 0.0123 && back.timings?.scan == 12.345678 && back.timings?.decode == nil)
         guard case .partial(let partial) = WorkerProtocol.parseReply(Array(WorkerProtocol.partial(record).utf8)) else {
             Issue.record("the partial reply did not read back"); return
         }

@@ -1,4 +1,6 @@
 import Foundation
+import Records
+import Reporting
 import TestSupport
 import Testing
 

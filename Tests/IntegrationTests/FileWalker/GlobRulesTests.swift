@@ -1,7 +1,6 @@
 import AssetCheck
 import FileWalker
 import Foundation
-import SweepCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import SweepCore
+import Reporting
 import TestSupport
 import Testing
 

@@ -1,7 +1,9 @@
 import Foundation
+import Reporting
 import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 @testable import Forensics
 

@@ -2,7 +2,8 @@ import CodeSweep
 import FileWalker
 import Foundation
 import Payloads
-import SweepCore
+import Records
+import Reporting
 import TestSupport
 import Testing
 

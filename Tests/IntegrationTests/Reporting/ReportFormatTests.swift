@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Reporting
 import SweepCore
 import TestSupport

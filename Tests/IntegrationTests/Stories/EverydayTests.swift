@@ -1,8 +1,8 @@
 import Foundation
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 @testable import Forensics
 

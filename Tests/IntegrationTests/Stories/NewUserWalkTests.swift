@@ -1,9 +1,9 @@
 import AssetCheck
 import Foundation
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 @testable import CodeSweep
 @testable import FileWalker

@@ -1,7 +1,9 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import TestSupport
 import Testing
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import FileWalker
 import Foundation
+import Records
+import Reporting
 import SweepCore
 import TestSupport
 import Testing

@@ -1,9 +1,12 @@
 import FileWalker
 import Foundation
 import MagickBridge
+import Records
+import Reporting
 import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 /// Issue 14, "nothing silent, nothing unbounded": write errors, NUL lists, byte-exact
 /// arguments, concurrent and mismatched resumes, interrupts, worker lifetimes and multi-frame

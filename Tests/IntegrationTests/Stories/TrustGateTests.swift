@@ -1,7 +1,7 @@
 import AssetCheck
 import Foundation
 import Payloads
-import SweepCore
+import Records
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import FileWalker
 import Foundation
-import SweepCore
+import Records
 import TestSupport
 import Testing
 

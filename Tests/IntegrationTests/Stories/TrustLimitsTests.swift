@@ -4,6 +4,7 @@ import Foundation
 import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 /// Issue 27, items 10-12: memory and time outside the workers.
 @Suite("Trust: limits outside the workers", .serialized)

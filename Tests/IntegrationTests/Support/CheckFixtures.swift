@@ -1,5 +1,5 @@
 import Foundation
-import SweepCore
+import Records
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MagickBridge
+import Records
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import SweepCore
 import TestSupport
 import Testing

@@ -1,5 +1,7 @@
 import AssetCheck
 import Foundation
+import Records
+import Reporting
 import SweepCore
 import TestSupport
 import Testing
@@ -116,7 +118,6 @@ struct SecondDecoderTests {
         #expect(try SymbologySet.parse("1d").members.allSatisfy { !$0.isTwoDimensional })
         #expect(SymbologySet.standard.members.isSuperset(of: [.datamatrix, .pdf417, .aztec]))
         #expect(Symbology.datamatrix.engine == .zxing && Symbology.qr.engine == .zbar)
-        #expect(Symbology(zbarType: -1) == nil)
         let normal = ScanPlan.forEffort(.normal)
         let second = normal.passes.filter { $0.decoder == .zxing }
         #expect(!second.isEmpty)

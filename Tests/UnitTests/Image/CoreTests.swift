@@ -1,4 +1,6 @@
 import Foundation
+import Records
+import Reporting
 import Testing
 
 @testable import SweepCore
@@ -174,15 +176,6 @@ struct CoreTests {
     @Test(arguments: ["", " , ", "nope", "qr,nope", "qr,-qr", "-all"])
     func rejectsUnknownOrEmptySelections(_ text: String) {
         #expect(throws: SymbologyParseError.self) { try SymbologySet.parse(text) }
-    }
-
-    @Test func zbarTypesRoundTrip() {
-        let zbar = Symbology.allCases.filter { $0.engine == .zbar }
-        for s in zbar { #expect(Symbology(zbarType: s.zbarType) == s) }
-        #expect(Symbology(zbarType: 57) == nil)  // ZBar's PDF417: not reported (zxing-cpp reads PDF417)
-        #expect(Set(zbar.map(\.zbarType)).count == zbar.count)
-        // The second decoder's symbologies have no ZBar type.
-        for s in Symbology.allCases where s.engine == .zxing { #expect(s.zbarType < 0 && Symbology(zbarType: s.zbarType) == nil) }
     }
 
     // MARK: ImageFormat.sniff

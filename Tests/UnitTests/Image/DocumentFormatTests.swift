@@ -1,3 +1,5 @@
+import Records
+import Reporting
 import Testing
 
 @testable import SweepCore

@@ -1,4 +1,5 @@
 import QRSymbol
+import Records
 import TestSupport
 import Testing
 

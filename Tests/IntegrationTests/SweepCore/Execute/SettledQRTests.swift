@@ -1,3 +1,4 @@
+import Records
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CodeSweep
 import FileWalker
 import Foundation
+import Records
 import SweepCore
 import TestSupport
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import QREncodeBridge
 import QRSymbol
+import Records
+import Reporting
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import CodeSweep
 import FileWalker
 import Foundation
 import MagickBridge
+import Records
 import SweepCore
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Payloads
+import Records
 
 /// The record's `Codable` conformance is its public JSON shape (docs/schema/record.schema.json):
 /// the coding keys below are the one list of its fields, in output order. `encode(to:)` writes
@@ -29,9 +30,6 @@ extension FileRecord: Codable {
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }
 
-    /// The order `FileScanner` measures its stages in; other names follow, sorted.
-    static let timingOrder = ["read", "hash", "decode", "scan", "full_decode"]
-
     public func encode(to encoder: any Encoder) throws {
         let style = RecordStyle.of(encoder)
         var c = encoder.container(keyedBy: Field.self)
@@ -55,10 +53,7 @@ extension FileRecord: Codable {
             for (name, digest) in hashes.sorted(by: { $0.key < $1.key }) { try h.encode(digest, forKey: AnyKey(stringValue: name)) }
         }
         if let metadata, !metadata.isEmpty || style.exact { try c.encode(metadata, forKey: .metadata) }
-        if let timings {
-            var t = c.nestedContainer(keyedBy: AnyKey.self, forKey: .timings)
-            for (name, ms) in timings { try t.encode(style.round(ms, 1), forKey: AnyKey(stringValue: name)) }
-        }
+        try c.encodeIfPresent(timings, forKey: .timings)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,10 +74,7 @@ extension FileRecord: Codable {
         mtime = try c.decodeIfPresent(Double.self, forKey: .mtime)
         hashes = try c.decodeIfPresent([String: String].self, forKey: .hashes)
         metadata = try c.decodeIfPresent(ImageMetadata.self, forKey: .metadata)
-        if let t = try c.decodeIfPresent([String: Double].self, forKey: .timings) {
-            let rank = { (k: String) in Self.timingOrder.firstIndex(of: k) ?? Self.timingOrder.count }
-            timings = t.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { ($0.key, $0.value) }
-        }
+        timings = try c.decodeIfPresent(RecordTimings.self, forKey: .timings)
     }
 
     /// The record as documented in the README (field names are stable).
@@ -94,6 +86,54 @@ extension RecordStyle {
     func json(_ value: some Encodable) -> JSONValue {
         guard let v = try? JSONValueEncoder(userInfo: [Self.key: self]).encode(value) else { fatalError("a record did not encode") }
         return v
+    }
+}
+
+extension RecordTimings: Codable {
+    /// The stages, in output order; a name this version does not know is not read.
+    enum Field: String, CodingKey, CaseIterable { case read, hash, decode, fullDecode = "full_decode", scan, grade }
+
+    static func stage(_ f: Field) -> WritableKeyPath<Self, Double?> {
+        switch f {
+        case .read: \.read
+        case .hash: \.hash
+        case .decode: \.decode
+        case .fullDecode: \.fullDecode
+        case .scan: \.scan
+        case .grade: \.grade
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let style = RecordStyle.of(encoder)
+        var c = encoder.container(keyedBy: Field.self)
+        for f in Field.allCases { try c.encodeIfPresent(self[keyPath: Self.stage(f)].map { style.round($0, 1) }, forKey: f) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Field.self)
+        self.init()
+        for f in Field.allCases { self[keyPath: Self.stage(f)] = try c.decodeIfPresent(Double.self, forKey: f) }
+    }
+}
+
+extension PageRender: Codable {
+    enum Field: String, CodingKey { case page, widthPoints = "width_pt", heightPoints = "height_pt", dpi, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Field.self)
+        self.init(
+            page: try c.decode(Int.self, forKey: .page), widthPoints: try c.decode(Double.self, forKey: .widthPoints),
+            heightPoints: try c.decode(Double.self, forKey: .heightPoints), dpi: try c.decode(Double.self, forKey: .dpi),
+            width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Field.self)
+        let style = RecordStyle.of(encoder)
+        try c.encode(page, forKey: .page); try c.encode(style.round(widthPoints, 2), forKey: .widthPoints)
+        try c.encode(style.round(heightPoints, 2), forKey: .heightPoints); try c.encode(style.round(dpi, 2), forKey: .dpi)
+        try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import SweepCore
 import Testing
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

@@ -24,5 +24,5 @@ public enum NumberText {
         return sign + String(whole) + "." + String(repeating: "0", count: decimals - f.count) + f
     }
 
-    static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
+    package static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
 }

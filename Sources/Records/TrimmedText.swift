@@ -8,3 +8,11 @@ extension String {
         return String(s)
     }
 }
+
+/// The text without leading and trailing spaces.
+package func trimSpaces<S: StringProtocol>(_ text: S) -> String {
+    var s = Substring(text)
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return String(s)
+}

@@ -1,5 +1,4 @@
 /// The symbologies CodeSweep reports. Raw values are the stable names used in every output.
-/// `zbarType` is ZBar's `zbar_symbol_type_t` value (kept here so the core needs no C).
 public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     case qr = "qr"
     case sq = "sq"
@@ -23,36 +22,17 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     case pdf417 = "pdf417"
     case aztec = "aztec"
 
-    /// Which decoder reads the symbology: ZBar, or zxing-cpp for what ZBar lacks.
-    public var engine: DecodingEngine { zbarType < 0 ? .zxing : .zbar }
-
-    public var zbarType: Int32 {
+    /// Which decoder reads the symbology: zxing-cpp for what ZBar lacks (Data Matrix, Aztec,
+    /// and PDF417, whose ZBar decoder is off in Debian's build), ZBar for the rest. (zxing-cpp
+    /// also reads QR codes, in its own passes; ZBar is their home.) The decoders' own numbers
+    /// for each are in their bridges (`ZBarBridge`'s `zbarType`, `ZXingDecoder.formatBit`).
+    public var engine: DecodingEngine {
         switch self {
-        case .qr: 64
-        case .sq: 80
-        case .ean13: 13
-        case .ean8: 8
-        case .upca: 12
-        case .upce: 9
-        case .isbn10: 10
-        case .isbn13: 14
-        case .ean2: 2
-        case .ean5: 5
-        case .itf: 25
-        case .code39: 39
-        case .code93: 93
-        case .code128: 128
-        case .codabar: 38
-        case .databar: 34
-        case .databarExpanded: 35
-        // Not ZBar's (its PDF417 decoder is off in Debian's build): read by zxing-cpp.
-        case .datamatrix, .pdf417, .aztec: -1
+        case .qr, .sq, .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .code39, .code93, .code128, .codabar, .databar,
+            .databarExpanded:
+            .zbar
+        case .datamatrix, .pdf417, .aztec: .zxing
         }
-    }
-
-    public init?(zbarType: Int32) {
-        guard zbarType >= 0, let s = Symbology.allCases.first(where: { $0.zbarType == zbarType }) else { return nil }
-        self = s
     }
 
     /// The AIM symbology identifier (ISO/IEC 15424) a scanner would prefix the data with, for

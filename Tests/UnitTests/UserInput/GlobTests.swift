@@ -1,5 +1,5 @@
-import SweepCore
 import Testing
+import UserInput
 
 /// One glob dialect (`Glob`) for the walker's --include/--exclude and the rules file's paths.
 /// (That the walker and `check`'s rules agree: the integration tests' GlobRulesTests.)

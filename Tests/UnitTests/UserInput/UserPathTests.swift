@@ -1,7 +1,7 @@
 import Foundation
-import SweepCore
 import TestSupport
 import Testing
+import UserInput
 
 #if canImport(Glibc)
 import Glibc

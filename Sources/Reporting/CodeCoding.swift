@@ -1,4 +1,5 @@
 import Payloads
+import Records
 
 /// A code's part of the record's public JSON shape (see `RecordCoding.swift`).
 extension DetectedCode: Codable {

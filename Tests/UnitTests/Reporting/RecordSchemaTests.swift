@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import Testing
 
 /// docs/schema/record.schema.json and the record's encoder agree field by field: every
@@ -27,7 +28,8 @@ struct RecordSchemaTests {
         r.metadata = ImageMetadata(
             captureTime: "2023-07-14T10:32:05+02:00", cameraMake: "Make", cameraModel: "Model",
             gps: GPSPosition(latitude: -1.5, longitude: 2.25, altitude: -3), software: "Tool")
-        r.timings = [("read", 1.5), ("scan", 10.5)]
+        r.timings = RecordTimings()
+        r.timings?.read = 1.5; r.timings?.scan = 10.5
         let quad = Quad([Point(x: 1, y: 2), Point(x: 10.5, y: 2), Point(x: 10.5, y: 9), Point(x: 1, y: 9)])
         var qr = DetectedCode(symbology: .qr, bytes: Array("hi".utf8), corners: quad, quality: 1, orientation: 2, frame: 0, pass: "gray-full")
         qr.qr = QRDetails(version: 2, ecLevel: "Q", mask: 5, mirrored: true, eci: 26)

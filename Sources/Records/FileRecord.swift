@@ -46,8 +46,8 @@ public struct FileRecord: Sendable {
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional).
     public var mtime: Double?
-    /// Where the time went, in milliseconds (only with --timings): read, hash, decode, scan, full_decode.
-    public var timings: [(String, Double)]?
+    /// Where the time went, in milliseconds per stage (only with --timings).
+    public var timings: RecordTimings?
     /// Digests of the file's bytes (only with --hash), by algorithm name: lowercase hex.
     public var hashes: [String: String]?
     /// Provenance read from the image's EXIF/XMP (only the fields present).
@@ -74,13 +74,27 @@ public struct FileRecord: Sendable {
     }
 }
 
-extension FileRecord: Equatable {
-    public static func == (l: FileRecord, r: FileRecord) -> Bool {
-        l.path == r.path && l.pathBytes == r.pathBytes && l.format == r.format && l.width == r.width && l.height == r.height
-            && l.orientation == r.orientation && l.frames == r.frames && l.pages == r.pages && l.codes == r.codes && l.error == r.error
-            && l.warnings == r.warnings && l.failedDecoder == r.failedDecoder && l.size == r.size && l.mtime == r.mtime
-            && l.hashes == r.hashes && l.metadata == r.metadata && l.measurements == r.measurements
-    }
+extension FileRecord: Equatable {}
+
+/// Milliseconds per stage of one file's scan (`--timings`), each set when the stage ran.
+/// Declared in the order `FileScanner` takes them, which is the order `timings_ms` lists them.
+public struct RecordTimings: Sendable, Equatable {
+    public var read: Double?
+    /// Digesting the bytes (with --hash).
+    public var hash: Double?
+    /// Decoding the image to grey, possibly reduced.
+    public var decode: Double?
+    /// Decoding again at full resolution, when a pass needed it (counted in `scan` too).
+    public var fullDecode: Double?
+    /// Reading the codes (a document's rendering included).
+    public var scan: Double?
+    /// Grading the codes (`check`).
+    public var grade: Double?
+
+    public init() {}
+
+    /// Every stage that ran, summed.
+    public var sum: Double { [read, hash, decode, fullDecode, scan, grade].reduce(0) { $0 + ($1 ?? 0) } }
 }
 
 /// Where and when a photo was taken, and with what: the EXIF (or XMP) fields a sweep needs.

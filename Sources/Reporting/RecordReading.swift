@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Records
 
 /// Reading JSON back (worker replies, resume files, reports, summaries) goes through
 /// Foundation's `JSONDecoder`: strict RFC 8259 numbers, strings that must be valid UTF-8, no

@@ -1,3 +1,5 @@
+import Records
+
 /// Encodes any `Encodable` into a `JSONValue`, object keys in the order `encode(to:)` writes
 /// them: the record's `Codable` conformance drives `JSONValue`'s strict writer, so the public
 /// JSON keeps its key order, number forms and escapes while its fields are defined once.

@@ -1,5 +1,6 @@
 import Foundation
-import SweepCore
+import Records
+import Reporting
 import Testing
 
 /// Records read back through Foundation's JSONDecoder (worker replies, resume files, reports):
@@ -13,7 +14,9 @@ struct RecordReadingTests {
         r.hashes = ["sha256": "ab", "md5": "cd"]
         r.metadata = ImageMetadata(
             captureTime: "2023-07-14T10:32:05+02:00", cameraMake: "Make", gps: GPSPosition(latitude: -1.5, longitude: 2.25, altitude: -3))
-        r.timings = [("read", 1.5), ("hash", 0.5), ("decode", 2), ("scan", 10.5), ("full_decode", 3)]
+        var t = RecordTimings()
+        t.read = 1.5; t.hash = 0.5; t.decode = 2; t.fullDecode = 3; t.scan = 10.5; t.grade = 0.5
+        r.timings = t
         let quad = Quad([Point(x: 1, y: 2), Point(x: 10.5, y: 2), Point(x: 10.5, y: 9), Point(x: 1, y: 9)])
         r.codes = [
             DetectedCode(symbology: .qr, bytes: [0x00, 0x1B, 0xFF, 0x41], corners: quad, quality: 1, orientation: 2, frame: 1, pass: "gray-full"),
@@ -26,8 +29,18 @@ struct RecordReadingTests {
         let r = Self.fullRecord()
         let back = try FileRecord.read(json: Array(r.json().serialized().utf8))
         #expect(back == r)
-        // Timings keep the order they were measured in (JSON objects have none).
-        #expect(back.timings?.map(\.0) == ["read", "hash", "decode", "scan", "full_decode"])
+        // Timings are listed in the order the stages run, whatever order a report has them in.
+        let listed = r.json()["timings_ms"]
+        #expect(
+            listed
+                == .object([
+                    ("read", .double(1.5)), ("hash", .double(0.5)), ("decode", .double(2)), ("full_decode", .double(3)), ("scan", .double(10.5)),
+                    ("grade", .double(0.5)),
+                ]))
+        let shuffled = #"{"path":"a.png","codes":[],"timings_ms":{"scan":10.5,"full_decode":3,"read":1.5}}"#
+        #expect(
+            try FileRecord.read(json: Array(shuffled.utf8)).json()["timings_ms"]
+                == .object([("read", .double(1.5)), ("full_decode", .double(3)), ("scan", .double(10.5))]))
         #expect(back.json().serialized() == r.json().serialized())
         var failed = FileRecord.failure(path: "x.png", RecordError(.truncated, "cut short"))
         failed.size = 0
