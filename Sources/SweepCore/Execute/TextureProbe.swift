@@ -1,3 +1,5 @@
+import Records
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
