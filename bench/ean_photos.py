@@ -22,7 +22,7 @@ asserts nothing.
   python3 bench/ean_photos.py [--bin .build/release/codesweep] [--efforts fast,normal,thorough]
                               [--jobs 2] [--count 50] [--negatives 10] [--seed 39]
                               [--out bench-out/ean-photos] [--backgrounds ../shared/corpus/boofcv-dev]
-                              [--no-peer]
+                              [--no-peer] [--list-missed]
 
 Needs numpy and Pillow (pip install numpy pillow) and zint; the peer zxing-cpp==3.1.* (pip).
 """
@@ -292,7 +292,7 @@ def peer(folder, names):
     return got, time.monotonic() - t
 
 
-def score(label, truth, got, dt):
+def score(label, truth, got, dt, list_missed=False):
     right = missed = wrong = other = dups = 0
     lines = []
     for name, want in sorted(truth.items()):
@@ -315,6 +315,8 @@ def score(label, truth, got, dt):
                 lines.append(f"  other {name} ({want['drawn']}): {sym} {text[:40]!r} pass {how}")
         for key, n in expect.items():
             missed += n
+            if n and list_missed:
+                lines.append(f"  missed {name} ({want['drawn']}): {key}")
     total = sum(len(w["codes"]) for w in truth.values())
     print(f"{label:26} right {right}/{total}  missed {missed}  WRONG {wrong}  other {other}  twice {dups}  {dt:.1f} s")
     return lines
@@ -331,6 +333,7 @@ def main():
     ap.add_argument("--out", default="bench-out/ean-photos")
     ap.add_argument("--backgrounds", default="../shared/corpus/boofcv-dev")
     ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--list-missed", action="store_true", help="list the codes each reader missed too")
     a = ap.parse_args()
     truth = generate(a.out, a.seed, a.count, a.negatives, a.backgrounds)
     folder = os.path.join(a.out, "images")
@@ -340,11 +343,11 @@ def main():
     report = []
     for effort in [e for e in a.efforts.split(",") if e]:
         got, dt = codesweep(a.bin, effort, folder, a.jobs)
-        report.append((f"codesweep {effort}", score(f"codesweep {effort}", truth, got, dt)))
+        report.append((f"codesweep {effort}", score(f"codesweep {effort}", truth, got, dt, a.list_missed)))
     if not a.no_peer:
         try:
             got, dt = peer(folder, sorted(truth))
-            report.append((PEER, score(f"{PEER} (1 process)", truth, got, dt)))
+            report.append((PEER, score(f"{PEER} (1 process)", truth, got, dt, a.list_missed)))
         except ImportError:
             print(f"{PEER}: not installed (pip install 'zxing-cpp==3.1.*')")
     for label_, lines in report:
