@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-walk bench-generate bench-documents samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -109,6 +109,23 @@ FAKE_QR_EFFORTS ?= fast,normal,thorough
 FAKE_QR_CONTROL ?= 20
 bench-fake-qr: release
 	python3 bench/fake_qr.py --bin $(BIN) --jobs 2 --count $(FAKE_QR_COUNT) --efforts $(FAKE_QR_EFFORTS) --control $(FAKE_QR_CONTROL)
+
+# QR details (issue 39): 160 QR codes of segno's, versions 1-40 at every EC level, 4-6 px a module,
+# some mirrored, turned or tilted (bench/qr_details.py: segno + numpy + Pillow, cached in
+# bench-out/qr-details with the truth); prints per effort the codes read and how many carry the right
+# version, EC level, mask, mirroring and payload, every mismatch listed; zxing-cpp 3.1 beside.
+QR_DETAILS_EFFORTS ?= fast,normal
+bench-qr-details: release
+	python3 bench/qr_details.py --bin $(BIN) --jobs 2 --efforts $(QR_DETAILS_EFFORTS)
+
+# EAN/UPC on 12 MP product photos (issue 39): 40 photos with an EAN-13, EAN-8, UPC-A or UPC-E (zint)
+# on a label over a background cut from the BoofCV corpus (../shared; synthetic without it), text and
+# stripe patches, tilted, blurred, JPEG 80-90, and 10 negatives (bench/ean_photos.py: numpy + Pillow,
+# cached in bench-out/ean-photos). Prints codes right, missed and every WRONG read (checksum-valid but
+# not on the photo: the goal is 0) per effort, zxing-cpp 3.1 beside.
+EAN_PHOTOS_EFFORTS ?= fast,normal,thorough
+bench-ean-photos: release
+	python3 bench/ean_photos.py --bin $(BIN) --jobs 2 --efforts $(EAN_PHOTOS_EFFORTS)
 
 clean:
 	rm -rf .build .build-dist dist Sources/CodeSweepCLI/DistVersion.generated.swift

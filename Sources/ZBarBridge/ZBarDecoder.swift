@@ -76,6 +76,7 @@ package enum ZBarDecoder {
                 for i in 0..<count {
                     points.append(Point(x: Double(zbar_symbol_get_loc_x(s, i)), y: Double(zbar_symbol_get_loc_y(s, i))))
                 }
+                if symbology == .qr { points = Self.mirroredQRInOrder(points) }
                 let orient = Int(zbar_symbol_get_orientation(s).rawValue)
                 out.append(
                     RawSymbol(
@@ -86,5 +87,18 @@ package enum ZBarDecoder {
         // The image's data pointer must not be freed by ZBar: detach it before destroy.
         zbar_image_set_data(zimg, nil, 0, nil)
         return out
+    }
+
+    /// ZBar gives a QR code's corners as its own top-left, bottom-left, bottom-right and
+    /// top-right: counter-clockwise on screen for a code as printed, clockwise for a mirrored
+    /// one, whose record corners (`RawSymbol.corners`) would then run counter-clockwise. For a
+    /// mirrored code the second and fourth points are swapped, so its corners run clockwise
+    /// from its top-left as the grid decoder gives a mirrored code's: the grid decoder, read
+    /// again through them for the code's details, then finds it mirrored, as it is.
+    static func mirroredQRInOrder(_ p: [Point]) -> [Point] {
+        guard p.count == 4 else { return p }
+        // Twice the signed area, y down: positive when the points run clockwise on screen.
+        let area = (0..<4).reduce(0.0) { s, i in s + p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y }
+        return area > 0 ? [p[0], p[3], p[2], p[1]] : p
     }
 }

@@ -101,6 +101,9 @@ package enum QRLocator {
         /// sheet of many codes a code's own finders are among the nearest, and a lattice of
         /// finders would otherwise give a cubic number of right-angled triples to check.
         package var nearest = 10
+        /// And this many more of the farther ones, the best confirmed (a big code's own finders
+        /// beyond finder-like spots in its data).
+        package var strongest = 5
         /// Candidates from two finders and a guessed third: at most this many, each with both
         /// timing lines at least this clean.
         package var maxPairGuesses = 12
@@ -166,8 +169,13 @@ package enum QRLocator {
             }
             if near[i].count > options.nearest {
                 let c = finders[i].center
-                near[i] = near[i].map { (j: $0, d: distance(finders[$0].center, c)) }
-                    .sorted { $0.d < $1.d }.prefix(options.nearest).map(\.j)
+                let byDistance = near[i].map { (j: $0, d: distance(finders[$0].center, c)) }.sorted { $0.d < $1.d }
+                // A big code's own finders can lie beyond finder-like spots of its data (the
+                // module patterns of some masks make a dozen): the best-confirmed of the farther
+                // ones, confirmed at least half as often as this one, are kept too.
+                let strong = byDistance.dropFirst(options.nearest).filter { 2 * finders[$0.j].count >= finders[i].count }
+                    .sorted { a, b in finders[a.j].count != finders[b.j].count ? finders[a.j].count > finders[b.j].count : a.d < b.d }
+                near[i] = (byDistance.prefix(options.nearest) + strong.prefix(options.strongest)).map(\.j)
             }
         }
         for a in 0..<n {
