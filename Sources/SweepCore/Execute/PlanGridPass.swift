@@ -56,7 +56,7 @@ extension PlanExecutor {
 
 extension PlanExecutor {
     /// Details (version, level, mask, mirroring) for the QR codes another decoder read: the
-    /// located candidate under the code, or else a frame through the code's own corners at the
+    /// located candidates under the code, or, when none reads as it, a frame through its own corners at the
     /// size whose finders and timing patterns fit best, read by the grid decoder; kept only
     /// when it decodes to the same bytes.
     func attachDetails(_ state: inout FrameState) {
@@ -64,28 +64,37 @@ extension PlanExecutor {
         let toBase = Homography(fullToBase)
         for (i, code) in state.merged.codes.enumerated() where code.symbology == .qr && code.qr == nil {
             let center = code.corners.center
-            var candidates = (state.located ?? []).filter { code.corners.contains($0.center) && $0.corners.contains(center) }
+            let located = (state.located ?? []).filter { code.corners.contains($0.center) && $0.corners.contains(center) }
                 .map { $0.mapped(by: toBase) }
-            if candidates.isEmpty, let own = Self.frameThroughCorners(code.corners.transformed(by: toBase), image: state.base) {
-                candidates = [own]
-            }
-            for c in candidates.prefix(2) {
-                // Only the symbol's details are wanted here: the corners are the other decoder's.
-                guard case .read(let r) = QRGridReader.read(state.base, candidate: c, polish: false) else { continue }
-                let content = r.decoded.content
-                if content.bytes == code.bytes {
-                    state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
-                    break
-                }
-                // ZBar hands over a payload under an ECI designator converted to UTF-8, even in
-                // binary mode: where the symbol's own bytes read in the ECI's charset are that
-                // text, they are the code's bytes (as a record promises), not ZBar's conversion.
-                if PayloadText.zbarConverted(content.bytes, eci: content.eci) == code.bytes {
-                    state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), bytes: content.bytes, to: i)
-                    break
-                }
+            // The located candidates under the code first; when none of them reads as this code
+            // (a spurious candidate there), a frame through the code's own corners.
+            var attached = false
+            for c in located.prefix(2) where !attached { attached = attachDetails(from: c, to: i, &state) }
+            if !attached, let own = Self.frameThroughCorners(code.corners.transformed(by: toBase), image: state.base) {
+                _ = attachDetails(from: own, to: i, &state)
             }
         }
+    }
+
+    /// Reads `candidate` with the grid decoder and attaches its details to code `i` when it
+    /// decodes to the code's bytes; whether it did.
+    func attachDetails(from candidate: QRCandidate, to i: Int, _ state: inout FrameState) -> Bool {
+        let code = state.merged.codes[i]
+        // Only the symbol's details are wanted here: the corners are the other decoder's.
+        guard case .read(let r) = QRGridReader.read(state.base, candidate: candidate, polish: false) else { return false }
+        let content = r.decoded.content
+        if content.bytes == code.bytes {
+            state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
+            return true
+        }
+        // ZBar hands over a payload under an ECI designator converted to UTF-8, even in
+        // binary mode: where the symbol's own bytes read in the ECI's charset are that
+        // text, they are the code's bytes (as a record promises), not ZBar's conversion.
+        if PayloadText.zbarConverted(content.bytes, eci: content.eci) == code.bytes {
+            state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), bytes: content.bytes, to: i)
+            return true
+        }
+        return false
     }
 
     /// A candidate framed by a read code's corners (clockwise from its top-left, as records give

@@ -1,5 +1,6 @@
 import Foundation
 import QRSymbol
+import Records
 import TestSupport
 import Testing
 import ZBarBridge

@@ -1,6 +1,7 @@
 import Foundation
 import QREncodeBridge
 import QRSymbol
+import Records
 import TestSupport
 import Testing
 
