@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
 import Records
 import UserInput
+
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// `codesweep scan -`: the image on standard input, saved to a private temporary file (mode

@@ -1,6 +1,7 @@
+import Records
+
 #if canImport(Glibc)
 import Glibc
-import Records
 #endif
 
 /// A renderer run as a separate program (Poppler's `pdftoppm` and `pdfinfo`, librsvg's

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
 import Records
 import UserInput
+
+#if canImport(Glibc)
+import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif

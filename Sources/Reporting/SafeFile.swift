@@ -1,6 +1,7 @@
+import UserInput
+
 #if canImport(Glibc)
 import Glibc
-import UserInput
 #elseif canImport(Darwin)
 import Darwin
 #endif

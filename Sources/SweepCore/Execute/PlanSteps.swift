@@ -1,6 +1,7 @@
+import Records
+
 #if canImport(Glibc)
 import Glibc
-import Records
 #endif
 /// What the steps of a pass make of an image: the views (crops, warps, scales, filters) and
 /// the places the crop steps cut, each view with its transform back to the base frame.

@@ -1,6 +1,7 @@
+import Records
+
 #if canImport(Glibc)
 import Glibc
-import Records
 #elseif canImport(Darwin)
 import Darwin
 #endif
