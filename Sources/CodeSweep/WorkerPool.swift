@@ -38,6 +38,8 @@ final class WorkerSlot: @unchecked Sendable {
     /// Smallest and largest virtual size seen of the current worker (the first: its size
     /// between files; the second: while the current file is in flight).
     private var idleVirtual = Int.max
+    /// Peak resident bytes: as the worker started its file (VmHWM), and when it was reaped (ru_maxrss).
+    private var idlePeakResident = 0, diedPeakResident = 0
     private var busyVirtual = 0
     private var pid: pid_t = 0
     private var toWorker: Int32 = -1
@@ -164,10 +166,12 @@ final class WorkerSlot: @unchecked Sendable {
         let status = stop(graceful: false)
         if let kept = salvage("crashed (the worker died: \(status))") { return kept }
         let limit = memoryLimitMiB << 20
-        if limit > 0, idleVirtual != Int.max, busyVirtual - idleVirtual >= limit * 3 / 4 {
+        // Sampled address space, or (died between samples) peak resident size at death over that at the file's start.
+        let grown = max(idleVirtual == Int.max ? 0 : busyVirtual - idleVirtual, diedPeakResident - idlePeakResident)
+        if limit > 0, grown >= limit * 3 / 4 {
             return failure(
                 entry, .tooLarge,
-                "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it reached \((busyVirtual - idleVirtual) >> 20) MiB more address space than between files); the worker died at the limit (\(status)) and was replaced"
+                "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it grew by \(grown >> 20) MiB over its size between files); the worker died at the limit (\(status)) and was replaced"
             )
         }
         return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
@@ -176,6 +180,7 @@ final class WorkerSlot: @unchecked Sendable {
     /// The worker's size between files: what its address-space limit was added to.
     private func noteIdleSize() {
         if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
+        if memoryLimitMiB > 0, let r = ProcessMemory.peakResidentBytes(pid) { idlePeakResident = r }
     }
 
     private func now() -> Double {
@@ -272,7 +277,8 @@ final class WorkerSlot: @unchecked Sendable {
             }
             if !exited { kill(-pid, SIGKILL); kill(pid, SIGKILL); waitpid(pid, &status, 0) }
         } else {
-            waitpid(pid, &status, 0)
+            var usage = rusage()
+            if wait4(pid, &status, 0, &usage) == pid { diedPeakResident = Int(usage.ru_maxrss) * 1024 }
         }
         if fromWorker >= 0 { close(fromWorker); fromWorker = -1 }
         pid = 0

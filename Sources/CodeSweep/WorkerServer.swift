@@ -106,6 +106,21 @@ enum ProcessMemory {
     }
 }
 
+extension ProcessMemory {
+    /// Peak resident size in bytes so far (VmHWM in /proc/PID/status).
+    static func peakResidentBytes(_ pid: pid_t) -> Int? {
+        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return nil }
+        let text = String(decoding: buf[0..<n], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
+    }
+}
+
 /// A plain POSIX thread for blocking work that must not occupy the Swift concurrency pool.
 enum DetachedThread {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
