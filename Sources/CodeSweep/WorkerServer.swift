@@ -94,30 +94,26 @@ package enum WorkerServer {
 enum ProcessMemory {
     /// Virtual size in bytes (the first field of /proc/PID/statm, in pages).
     static func virtualBytes(_ pid: pid_t) -> Int? {
-        let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 128)
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard n > 0 else { return nil }
-        let first = buf[0..<n].prefix { $0 >= 0x30 && $0 <= 0x39 }
-        guard let pages = Int(String(decoding: first, as: UTF8.self)) else { return nil }
+        guard let text = procText(pid, "statm", max: 128) else { return nil }
+        guard let pages = Int(text.prefix { $0.isNumber }) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
-}
 
-extension ProcessMemory {
     /// Peak resident size in bytes so far (VmHWM in /proc/PID/status).
     static func peakResidentBytes(_ pid: pid_t) -> Int? {
-        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 4096)
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard n > 0 else { return nil }
-        let text = String(decoding: buf[0..<n], as: UTF8.self)
+        guard let text = procText(pid, "status", max: 4096) else { return nil }
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
         return Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
+    }
+
+    /// The first `max` bytes of /proc/PID/`name`, as text; nil when it cannot be read.
+    static func procText(_ pid: pid_t, _ name: String, max: Int) -> String? {
+        let fd = open("/proc/\(pid)/\(name)", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: max)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        return n > 0 ? String(decoding: buf[0..<n], as: UTF8.self) : nil
     }
 }
 
