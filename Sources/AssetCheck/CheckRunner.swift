@@ -1,6 +1,7 @@
 import CodeSweep
 import FileWalker
 import Records
+import Reporting
 import SweepCore
 import UserInput
 

@@ -1,5 +1,6 @@
 import Payloads
 import Records
+import Reporting
 import UserInput
 
 /// One code as the check saw it.

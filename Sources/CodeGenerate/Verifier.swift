@@ -3,6 +3,7 @@ import CodeSweep
 import MagickBridge
 import Payloads
 import Records
+import Reporting
 import SweepCore
 
 /// What verifying one code found.

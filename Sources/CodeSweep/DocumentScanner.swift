@@ -1,6 +1,7 @@
 import DocumentBridge
 import MagickBridge
 import Records
+import Reporting
 import SweepCore
 
 /// Scans a document (PDF, SVG): each page rendered grey by Poppler or librsvg (separate

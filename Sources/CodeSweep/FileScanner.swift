@@ -2,6 +2,7 @@ import DocumentBridge
 import FileWalker
 import MagickBridge
 import Records
+import Reporting
 import SweepCore
 import UserInput
 

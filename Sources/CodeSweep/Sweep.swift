@@ -1,6 +1,7 @@
 import FileWalker
 import MagickBridge
 import Records
+import Reporting
 
 #if canImport(Glibc)
 import Glibc

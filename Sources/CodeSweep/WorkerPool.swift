@@ -2,6 +2,7 @@ import Dispatch
 import FileWalker
 import MagickBridge
 import Records
+import Reporting
 import UserInput
 
 #if canImport(Glibc)
@@ -32,8 +33,7 @@ final class WorkerSlot: @unchecked Sendable {
     let lifeline: Int32
     /// The end of a timeout message: which flag changes the limit (" (see --timeout)").
     let timeoutHint: String
-    /// The worker's address-space limit beyond its start (MiB; 0: none), to tell a death at
-    /// the limit from another crash.
+    /// The worker's address-space limit beyond its start (MiB; 0: none): a death there is no crash.
     let memoryLimitMiB: Int
     /// Smallest and largest virtual size seen of the current worker (the first: its size
     /// between files; the second: while the current file is in flight).

@@ -1,4 +1,5 @@
 import Records
+import Reporting
 import UserInput
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Payloads
 import Records
+import Reporting
 
 /// The parts of a `report --html` card that say where a file came from (its provenance, as the
 /// scan recorded it) and which host a link goes to. Every value comes from the report, which an

@@ -25,9 +25,9 @@ package struct CSVSink: RecordSink {
         (.frame, false), (.symbology, false), (.text, true), (.bytes, true), (.encoding, false), (.corners, false), (.pass, true),
     ]
     package static let codeColumns =
-        [FileRecord.Field.path.rawValue]
+        [FileRecord.CodingKeys.path.rawValue]
         + codeFields.flatMap { $0.field == .corners ? (0..<4).flatMap { ["x\($0)", "y\($0)"] } : [$0.field.rawValue] }
-    package static let fileColumns = [FileRecord.Field.status.rawValue] + RecordError.Field.allCases.map { "error_" + $0.rawValue }
+    package static let fileColumns = [FileRecord.CodingKeys.status.rawValue] + RecordError.Field.allCases.map { "error_" + $0.rawValue }
 
     let out: OutputFile
     let forcedCharset: String?
@@ -46,7 +46,7 @@ package struct CSVSink: RecordSink {
 
     package mutating func write(_ record: FileRecord) {
         var rows = ""
-        let status: [Cell] = [.number(record.status), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
+        let status: [Cell] = [.number(record.status.rawValue), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
             var cells: [Cell] = [.text(record.path)]
             let json = code.json(forcedCharset: forcedCharset)

@@ -32,6 +32,13 @@ final class JSONBox {
         case let v as Double: return .double(v)
         case let v as Float: return .double(Double(v))
         case let v as any BinaryInteger: return Int(exactly: v).map(JSONValue.int) ?? .double(Double(v))
+        case let v as any TextKeyedMap:
+            var fields: [(String, JSONValue)] = []
+            for (key, item) in v.entriesByKey() {
+                let value: any Encodable = item
+                fields.append((key, try wrap(value, path: path + [AnyKey(stringValue: key)], userInfo: userInfo)))
+            }
+            return .object(fields)
         default:
             let box = JSONBox()
             try value.encode(to: BoxEncoder(box: box, codingPath: path, userInfo: userInfo))
@@ -113,4 +120,12 @@ struct SingleBox: SingleValueEncodingContainer {
     let userInfo: [CodingUserInfoKey: Any]
     mutating func encodeNil() throws { box.single = .null }
     mutating func encode<T: Encodable>(_ value: T) throws { box.single = try JSONBox.wrap(value, path: codingPath, userInfo: userInfo) }
+}
+
+/// A dictionary with text keys (a record's `hashes`): written in the order of its keys, not in
+/// the dictionary's, which changes from run to run.
+protocol TextKeyedMap { func entriesByKey() -> [(String, any Encodable)] }
+
+extension Dictionary: TextKeyedMap where Key == String, Value: Encodable {
+    func entriesByKey() -> [(String, any Encodable)] { sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 }

@@ -1,10 +1,9 @@
 import Payloads
 import Records
 
-/// The record's `Codable` conformance is its public JSON shape (docs/schema/record.schema.json):
-/// the coding keys below are the one list of its fields, in output order. `encode(to:)` writes
-/// what a report holds (numbers rounded, payload text decoded); `init(from:)` reads a report
-/// back. A worker's reply encodes the same shape in `RecordStyle.exact` (numbers unrounded).
+/// How a record is written: a report's numbers rounded and payload text decoded, or the
+/// worker wire's exact values. The record's fields are declared in FileRecord.swift; the
+/// coding of the values in it (codes in CodeCoding.swift) is here.
 public struct RecordStyle: Sendable {
     /// Charset forced on payload text (`--charset`); nil: decided from the bytes and ECI.
     public var charset: String?
@@ -24,59 +23,7 @@ public struct RecordStyle: Sendable {
     }
 }
 
-extension FileRecord: Codable {
-    package enum Field: String, CodingKey {
-        case path, pathB64 = "path_b64", status, format, width, height, orientation, frames, pages, codes, error, warnings
-        case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        let style = RecordStyle.of(encoder)
-        var c = encoder.container(keyedBy: Field.self)
-        try c.encode(path, forKey: .path)
-        if !pathIsValidUTF8 { try c.encode(Base64.encode(pathBytes), forKey: .pathB64) }
-        try c.encode(status, forKey: .status)
-        try c.encodeIfPresent(format?.rawValue, forKey: .format)
-        try c.encodeIfPresent(width, forKey: .width)
-        try c.encodeIfPresent(height, forKey: .height)
-        try c.encodeIfPresent(orientation, forKey: .orientation)
-        try c.encodeIfPresent(frames, forKey: .frames)
-        if !pages.isEmpty { try c.encode(pages, forKey: .pages) }
-        try c.encode(codes, forKey: .codes)
-        try c.encodeIfPresent(error, forKey: .error)
-        if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
-        try c.encodeIfPresent(failedDecoder, forKey: .failedDecoder)
-        try c.encodeIfPresent(size, forKey: .size)
-        try c.encodeIfPresent(mtime.map { style.round($0, 3) }, forKey: .mtime)
-        if let hashes, !hashes.isEmpty || style.exact {
-            var h = c.nestedContainer(keyedBy: AnyKey.self, forKey: .hashes)
-            for (name, digest) in hashes.sorted(by: { $0.key < $1.key }) { try h.encode(digest, forKey: AnyKey(stringValue: name)) }
-        }
-        if let metadata, !metadata.isEmpty || style.exact { try c.encode(metadata, forKey: .metadata) }
-        try c.encodeIfPresent(timings, forKey: .timings)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Field.self)
-        let path = try c.decode(String.self, forKey: .path)
-        self.init(path: path, pathBytes: c.contains(.pathB64) ? try c.decodeBase64(forKey: .pathB64) : Array(path.utf8))
-        format = try c.decodeIfPresent(String.self, forKey: .format).flatMap(ImageFormat.init(rawValue:))
-        width = try c.decodeIfPresent(Int.self, forKey: .width)
-        height = try c.decodeIfPresent(Int.self, forKey: .height)
-        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
-        frames = try c.decodeIfPresent(Int.self, forKey: .frames)
-        pages = try c.decodeIfPresent([PageRender].self, forKey: .pages) ?? []
-        codes = try c.decodeIfPresent([DetectedCode].self, forKey: .codes) ?? []
-        error = try c.decodeIfPresent(RecordError.self, forKey: .error)
-        warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
-        failedDecoder = try c.decodeIfPresent(String.self, forKey: .failedDecoder)
-        size = try c.decodeIfPresent(Int.self, forKey: .size)
-        mtime = try c.decodeIfPresent(Double.self, forKey: .mtime)
-        hashes = try c.decodeIfPresent([String: String].self, forKey: .hashes)
-        metadata = try c.decodeIfPresent(ImageMetadata.self, forKey: .metadata)
-        timings = try c.decodeIfPresent(RecordTimings.self, forKey: .timings)
-    }
-
+extension FileRecord {
     /// The record as documented in the README (field names are stable).
     public func json(forcedCharset: String? = nil) -> JSONValue { RecordStyle(charset: forcedCharset).json(self) }
 }

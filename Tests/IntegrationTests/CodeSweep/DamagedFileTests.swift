@@ -29,10 +29,10 @@ struct DamagedFileTests {
         try dir.write("cut.jpg", Array(bytes.prefix(bytes.count / 2)))
 
         let whole = try Library.file(full)
-        #expect(whole.status == "ok" && whole.warnings.isEmpty, "\(whole.warnings)")
+        #expect(whole.status == .ok && whole.warnings.isEmpty, "\(whole.warnings)")
 
         let cut = try Library.file(dir.file("cut.jpg"))
-        #expect(cut.status == "ok")
+        #expect(cut.status == .ok)
         #expect(cut.width == 300 && cut.height == 700)
         // The decoder's complaint must reach the record: a silent grey lower half would pass for a clean file.
         #expect(cut.warnings.contains { $0.lowercased().contains("premature end") }, "warnings: \(cut.warnings)")
@@ -54,7 +54,7 @@ struct DamagedFileTests {
         try dir.write("fake.tif", [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x00] + garbage)
         for (name, format) in [("fake.jpg", ImageFormat.jpeg), ("fake.png", .png), ("fake.gif", .gif), ("fake.tif", .tiff)] {
             let r = try Library.file(dir.file(name))
-            #expect(r.status == "error", "\(name) read as ok")
+            #expect(r.status == .error, "\(name) read as ok")
             #expect(r.format == format, "\(name)")
             let kinds: [ErrorKind] = format == .gif ? [.tooLarge] : [.corrupt, .truncated]
             #expect(kinds.contains(r.error?.kind ?? .crash), "\(name): \(String(describing: r.error))")
@@ -68,14 +68,14 @@ struct DamagedFileTests {
         try dir.write("empty.jpg", [])
         try dir.write("random.png", (0..<64).map { UInt8(($0 * 37 + 11) & 0xFF) })
         let empty = try Library.file(dir.file("empty.jpg"))
-        #expect(empty.status == "error" && empty.error?.kind == .empty && empty.size == 0)
+        #expect(empty.status == .error && empty.error?.kind == .empty && empty.size == 0)
         let random = try Library.file(dir.file("random.png"))
-        #expect(random.status == "error" && random.error?.kind == .notImage && random.format == nil)
+        #expect(random.status == .error && random.error?.kind == .notImage && random.format == nil)
         #expect(random.error?.message.contains("0b 30 55") == true, "\(random.error?.message ?? "")")
     }
 
     @Test func theBundledCorruptSampleIsAnError() throws {
         let r = try Library.file(PackageRoot.samples + "/corrupt.jpg")
-        #expect(r.status == "error" && r.error?.kind == .corrupt && r.format == .jpeg)
+        #expect(r.status == .error && r.error?.kind == .corrupt && r.format == .jpeg)
     }
 }

@@ -44,17 +44,17 @@ struct SweepTests {
         let byName = Dictionary(uniqueKeysWithValues: records.map { (String($0.path.dropFirst(root.count + 1)), $0) })
 
         let broken = try #require(byName["broken.jpg"])
-        #expect(broken.status == "error")
+        #expect(broken.status == .error)
         #expect([ErrorKind.corrupt, .truncated].contains(broken.error?.kind))
         #expect(broken.codes.isEmpty)
         #expect(broken.error?.message.isEmpty == false)
 
         let empty = try #require(byName["empty.png"])
-        #expect(empty.status == "error" && empty.error?.kind == .empty)
+        #expect(empty.status == .error && empty.error?.kind == .empty)
         #expect(empty.size == 0)
 
         let nocode = try #require(byName["c-nocode.png"])
-        #expect(nocode.status == "ok" && nocode.codes.isEmpty && nocode.width == 120 && nocode.height == 90)
+        #expect(nocode.status == .ok && nocode.codes.isEmpty && nocode.width == 120 && nocode.height == 90)
 
         #expect(byName["a.png"]?.codes.map(\.text) == ["first"])
         #expect(byName["a-sub/deeper/z.jpg"]?.codes.map(\.text) == ["deep"])
@@ -69,7 +69,7 @@ struct SweepTests {
         try dir.write("notes.txt", Array("plain text".utf8))
         try dir.write("draw.mvg", Array("push graphic-context\nviewbox 0 0 10 10\npop graphic-context\n".utf8))
         let explicit = try Library.file(dir.file("notes.txt"))
-        #expect(explicit.status == "error" && explicit.error?.kind == .notImage)
+        #expect(explicit.status == .error && explicit.error?.kind == .notImage)
         // MVG is never handed to ImageMagick, even when named explicitly (SVG goes to librsvg: DocumentTests).
         let mvg = try Library.file(dir.file("draw.mvg"))
         #expect(mvg.error?.kind == .notImage && mvg.format == nil)
@@ -268,7 +268,7 @@ struct SweepTests {
         let records = await Library.sweep([samples], jobs: 2)
         #expect(records.map { String($0.path.dropFirst(samples.count + 1)) } == expected.map(\.path))
         for (want, got) in zip(expected, records) {
-            #expect(got.status == want.status, "\(want.path): \(got.error?.message ?? "")")
+            #expect(got.status.rawValue == want.status, "\(want.path): \(got.error?.message ?? "")")
             if let kind = want.error_kind { #expect(got.error?.kind.rawValue == kind, "\(want.path)") }
             #expect(got.codes.count == want.codes.count, "\(want.path): \(got.codes.map(\.text))")
             for w in want.codes {

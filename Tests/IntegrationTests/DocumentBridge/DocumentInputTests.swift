@@ -19,7 +19,7 @@ struct DocumentInputTests {
         let dir = try TempDir()
         try Self.blankPages(2000, lastCode: "the last page").write(dir.file("long.pdf"))
         let all = try #require(try DocumentTests.scan([dir.file("long.pdf")], ["--max-pages", "2000"]).records.first)
-        #expect(all.status == "ok", "\(all.error?.message ?? "")")
+        #expect(all.status == .ok, "\(all.error?.message ?? "")")
         #expect(all.frames == 2000 && all.pages.count == 2000)
         #expect(all.codes.map(\.text) == ["the last page"])
         #expect(all.codes.map(\.frame) == [1999])
@@ -81,7 +81,7 @@ struct DocumentInputTests {
         ).write(to: URL(fileURLWithPath: art + "/sub/xinclude.svg"))
         let (records, _) = try DocumentTests.scan([art + "/sub"])
         for r in records where r.path.hasSuffix(".svg") {
-            #expect(r.status == "ok", "\(r.path): \(r.error?.message ?? "")")
+            #expect(r.status == .ok, "\(r.path): \(r.error?.message ?? "")")
             if r.path.hasSuffix("embedded.svg") {
                 #expect(r.codes.map(\.text) == ["outside the file"], "the control: a data: URL inside the file is drawn")
             } else {

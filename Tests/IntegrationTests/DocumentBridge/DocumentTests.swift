@@ -39,7 +39,7 @@ struct DocumentTests {
         ]
         try pdf.write(dir.file("three.pdf"))
         let r = try #require(try Self.scan([dir.file("three.pdf")]).records.first)
-        #expect(r.status == "ok", "\(r.error?.message ?? "")")
+        #expect(r.status == .ok, "\(r.error?.message ?? "")")
         #expect(r.format == .pdf && r.frames == 3 && r.pages.count == 3)
         #expect(r.codes.map(\.text) == ["page one", "page three, turned"])
         #expect(r.codes.map(\.frame) == [0, 2])
@@ -116,7 +116,7 @@ struct DocumentTests {
         #expect(records.count == 2)
         #expect(records[0].error?.kind == .encrypted, "\(records[0].error?.message ?? "")")
         #expect(records[0].error?.message.contains("password") == true)
-        #expect(records[1].status == "ok")
+        #expect(records[1].status == .ok)
         #expect(records[1].codes.map(\.text) == ["behind a password"])
     }
 

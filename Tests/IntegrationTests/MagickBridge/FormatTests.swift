@@ -38,7 +38,7 @@ struct FormatTests {
         try Make.convert([dir.file("base.png")] + c.options + [path])
 
         let r = try Library.file(path)
-        #expect(r.status == "ok", "\(r.error?.message ?? "")")
+        #expect(r.status == .ok, "\(r.error?.message ?? "")")
         #expect(r.format == c.format)
         #expect(r.width == 320 && r.height == 200)
         #expect(r.frames == 1)
@@ -70,7 +70,7 @@ struct FormatTests {
         #expect(space == "CMYK")
 
         let r = try Library.file(path)
-        #expect(r.status == "ok")
+        #expect(r.status == .ok)
         #expect(r.format == .jpeg)
         let code = try #require(r.codes.first)
         #expect(r.codes.count == 1)
@@ -92,7 +92,7 @@ struct FormatTests {
         #expect(alpha.lowercased() == "false")
 
         let r = try Library.file(path)
-        #expect(r.status == "ok")
+        #expect(r.status == .ok)
         let code = try #require(r.codes.first)
         #expect(code.text == "on transparency")
         expectCorners(code.corners, near: PlacedQR(x: 15, y: 15, side: Double(side)).quad, tolerance: 2)

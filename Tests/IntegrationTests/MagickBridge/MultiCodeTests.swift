@@ -16,7 +16,7 @@ struct MultiCodeTests {
         try Make.convert([dir.file("p1.png"), dir.file("p2.png"), "-compress", "zip", path])
 
         let r = try Library.file(path)
-        #expect(r.status == "ok" && r.format == .tiff)
+        #expect(r.status == .ok && r.format == .tiff)
         #expect(r.frames == 2)
         #expect(r.width == 300 && r.height == 200)
         let byText = Dictionary(uniqueKeysWithValues: r.codes.map { ($0.text, $0) })
@@ -46,7 +46,7 @@ struct MultiCodeTests {
         #expect(frames.last?.hasPrefix("320 240 ") == true && frames.last?.hasSuffix(" +20 +20") == true, "\(frames)")
 
         let r = try Library.file(path)
-        #expect(r.status == "ok" && r.format == .gif)
+        #expect(r.status == .ok && r.format == .gif)
         #expect(r.frames == 3)
         #expect(r.width == 320 && r.height == 240)
         let found = Set(r.codes.map { "\($0.frame):\($0.text)" })
@@ -74,7 +74,7 @@ struct MultiCodeTests {
         ])
 
         let r = try Library.file(path)
-        #expect(r.status == "ok")
+        #expect(r.status == .ok)
         #expect(r.codes.count == 2)
         let q = try #require(r.codes.first { $0.symbology == .qr })
         let c = try #require(r.codes.first { $0.symbology == .code128 })

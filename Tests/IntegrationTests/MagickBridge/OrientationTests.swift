@@ -44,7 +44,7 @@ struct OrientationTests {
         #expect(stored == "\(sw) \(sh) \(orientation)")
 
         let r = try Library.file(path)
-        #expect(r.status == "ok", "\(r.error?.message ?? "")")
+        #expect(r.status == .ok, "\(r.error?.message ?? "")")
         #expect(r.orientation == orientation)
         #expect(r.width == 360 && r.height == 240, "reported \(r.width ?? -1)x\(r.height ?? -1)")
         #expect(r.codes.count == 1)

@@ -2,6 +2,7 @@ import AssetCheck
 import Foundation
 import Payloads
 import Records
+import Reporting
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Records
+import Reporting
 import TestSupport
 import Testing
 

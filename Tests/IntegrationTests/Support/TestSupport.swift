@@ -1,6 +1,7 @@
 import Foundation
 import MagickBridge
 import Records
+import Reporting
 import TestSupport
 import Testing
 

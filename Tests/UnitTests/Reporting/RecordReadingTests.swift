@@ -37,7 +37,7 @@ struct RecordReadingTests {
                     ("read", .double(1.5)), ("hash", .double(0.5)), ("decode", .double(2)), ("full_decode", .double(3)), ("scan", .double(10.5)),
                     ("grade", .double(0.5)),
                 ]))
-        let shuffled = #"{"path":"a.png","codes":[],"timings_ms":{"scan":10.5,"full_decode":3,"read":1.5}}"#
+        let shuffled = #"{"path":"a.png","status":"ok","codes":[],"timings_ms":{"scan":10.5,"full_decode":3,"read":1.5}}"#
         #expect(
             try FileRecord.read(json: Array(shuffled.utf8)).json()["timings_ms"]
                 == .object([("read", .double(1.5)), ("full_decode", .double(3)), ("scan", .double(10.5))]))
@@ -63,7 +63,7 @@ struct RecordReadingTests {
 
     @Test func aBrokenCodeOrPathIsAnErrorNotADefault() {
         let code = #"{"symbology":"qr","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1],[0,1]]}"#
-        #expect((try? FileRecord.read(json: Array(#"{"path":"a","codes":[\#(code)]}"#.utf8)))?.codes.first?.bytes == Array("ABC".utf8))
+        #expect((try? FileRecord.read(json: Array(#"{"path":"a","status":"ok","codes":[\#(code)]}"#.utf8)))?.codes.first?.bytes == Array("ABC".utf8))
         for bad in [
             #"{"path":"a","codes":[{"symbology":"qr","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1]]}]}"#,
             #"{"path":"a","codes":[{"symbology":"nope","bytes_b64":"QUJD","corners":[[0,0],[1,0],[1,1],[0,1]]}]}"#,

@@ -39,9 +39,45 @@ struct RecordSchemaTests {
         return [r, .failure(path: "b.png", RecordError(.corrupt, "broken"))]
     }
 
+    /// The every-field record with each top-level field the schema lists and it lacks filled in
+    /// from the schema (its `examples`, or a value of its type), read back through the
+    /// record's own decoder: a field added to the type and the schema is covered here without
+    /// a change to this file, and a schema type the field's Swift type cannot hold fails to read.
+    static func filledFromSchema(_ schema: JSONValue) throws -> FileRecord {
+        guard case .object(var fields) = everyField()[0].json(), case .object(let properties)? = schema["properties"] else {
+            throw SchemaError(what: "no properties")
+        }
+        for (name, node) in properties where !fields.contains(where: { $0.0 == name }) {
+            fields.append((name, sample(node, root: schema)))
+        }
+        if let i = fields.firstIndex(where: { $0.0 == "status" }) { fields[i].1 = .string("error") }  // a new record's is "ok"
+        return try FileRecord.read(json: Array(JSONValue.object(fields).serialized().utf8))
+    }
+
+    struct SchemaError: Error { var what: String }
+
+    /// A value the schema node allows: its first example or enum value, else one of its type.
+    static func sample(_ node: JSONValue, root: JSONValue) -> JSONValue {
+        if let ref = node["$ref"]?.stringValue { return sample(root["$defs"]?[String(ref.dropFirst("#/$defs/".count))] ?? .null, root: root) }
+        if let first = node["examples"]?.arrayValue?.first ?? node["enum"]?.arrayValue?.first { return first }
+        switch node["type"]?.stringValue {
+        case "string": return .string("x")
+        case "integer": return .int(1)
+        case "number": return .double(1.5)
+        case "boolean": return .bool(true)
+        case "array": return .array([sample(node["items"] ?? .null, root: root)])
+        case "object":
+            guard case .object(let properties)? = node["properties"] else { return .object([]) }
+            return .object(properties.map { ($0.0, sample($0.1, root: root)) })
+        default: return .null
+        }
+    }
+
+    static func schema() throws -> JSONValue { try JSONReading.value(Array(try Data(contentsOf: Self.schemaURL))) }
+
     @Test func schemaAndEncoderAgreeFieldByField() throws {
-        let schema = try JSONReading.value(Array(try Data(contentsOf: Self.schemaURL)))
-        let emitted = Self.everyField().map { $0.json() }
+        let schema = try Self.schema()
+        let emitted = ([try Self.filledFromSchema(schema)] + Self.everyField().dropFirst()).map { $0.json() }
         var checked: [String] = []
         compare(emitted, schema, root: schema, at: "record", checked: &checked)
         // The walk reached every object the record has.
@@ -50,6 +86,26 @@ struct RecordSchemaTests {
                 "record", "record.pages[]", "record.codes[]", "record.codes[].details", "record.error", "record.hashes", "record.metadata",
                 "record.metadata.gps",
             ]))
+    }
+
+    /// The record's coding keys are the schema's top-level properties, one for one, and every
+    /// stored property of the record has a key except `measurements` (which is not in the JSON):
+    /// a property added without its key would be missing from every report without a word.
+    @Test func everyPropertyHasAKeyInTheSchema() throws {
+        let schema = try Self.schema()
+        guard case .object(let properties)? = schema["properties"] else { Issue.record("schema without properties"); return }
+        let keys = FileRecord.CodingKeys.allCases
+        #expect(Set(keys.map(\.rawValue)) == Set(properties.map(\.0)))
+        // Filled from the schema, every stored property differs from a new record's (so the
+        // JSON set it: it has a key), and every key is written, in the keys' order.
+        let filled = try Self.filledFromSchema(schema)
+        let fresh = Mirror(reflecting: FileRecord(path: "a")).children
+        let set = Mirror(reflecting: filled).children
+        #expect(fresh.count == set.count && fresh.count > 15)
+        let unset = zip(fresh, set).filter { "\($0.value)" == "\($1.value)" }.compactMap(\.0.label)
+        #expect(unset == ["measurements"], "stored properties with no key in the JSON: \(unset)")
+        guard case .object(let written) = filled.json() else { Issue.record("a record that is not an object"); return }
+        #expect(written.map(\.0) == keys.map(\.rawValue))
     }
 
     /// Compares the properties `values` have with those `schema` lists, then each property's values below.

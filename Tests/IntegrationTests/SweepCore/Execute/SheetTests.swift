@@ -2,6 +2,7 @@ import CodeSweep
 import FileWalker
 import Foundation
 import Records
+import Reporting
 import SweepCore
 import TestSupport
 import Testing

@@ -28,7 +28,7 @@ struct ReaderTests {
         expectCorners(code.corners, near: placed.quad, tolerance: 2)
         #expect(inside.width == 400 && inside.height == 300)
         let outside = try Library.file(dir.file("roi.png"), settings: try Self.settings(roi: "0,0.5,0.5,0.5"))
-        #expect(outside.status == "ok" && outside.codes.isEmpty)
+        #expect(outside.status == .ok && outside.codes.isEmpty)
     }
 
     @Test(arguments: Effort.allCases)

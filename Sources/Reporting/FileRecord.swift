@@ -1,0 +1,97 @@
+import Records
+
+/// The result for one file: the unit every reporter writes, and its public JSON shape
+/// (docs/schema/record.schema.json). The shape is this declaration: `CodingKeys` lists the
+/// fields in output order with their JSON names, and `Codable` is synthesized from it, so a
+/// new field is one property and one key here, plus the schema. The worker's reply, the JSON
+/// and JSONL sinks, `--resume`, `merge`, `summarize`, `report` and `check` all read and
+/// write it through this conformance. What a field needs beyond its type says so on the field:
+/// `@OmittedWhenEmpty` (left out when empty), `@Rounded` (printed to so many decimals; the
+/// worker wire keeps them all, `RecordStyle.exact`). A property without a key is not in the
+/// JSON (`RecordSchemaTests` fails when one is added without its key or its schema entry).
+public struct FileRecord: Sendable, Equatable, Codable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, error, warnings
+        case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
+    }
+
+    /// As the user would write it (relative to the argument given). Lossy if the name is not UTF-8.
+    public var path: String
+    /// The exact bytes of a path that is not valid UTF-8 (`pathBytes`); nil when `path` is exact.
+    var exactPath: Base64Bytes?
+    /// "ok", or "error" when `error` is set (kept in step with it).
+    public private(set) var status = RecordStatus.ok
+    public var format: ImageFormat?
+    /// Upright dimensions (after EXIF orientation) of the first frame.
+    public var width: Int?
+    public var height: Int?
+    /// EXIF orientation tag as stored (1...8); 1 when absent.
+    public var orientation: Int?
+    public var frames: Int?
+    /// A document's pages as rendered (PDF, SVG), one per page read, in page order: a code's
+    /// `frame` is its page's index and its corners are in that page's rendering's pixels.
+    @OmittedWhenEmpty public var pages: [PageRender] = []
+    public var codes: [DetectedCode] = []
+    public var error: RecordError? { didSet { status = error == nil ? .ok : .error } }
+    @OmittedWhenEmpty public var warnings: [String] = []
+    /// A decoder that failed on this file (crashed, aborted or hung) while the others' codes
+    /// were kept: "zxing-cpp" (the second decoder); nil when none failed.
+    public var failedDecoder: String?
+    public var size: Int?
+    /// Modification time, seconds since 1970 (fractional), printed to the millisecond.
+    @Rounded<Thousandths> public var mtime: Double? = nil
+    /// Digests of the file's bytes (only with --hash), by algorithm name: lowercase hex
+    /// (written in the order of the names).
+    public var hashes: [String: String]?
+    /// Provenance read from the image's EXIF/XMP (only the fields present).
+    public var metadata: ImageMetadata?
+    /// Where the time went, in milliseconds per stage (only with --timings).
+    public var timings: RecordTimings?
+    /// What the sweep's grader (`check`) measured of each code, index for index with `codes`;
+    /// empty when the sweep does not grade. Beside the codes, not in them, and not part of the
+    /// record's JSON (no key): `check` turns each into its scannability.
+    package var measurements: [JSONValue?] = []
+
+    /// The exact bytes of the path, kept to find the file again when it is not valid UTF-8.
+    public var pathBytes: [UInt8] {
+        get { exactPath?.bytes ?? Array(path.utf8) }
+        set { exactPath = String(validating: newValue, as: UTF8.self) == nil ? Base64Bytes(newValue) : nil }
+    }
+    public var pathIsValidUTF8: Bool { exactPath == nil }
+
+    public init(path: String, pathBytes: [UInt8]? = nil) {
+        self.path = path
+        if let pathBytes { self.pathBytes = pathBytes }
+    }
+
+    public static func failure(path: String, pathBytes: [UInt8]? = nil, _ error: RecordError) -> FileRecord {
+        var r = FileRecord(path: path, pathBytes: pathBytes)
+        r.error = error
+        return r
+    }
+}
+
+public enum RecordStatus: String, Sendable, Codable {
+    case ok, error
+}
+
+/// Milliseconds per stage of one file's scan (`--timings`), each set when the stage ran.
+/// Declared in the order `FileScanner` takes them, which is the order `timings_ms` lists them.
+public struct RecordTimings: Sendable, Equatable {
+    public var read: Double?
+    /// Digesting the bytes (with --hash).
+    public var hash: Double?
+    /// Decoding the image to grey, possibly reduced.
+    public var decode: Double?
+    /// Decoding again at full resolution, when a pass needed it (counted in `scan` too).
+    public var fullDecode: Double?
+    /// Reading the codes (a document's rendering included).
+    public var scan: Double?
+    /// Grading the codes (`check`).
+    public var grade: Double?
+
+    public init() {}
+
+    /// Every stage that ran, summed.
+    public var sum: Double { [read, hash, decode, fullDecode, scan, grade].reduce(0) { $0 + ($1 ?? 0) } }
+}
