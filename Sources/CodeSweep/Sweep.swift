@@ -24,7 +24,8 @@ public struct Sweep: Sendable {
         self.isolation = isolation
     }
 
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The cores this process may use (`CoreAllowance`): what `--jobs` defaults to.
+    public static var coreCount: Int { CoreAllowance.count }
 
     /// Runs the sweep. `emit` is called on the caller's task, once per record, in the order of
     /// `items`, as soon as the next record in order is ready. `shouldStop` is polled between files

@@ -108,8 +108,11 @@ enum ProcessMemory {
     }
 
     /// The first `max` bytes of /proc/PID/`name`, as text; nil when it cannot be read.
-    static func procText(_ pid: pid_t, _ name: String, max: Int) -> String? {
-        let fd = open("/proc/\(pid)/\(name)", O_RDONLY | O_CLOEXEC)
+    static func procText(_ pid: pid_t, _ name: String, max: Int) -> String? { fileText("/proc/\(pid)/\(name)", max: max) }
+
+    /// The first `max` bytes of a kernel file (/proc, /sys), as text; nil when it cannot be read.
+    static func fileText(_ path: String, max: Int) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buf = [UInt8](repeating: 0, count: max)

@@ -139,7 +139,7 @@ extension Check {
         static var exclude: ArgumentHelp { "Skip files and folders matching this glob; repeatable." }
         static var iinclude: ArgumentHelp { "As --include, ignoring ASCII case; repeatable." }
         static var iexclude: ArgumentHelp { "As --exclude, ignoring ASCII case; repeatable." }
-        static var jobs: ArgumentHelp { "Images decoded in parallel (default: number of cores)." }
+        static var jobs: ArgumentHelp { "Images decoded in parallel (default: the cores this process may use)." }
         static var isolation: ArgumentHelp { "Where images are decoded: 'process' (worker processes) or 'none' (in this process)." }
     }
 }

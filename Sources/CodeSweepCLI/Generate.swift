@@ -114,6 +114,6 @@ struct Generate: AsyncParsableCommand {
 extension Generate {
     /// Generate's words for the options it shares with `scan` and `check`.
     enum Help: JobsHelp {
-        static var jobs: ArgumentHelp { "Codes made in parallel (default: number of cores)." }
+        static var jobs: ArgumentHelp { "Codes made in parallel (default: the cores this process may use)." }
     }
 }

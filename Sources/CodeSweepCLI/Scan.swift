@@ -212,7 +212,7 @@ extension Scan {
     /// Scan's words for the options it shares with other commands.
     enum Help: WalkingHelp, JobsHelp, IsolationHelp, OutputHelp {
         static var output: ArgumentHelp { "Write the report to this file instead of stdout." }
-        static var jobs: ArgumentHelp { "Images decoded in parallel (default: number of cores)." }
+        static var jobs: ArgumentHelp { "Images decoded in parallel (default: the cores this process may use)." }
         static var include: ArgumentHelp {
             "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable. '{jpg,heic}' alternatives; a trailing '/' names folders: the files below them."
         }
