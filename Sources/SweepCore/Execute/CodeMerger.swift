@@ -77,10 +77,11 @@ package struct CodeMerger: Sendable {
     /// Marks a held read's confirmation as tried.
     package mutating func markChecked(_ i: Int) { held[i].checked = true }
 
-    /// The same code: same frame, symbology and payload, at an overlapping place.
+    /// The same code: same frame, symbology and payload, at an overlapping place (within a
+    /// quarter of the larger read's size: a linear read on a few scan lines is a thin box).
     static func same(_ existing: DetectedCode, _ code: DetectedCode) -> Bool {
         guard existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes else { return false }
-        let slack = max(4, diagonal(existing.corners) * 0.25)
+        let slack = max(4, max(diagonal(existing.corners), diagonal(code.corners)) * 0.25)
         return existing.corners.overlaps(code.corners, slack: slack)
     }
 

@@ -49,7 +49,7 @@ extension PlanExecutor {
                 var read: [String] = []
                 for raw in zbar.read(view.image, ViewRequest(wanted)).symbols where accept(raw, scanned: options.scanned) {
                     let code = DetectedCode(
-                        symbology: raw.symbology, bytes: raw.bytes, corners: raw.corners.transformed(by: toFull),
+                        symbology: raw.symbology, bytes: raw.bytes, corners: LinearExtent.extended(raw, in: view.image).corners.transformed(by: toFull),
                         quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
                         pass: Self.confirmationPass, gs1: raw.gs1)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")

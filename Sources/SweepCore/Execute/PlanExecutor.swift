@@ -213,7 +213,7 @@ package struct PlanExecutor {
             for raw in outcome.symbols where accept(raw, scanned: scanned) {
                 let code = DetectedCode(
                     symbology: raw.symbology, bytes: raw.bytes,
-                    corners: raw.corners.transformed(by: toFull), quality: raw.quality,
+                    corners: LinearExtent.extended(raw, in: view.image).corners.transformed(by: toFull), quality: raw.quality,
                     orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1)
                 // A QR code where one was read already is that code, not a second one: its
                 // bytes may differ (ZBar hands an ECI payload over converted to UTF-8, the grid
