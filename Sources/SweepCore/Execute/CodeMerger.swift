@@ -10,6 +10,9 @@ import Records
 package struct CodeMerger: Sendable {
     package private(set) var codes: [DetectedCode] = []
     package private(set) var held: [Held] = []
+    /// Held reads their confirmation crop overruled (`overrules`): a read of the same code
+    /// later is not held again, so it cannot confirm itself by a second misread.
+    package private(set) var refuted: [DetectedCode] = []
     /// Whether a linear read on a stronger read of its symbology with other bytes is dropped
     /// (`misreadsEarlier`): in large frames (sheets, photos); in a small image the first,
     /// stronger read may itself be the misread (a 4 KB EAN-13 of the zxing-cpp corpus).
@@ -57,7 +60,9 @@ package struct CodeMerger: Sendable {
     /// - Returns: whether the read was held (and is new there).
     @discardableResult
     package mutating func hold(_ code: DetectedCode, source: String, view: ReadView = ReadView(), checked: Bool = false) -> Bool {
-        if misreadsEarlier(code) { return false }
+        if misreadsEarlier(code) || refuted.contains(where: { Self.same($0, code) }) || codes.contains(where: { Self.overrules($0, code) }) {
+            return false
+        }
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
             // Read again by the same view: still one sighting.
             guard held[h].source != source else {
@@ -76,6 +81,17 @@ package struct CodeMerger: Sendable {
 
     /// Marks a held read's confirmation as tried.
     package mutating func markChecked(_ i: Int) { held[i].checked = true }
+
+    /// Drops held read `i` for good (`refuted`).
+    package mutating func refute(_ i: Int) { refuted.append(held.remove(at: i).code) }
+
+    /// Whether `sure`, a linear read of another symbology, stands on the bars of `weak`, a
+    /// read waiting for confirmation: their outlines meet (within 4 px) and it was read on more
+    /// lines; add-ons, which sit beside their code, neither overrule nor are overruled.
+    static func overrules(_ sure: DetectedCode, _ weak: DetectedCode) -> Bool {
+        !sure.symbology.isTwoDimensional && sure.symbology != weak.symbology && !sure.symbology.isAddOn && !weak.symbology.isAddOn
+            && sure.frame == weak.frame && sure.quality > weak.quality && sure.corners.overlaps(weak.corners, slack: 4)
+    }
 
     /// The same code: same frame, symbology and payload, at an overlapping place (within a
     /// quarter of the larger read's size: a linear read on a few scan lines is a thin box).

@@ -39,6 +39,8 @@ extension PlanExecutor {
         while let i = state.merged.held.firstIndex(where: { !$0.checked }) {
             state.merged.markChecked(i)
             let held = state.merged.held[i]
+            // Sure reads of another symbology the full-resolution crop made over the held read.
+            var overruled = false
             for (target, needsFull) in held.view.confirmationScales {
                 if needsFull || target > state.baseScale * 1.01 { decodeFullResolution(&state) }
                 if needsFull && state.baseScale < 0.999 { continue }
@@ -53,6 +55,7 @@ extension PlanExecutor {
                         quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
                         pass: Self.confirmationPass, gs1: raw.gs1)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
+                    if target > 0.999 && CodeMerger.overrules(code, held.code) && !needsConfirmation(code, state) { overruled = true }
                     if needsConfirmation(code, state) {
                         let crop = ReadView(toFull, at: Point(x: Double(view.image.width) / 2, y: Double(view.image.height) / 2))
                         state.merged.hold(code, source: source, view: crop, checked: true)
@@ -65,6 +68,13 @@ extension PlanExecutor {
                     "confirm \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass) at=\(format(target)) ms=\(ms(since: start)) size=\(view.image.width)x\(view.image.height) read=\(read.joined(separator: ",")) confirmed=\(confirmed)"
                 )
                 if confirmed { break }
+            }
+            // Unconfirmed where full resolution reads another code, surely, on its bars: a
+            // misread of that code (ZBar's DataBar on an EAN-13's bars), which a later view
+            // misreading it the same way must not confirm.
+            if overruled, let j = state.merged.held.firstIndex(where: { $0.code == held.code }) {
+                state.merged.refute(j)
+                trace?("refuted \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass)")
             }
         }
     }
