@@ -89,7 +89,7 @@ struct Check: AsyncParsableCommand {
         let cwd = UserPath.currentFolder()
         var setup = try CheckSetup(
             rulesFile: rules, lookForDefault: !noRulesFile, currentDirectory: cwd,
-            exists: { UserPath.status($0) != nil },
+            exists: UserPath.exists,  // a dangling .codesweep.yml is an error, not no rules
             read: { path in
                 // The message names which file and says why (errno's words).
                 let what = path == (rules ?? CheckSetup.defaultRulesFile) ? "the rules file" : "the expectations file"

@@ -113,4 +113,17 @@ struct NewUserCheckTests {
         #expect(r.stdout.contains("leave a blank margin of at least 16 px (4 modules of 4 px) around the code"), "\(r.stdout)")
         #expect(!r.stdout.contains("at least 4 px (4 modules)"))
     }
+
+    @Test("a .codesweep.yml that is a link to nothing is an error naming it, not a run with no rules")
+    func danglingRulesFile() throws {
+        let dir = try repository()
+        try FileManager.default.removeItem(atPath: dir.file(".codesweep.yml"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file(".codesweep.yml"), withDestinationPath: "rules/gone.yml")
+        let r = try run(codesweepBinary, ["check", "-j", "1", "posters"], currentDirectory: dir.path, check: false)
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains(".codesweep.yml") && r.stderr.contains("No such file"), "\(r.stderr)")
+        // Told not to look for it, the flags are the rules.
+        let flags = try run(codesweepBinary, ["check", "-j", "1", "--no-rules-file", "posters"], currentDirectory: dir.path, check: false)
+        #expect(flags.status == 0, "\(flags.stdout)\(flags.stderr)")
+    }
 }
