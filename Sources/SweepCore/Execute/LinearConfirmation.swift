@@ -49,13 +49,17 @@ extension PlanExecutor {
                 let toFull = Homography(state.baseToFull).concatenating(view.toBase)
                 let start = ContinuousClock.now
                 var read: [String] = []
-                for raw in zbar.read(view.image, ViewRequest(wanted)).symbols where accept(raw, scanned: options.scanned) {
+                // At full resolution every linear symbology of the pass is read, to see what the
+                // held read's bars are (the others' reads only overrule; they are not taken).
+                let asked = target > 0.999 ? wanted.union(symbols.filter { !$0.isTwoDimensional }) : wanted
+                for raw in zbar.read(view.image, ViewRequest(asked)).symbols where accept(raw, scanned: options.scanned) {
                     let code = DetectedCode(
                         symbology: raw.symbology, bytes: raw.bytes, corners: LinearExtent.extended(raw, in: view.image).corners.transformed(by: toFull),
                         quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
                         pass: Self.confirmationPass, gs1: raw.gs1)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
-                    if target > 0.999 && CodeMerger.overrules(code, held.code) && !needsConfirmation(code, state) { overruled = true }
+                    if target > 0.999 && CodeMerger.overrules(code, held.code) && code.quality >= settings.linearConfirmBelow { overruled = true }
+                    guard wanted.contains(raw.symbology) else { continue }
                     if needsConfirmation(code, state) {
                         let crop = ReadView(toFull, at: Point(x: Double(view.image.width) / 2, y: Double(view.image.height) / 2))
                         state.merged.hold(code, source: source, view: crop, checked: true)
