@@ -29,6 +29,8 @@ Needs numpy and Pillow (pip install numpy pillow) and zint; the peer zxing-cpp==
 import argparse, glob, json, math, os, random, re, subprocess, sys, time
 from collections import Counter
 
+from codesweep_scan import scan_folder
+
 GEN_VERSION = 1
 PEER = "zxing-cpp 3.1"
 EAN_FAMILY = {"ean13", "ean8", "upca", "upce", "isbn13", "isbn10"}
@@ -265,20 +267,6 @@ def generate(out, seed, count, negatives, bg_dir):
     return images
 
 
-def codesweep(binary, effort, folder, jobs):
-    t = time.monotonic()
-    p = subprocess.run([binary, "scan", "-q", "--effort", effort, "--jobs", str(jobs), folder], capture_output=True)
-    dt = time.monotonic() - t
-    if p.returncode not in (0, 1):
-        sys.exit(f"codesweep --effort {effort} failed ({p.returncode}): {p.stderr.decode(errors='replace')[:400]}")
-    got = {}
-    for line in p.stdout.decode().split("\n"):
-        if line.strip():
-            r = json.loads(line)
-            got[os.path.basename(r["path"])] = [(c["symbology"], c.get("text", ""), c.get("pass", "?")) for c in r.get("codes", [])]
-    return got, dt
-
-
 PEER_NAMES = {"EAN13": "ean13", "EAN8": "ean8", "UPCA": "upca", "UPCE": "upce", "QRCode": "qr", "Code128": "code128"}
 
 
@@ -342,7 +330,8 @@ def main():
           + f", {sum(1 for w in truth.values() if not w['codes'])} negatives  ({folder})")
     report = []
     for effort in [e for e in a.efforts.split(",") if e]:
-        got, dt = codesweep(a.bin, effort, folder, a.jobs)
+        codes, dt = scan_folder(a.bin, effort, folder, a.jobs)
+        got = {n: [(c["symbology"], c.get("text", ""), c.get("pass", "?")) for c in cs] for n, cs in codes.items()}
         report.append((f"codesweep {effort}", score(f"codesweep {effort}", truth, got, dt, a.list_missed)))
     if not a.no_peer:
         try:

@@ -22,7 +22,9 @@ nothing.
 
 Needs segno, numpy and Pillow (pip install segno numpy pillow); the peer zxing-cpp==3.1.* (pip).
 """
-import argparse, json, math, os, random, string, subprocess, sys, time
+import argparse, json, math, os, random, string, sys, time
+
+from codesweep_scan import scan_folder
 
 GEN_VERSION = 1
 LEVELS = "LMQH"
@@ -142,20 +144,6 @@ def generate(out, seed):
     return codes
 
 
-def codesweep(binary, effort, folder, jobs):
-    t = time.monotonic()
-    p = subprocess.run([binary, "scan", "-q", "--effort", effort, "--jobs", str(jobs), folder], capture_output=True)
-    dt = time.monotonic() - t
-    if p.returncode not in (0, 1):
-        sys.exit(f"codesweep --effort {effort} failed ({p.returncode}): {p.stderr.decode(errors='replace')[:400]}")
-    got = {}
-    for line in p.stdout.decode().split("\n"):
-        if line.strip():
-            r = json.loads(line)
-            got[os.path.basename(r["path"])] = r.get("codes", [])
-    return got, dt
-
-
 def peer(folder, names):
     import zxingcpp
     from PIL import Image
@@ -222,7 +210,7 @@ def main():
           + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())) + f"  ({folder})")
     report = []
     for effort in [e for e in a.efforts.split(",") if e]:
-        got, dt = codesweep(a.bin, effort, folder, a.jobs)
+        got, dt = scan_folder(a.bin, effort, folder, a.jobs)
         mm = score(f"codesweep {effort}", truth, got, dt)
         report.append((f"codesweep {effort}", mm))
     if not a.no_peer:

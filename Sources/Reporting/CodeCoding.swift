@@ -66,7 +66,7 @@ extension DetectedCode: Codable {
         let details = c.contains(.details) ? try c.nestedContainer(keyedBy: DetailField.self, forKey: .details) : nil
         let orientation = try details?.decodeIfPresent(String.self, forKey: .orientation).flatMap { Self.orientationNames.firstIndex(of: $0) }
         self.init(
-            symbology: symbology, bytes: try c.decodeBase64(forKey: .bytes), corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
+            symbology: symbology, bytes: try c.decode(Base64Bytes.self, forKey: .bytes).bytes, corners: Quad(corners.map { Point(x: $0[0], y: $0[1]) }),
             quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 0,
             orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
             frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,

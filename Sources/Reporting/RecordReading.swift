@@ -107,17 +107,6 @@ public enum Base64 {
     public static func decode(_ text: String) -> [UInt8]? { Data(base64Encoded: text).map { Array($0) } }
 }
 
-extension KeyedDecodingContainer {
-    /// Bytes stored as base64 text; a value that is not base64 is an error, not a silent nil.
-    func decodeBase64(forKey key: Key) throws -> [UInt8] {
-        let text = try decode(String.self, forKey: key)
-        guard let bytes = Base64.decode(text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not base64")
-        }
-        return bytes
-    }
-}
-
 extension FileRecord {
     /// One record from its JSON text (a line of a jsonl report, a worker's reply).
     public static func read(json bytes: some Collection<UInt8>) throws(JSONReading.Failure) -> FileRecord {

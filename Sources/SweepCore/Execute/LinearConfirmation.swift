@@ -53,10 +53,7 @@ extension PlanExecutor {
                 // held read's bars are (the others' reads only overrule; they are not taken).
                 let asked = target > 0.999 ? wanted.union(symbols.filter { !$0.isTwoDimensional }) : wanted
                 for raw in zbar.read(view.image, ViewRequest(asked)).symbols where accept(raw, scanned: options.scanned) {
-                    let code = DetectedCode(
-                        symbology: raw.symbology, bytes: raw.bytes, corners: LinearExtent.extended(raw, in: view.image).corners.transformed(by: toFull),
-                        quality: raw.quality, orientation: raw.orientation, frame: held.code.frame,
-                        pass: Self.confirmationPass, gs1: raw.gs1)
+                    let code = DetectedCode(raw, in: view.image, toFull: toFull, frame: held.code.frame, pass: Self.confirmationPass)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
                     if target > 0.999 && CodeMerger.overrules(code, held.code) && code.quality >= settings.linearConfirmBelow { overruled = true }
                     guard wanted.contains(raw.symbology) else { continue }

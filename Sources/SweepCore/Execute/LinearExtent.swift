@@ -70,3 +70,13 @@ enum LinearExtent {
         return (left.end, right.end)
     }
 }
+
+extension DetectedCode {
+    /// A decoder's read of a view as a code of the frame: its corners (a flat linear read's
+    /// with the symbol's ends first, `LinearExtent`) mapped to full resolution by `toFull`.
+    init(_ raw: RawSymbol, in view: LumaImage, toFull: Homography, frame: Int, pass: String) {
+        self.init(
+            symbology: raw.symbology, bytes: raw.bytes, corners: LinearExtent.extended(raw, in: view).corners.transformed(by: toFull),
+            quality: raw.quality, orientation: raw.orientation, frame: frame, pass: pass, gs1: raw.gs1)
+    }
+}

@@ -178,7 +178,9 @@ package struct PlanExecutor {
             symbols.remove(.qr)
             lineStep = settings.settledLineStep
         }
-        if symbols.isEmpty || (settled && settings.settledNeedsBarField && !barsToLookFor(pass, &state)) { return }
+        // A settled frame's pass looks for bars only where the bar-field test sees them.
+        let barsOnly = settled && settings.settledNeedsBarField
+        if symbols.isEmpty || (barsOnly && !barsToLookFor(pass, &state)) { return }
         let request = ViewRequest(symbols, lineStep: lineStep)
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {
@@ -200,7 +202,7 @@ package struct PlanExecutor {
         let before = state.merged.codes.count
         var accepted = 0
         var views = materialize(pass.steps, &state)
-        if settled && settings.settledNeedsBarField && pass.steps.contains(.sheetTiles) { views = tilesWithBars(views, state) }
+        if barsOnly && pass.steps.contains(.sheetTiles) { views = tilesWithBars(views, state) }
         if reader.isolated, let note = beforeIsolatedReader {
             let wanted = options.symbologies.members
             note(paired(state.merged.codes).filter { wanted.contains($0.symbology) })
@@ -211,10 +213,7 @@ package struct PlanExecutor {
             let outcome = reader.read(view.image, request)
             if let failure = outcome.failure { failed?(reader.engine, failure) }
             for raw in outcome.symbols where accept(raw, scanned: scanned) {
-                let code = DetectedCode(
-                    symbology: raw.symbology, bytes: raw.bytes,
-                    corners: LinearExtent.extended(raw, in: view.image).corners.transformed(by: toFull), quality: raw.quality,
-                    orientation: raw.orientation, frame: frameIndex, pass: pass.name, gs1: raw.gs1)
+                let code = DetectedCode(raw, in: view.image, toFull: toFull, frame: frameIndex, pass: pass.name)
                 // A QR code where one was read already is that code, not a second one: its
                 // bytes may differ (ZBar hands an ECI payload over converted to UTF-8, the grid
                 // decoder, which reads first, the symbol's own bytes).
