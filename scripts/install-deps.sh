@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CodeSweep builds, tests and benchmarks with (poppler-utils and
-# librsvg2-bin render documents at run time; qpdf makes the encrypted PDFs of the tests); with --tests also
+# librsvg2-bin render documents at run time; qpdf makes the encrypted PDFs of the tests), then
+# builds zxing-cpp 3.1.1 from its pinned source (scripts/build-zxing.sh: cmake, g++); with --tests also
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail
-PKGS=(make pkg-config python3 fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libzxing-dev libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libqrencode-dev zlib1g-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
+PKGS=(make pkg-config python3 python3-pip cmake g++ libpng-dev fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libqrencode-dev zlib1g-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,6 +18,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# zxing-cpp 3.1.1 from its pinned release source (sha256-checked), built once into a cached prefix.
+bash "$(dirname "$0")/build-zxing.sh"
 # With --tests: PyPI's jsonschema too, with which the tests check the JSON output against
 # docs/schema (scripts/validate-schema.py), for the python3 first on PATH, the one the tests run.
 if [ "${1:-}" = "--tests" ] && ! python3 -c 'import jsonschema, referencing' 2>/dev/null; then
