@@ -20,12 +20,14 @@ let package = Package(
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // The second decoder's C face: a few lines of C++ over Debian's zxing-cpp 1.4
-        // (libzxing-dev), exposing one plain C function; no C++ type reaches Swift.
-        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        // zxing-cpp 3.1.1's own C API (ZXingC.h), built statically from its pinned release source by
+        // scripts/build-zxing.sh (make deps), which installs pkg-config's `codesweep-zxing`.
+        .systemLibrary(name: "CZXing", pkgConfig: "codesweep-zxing"),
         // libjpeg-turbo's C face (Debian's libjpeg62-turbo-dev): header inspection and decoding to
         // grey, whole or a region, with libjpeg's setjmp/longjmp error handling kept inside cjpeg.c.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libpng's C face (Debian's libpng-dev): decoding to grey through its simplified API.
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -60,9 +62,12 @@ let package = Package(
         // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
         // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
         .target(name: "JPEGBridge", dependencies: ["CJPEG", "SweepCore"]),
-        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs it can through
-        // JPEGBridge, straight to grey); each format's ImageMagick coder.
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "Records", "SweepCore"]),
+        // libpng wrapper: a PNG's bytes in, grey (alpha over white) out; declines animated PNGs and
+        // anything libpng warns about.
+        .target(name: "PNGBridge", dependencies: ["CPNG", "SweepCore"]),
+        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs and PNGs it can
+        // through JPEGBridge and PNGBridge, straight to grey); each format's ImageMagick coder.
+        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "PNGBridge", "Records", "SweepCore"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
         .target(name: "DocumentBridge", dependencies: ["Records", "SweepCore"]),
@@ -134,7 +139,5 @@ let package = Package(
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting",
             ],
             path: "Tests/IntegrationTests"),
-    ],
-    // zxing-cpp's headers need C++17 (CZXing).
-    cxxLanguageStandard: .cxx17
+    ]
 )

@@ -21,6 +21,15 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     case datamatrix = "datamatrix"
     case pdf417 = "pdf417"
     case aztec = "aztec"
+    // zxing-cpp 3.1 alone.
+    case microqr = "microqr"
+    case rmqr = "rmqr"
+    case micropdf417 = "micropdf417"
+    case maxicode = "maxicode"
+    case databarLimited = "databar-ltd"
+    case databarExpandedStacked = "databar-exp-stacked"
+    case dxFilmEdge = "dxfilmedge"
+    case telepen = "telepen"
 
     /// Which decoder reads the symbology: zxing-cpp for what ZBar lacks (Data Matrix, Aztec,
     /// and PDF417, whose ZBar decoder is off in Debian's build), ZBar for the rest. (zxing-cpp
@@ -31,7 +40,8 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .qr, .sq, .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .code39, .code93, .code128, .codabar, .databar,
             .databarExpanded:
             .zbar
-        case .datamatrix, .pdf417, .aztec: .zxing
+        case .datamatrix, .pdf417, .aztec, .microqr, .rmqr, .micropdf417, .maxicode, .databarLimited, .databarExpandedStacked, .dxFilmEdge, .telepen:
+            .zxing
         }
     }
 
@@ -59,6 +69,12 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .datamatrix: "]d1"
         case .pdf417: "]L2"
         case .aztec: "]z0"
+        case .microqr, .rmqr: "]Q1"
+        case .micropdf417: "]L2"
+        case .maxicode: "]U0"
+        case .databarLimited, .databarExpandedStacked: "]e0"
+        case .dxFilmEdge: "]X0"
+        case .telepen: "]B0"
         }
     }
 
@@ -66,7 +82,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     /// nil where it depends on an FNC1 that ZBar does not report (Code 128, QR, …).
     public var isGS1: Bool? {
         switch self {
-        case .databar, .databarExpanded: true
+        case .databar, .databarExpanded, .databarLimited, .databarExpandedStacked: true
         default: nil
         }
     }
@@ -94,6 +110,14 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .datamatrix: "Data Matrix"
         case .pdf417: "PDF417"
         case .aztec: "Aztec"
+        case .microqr: "Micro QR Code"
+        case .rmqr: "rMQR Code"
+        case .micropdf417: "MicroPDF417"
+        case .maxicode: "MaxiCode"
+        case .databarLimited: "GS1 DataBar Limited"
+        case .databarExpandedStacked: "GS1 DataBar Expanded Stacked"
+        case .dxFilmEdge: "DX Film Edge"
+        case .telepen: "Telepen"
         }
     }
 
@@ -121,12 +145,20 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
         case .datamatrix: "DataMatrix"
         case .pdf417: "PDF417"
         case .aztec: "Aztec"
+        case .microqr: "MicroQRCode"
+        case .rmqr: "rMQRCode"
+        case .micropdf417: "MicroPDF417"
+        case .maxicode: "MaxiCode"
+        case .databarLimited: "DataBarLimited"
+        case .databarExpandedStacked: "DataBarExpandedStacked"
+        case .dxFilmEdge: "DXFilmEdge"
+        case .telepen: "Telepen"
         }
     }
 
     public var isTwoDimensional: Bool {
         switch self {
-        case .qr, .sq, .datamatrix, .pdf417, .aztec: true
+        case .qr, .sq, .datamatrix, .pdf417, .aztec, .microqr, .rmqr, .micropdf417, .maxicode: true
         default: false
         }
     }
@@ -156,11 +188,13 @@ public struct SymbologySet: Sendable, Equatable, Codable {
     public static let groups: [(name: String, help: String, members: Set<Symbology>)] = [
         ("all", "every symbology ZBar and zxing-cpp read, add-ons and ISBN included", Set(Symbology.allCases)),
         ("default", "all except ISBN re-labelling (add-ons only beside their EAN/UPC code)", standard.members),
-        ("2d", "QR Code, SQ Code, Data Matrix, PDF417 and Aztec", Set(Symbology.allCases.filter(\.isTwoDimensional))),
+        ("2d", "QR Code, Micro QR, rMQR, SQ Code, Data Matrix, PDF417, MicroPDF417, Aztec and MaxiCode", Set(Symbology.allCases.filter(\.isTwoDimensional))),
         ("1d", "every linear symbology except ISBN re-labelling", standard.members.filter { !$0.isTwoDimensional }),
-        ("zxing", "Data Matrix, PDF417 and Aztec (the second decoder, zxing-cpp)", Set(Symbology.allCases.filter { $0.engine == .zxing })),
+        ("zxing", "what zxing-cpp alone reads: Data Matrix, PDF417, Aztec, Micro QR, rMQR, MicroPDF417, MaxiCode, DataBar Limited and Expanded Stacked, DX film edge, Telepen", Set(Symbology.allCases.filter { $0.engine == .zxing })),
         ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
         ("addons", "EAN-2 and EAN-5 add-ons (reported beside their EAN/UPC code)", [.ean2, .ean5]),
+        ("qr-family", "QR Code, Micro QR and rMQR", [.qr, .microqr, .rmqr]),
+        ("databar-all", "every GS1 DataBar", [.databar, .databarExpanded, .databarLimited, .databarExpandedStacked]),
     ]
 
     /// Parses a comma-separated list of names and groups; `-name` removes. Unknown names throw.
@@ -196,6 +230,9 @@ public struct SymbologySet: Sendable, Equatable, Codable {
         "code-128": .code128, "rss14": .databar, "rss-expanded": .databarExpanded, "databar-expanded": .databarExpanded,
         "ean-2": .ean2, "ean-5": .ean5, "isbn-10": .isbn10, "isbn-13": .isbn13,
         "data-matrix": .datamatrix, "dm": .datamatrix, "gs1-datamatrix": .datamatrix, "pdf-417": .pdf417, "aztec-code": .aztec,
+        "micro-qr": .microqr, "microqrcode": .microqr, "rmqrcode": .rmqr, "rmqr-code": .rmqr, "micro-pdf417": .micropdf417,
+        "databar-limited": .databarLimited, "rss-limited": .databarLimited, "databar-expanded-stacked": .databarExpandedStacked,
+        "rss-expanded-stacked": .databarExpandedStacked, "dx-film-edge": .dxFilmEdge, "dx": .dxFilmEdge,
     ]
 
     public var linear: Set<Symbology> { members.filter { !$0.isTwoDimensional } }
@@ -203,8 +240,8 @@ public struct SymbologySet: Sendable, Equatable, Codable {
     public var hasTwoDimensional: Bool { members.contains(where: \.isTwoDimensional) }
 }
 
-/// The decoders CodeSweep runs: ZBar for most symbologies, zxing-cpp (the second decoder) for
-/// Data Matrix, PDF417 and Aztec (and QR codes in its own passes, `Symbology.isRead(by:)`). Raw values are the names printed and recorded.
+/// The decoders CodeSweep runs: ZBar for most linear symbologies, zxing-cpp 3.1 for what ZBar
+/// lacks (and every format on clean digital frames), the grid decoder for located QR codes. Raw values are the names printed and recorded.
 public enum DecodingEngine: String, Sendable, CaseIterable, Codable {
     case zbar = "zbar"
     case zxing = "zxing-cpp"

@@ -8,9 +8,12 @@ extension DetectedCode: Codable {
         /// The orientation index, written only in `RecordStyle.exact` (the worker wire: any value
         /// kept); a report has the word in `details` (older records had the index here).
         case orientation
+        /// zxing-cpp's facts whole, on the worker wire only (`RecordStyle.exact`).
+        case facts
     }
     enum DetailField: String, CodingKey {
         case symbologyID = "symbology_id", orientation, gs1, decoder, version, ecLevel = "ec_level", mask, mirrored, eci
+        case variant, inverted, sequenceIndex = "sequence_index", sequenceCount = "sequence_count", sequenceID = "sequence_id"
     }
 
     /// ZBar's orientation as a word (nil when ZBar did not say).
@@ -28,7 +31,10 @@ extension DetectedCode: Codable {
         try c.encode(frame, forKey: .frame)
         try c.encode(quality, forKey: .quality)
         try c.encode(pass, forKey: .pass)
-        if style.exact { try c.encode(orientation, forKey: .orientation) }
+        if style.exact {
+            try c.encode(orientation, forKey: .orientation)
+            try c.encodeIfPresent(facts, forKey: .facts)
+        }
         try encodeDetails(c.nestedContainer(keyedBy: DetailField.self, forKey: .details), exact: style.exact)
     }
 
@@ -49,6 +55,19 @@ extension DetectedCode: Codable {
             try d.encode(q.mask, forKey: .mask)
             try d.encode(q.mirrored, forKey: .mirrored)
             try d.encodeIfPresent(q.eci, forKey: .eci)
+        } else if let f = facts {
+            try d.encodeIfPresent(f.version, forKey: .version)
+            try d.encodeIfPresent(f.ecLevel, forKey: .ecLevel)
+            try d.encodeIfPresent(f.mask, forKey: .mask)
+            try d.encodeIfPresent(f.mirrored, forKey: .mirrored)
+            try d.encodeIfPresent(f.eci, forKey: .eci)
+        }
+        try d.encodeIfPresent(facts?.variant, forKey: .variant)
+        try d.encodeIfPresent(facts?.inverted, forKey: .inverted)
+        if let part = facts?.sequence {
+            try d.encode(part.index, forKey: .sequenceIndex)
+            try d.encode(part.count, forKey: .sequenceCount)
+            try d.encode(part.id, forKey: .sequenceID)
         }
     }
 
@@ -72,12 +91,39 @@ extension DetectedCode: Codable {
             frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
             pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
             gs1: exact || symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
-        if let details, let version = try details.decodeIfPresent(Int.self, forKey: .version) {
+        if let details, symbology == .qr, let version = try? details.decodeIfPresent(Int.self, forKey: .version) {
             qr = QRDetails(
                 version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),
                 mask: try details.decode(Int.self, forKey: .mask), mirrored: try details.decode(Bool.self, forKey: .mirrored),
                 eci: try details.decodeIfPresent(Int.self, forKey: .eci))
         }
+        if exact {
+            facts = try c.decodeIfPresent(SymbolFacts.self, forKey: .facts)
+        } else if let details {
+            facts = try Self.facts(details, qr: qr != nil, written: symbologyID)
+        }
+    }
+
+    /// zxing-cpp's facts as a report's `details` wrote them (`encodeDetails`), so a code read
+    /// back is written again the same; nil where the details hold none.
+    static func facts(_ d: KeyedDecodingContainer<DetailField>, qr: Bool, written: String?) throws -> SymbolFacts? {
+        var f = SymbolFacts()
+        let id = try d.decodeIfPresent(String.self, forKey: .symbologyID)
+        if id != written { f.symbologyID = id }
+        if !qr {
+            f.version = try d.decodeIfPresent(String.self, forKey: .version)
+            f.ecLevel = try d.decodeIfPresent(String.self, forKey: .ecLevel)
+            f.mask = try d.decodeIfPresent(Int.self, forKey: .mask)
+            f.mirrored = try d.decodeIfPresent(Bool.self, forKey: .mirrored)
+            f.eci = try d.decodeIfPresent(Int.self, forKey: .eci)
+        }
+        f.variant = try d.decodeIfPresent(String.self, forKey: .variant)
+        f.inverted = try d.decodeIfPresent(Bool.self, forKey: .inverted)
+        if let index = try d.decodeIfPresent(Int.self, forKey: .sequenceIndex) {
+            f.sequence = SequencePart(
+                index: index, count: try d.decode(Int.self, forKey: .sequenceCount), id: try d.decode(String.self, forKey: .sequenceID))
+        }
+        return f == SymbolFacts() ? nil : f
     }
 
     /// The code as the record's JSON writes it.

@@ -24,8 +24,8 @@ extension Symbology {
         case .codabar: ZBAR_CODABAR
         case .databar: ZBAR_DATABAR
         case .databarExpanded: ZBAR_DATABAR_EXP
-        // Not ZBar's (its PDF417 decoder is off in Debian's build): read by zxing-cpp.
-        case .datamatrix, .pdf417, .aztec: nil
+        // Not ZBar's (its PDF417 decoder is off in Debian's build; no Micro QR, rMQR, MaxiCode, ...): zxing-cpp.
+        default: nil
         }
     }
 

@@ -6,108 +6,123 @@ import SweepCore
 import Glibc
 #endif
 
-/// The second decoder: zxing-cpp (Debian's libzxing 1.4) for the symbologies ZBar does not
-/// read (Data Matrix, PDF417, Aztec), and for QR codes where ZBar and the grid decoder read
-/// none (`symbologies`). Same shape as `ZBarDecoder`: a luma image in, raw symbols
-/// out, all reader state made and freed inside the call (no C or C++ handle outlives it).
+/// zxing-cpp 3.1.1 through its own C API (`ZXingC.h`, built statically by
+/// scripts/build-zxing.sh): a luma image in, raw symbols out, every reader object made and freed
+/// inside the call (no C handle outlives it). It reads every symbology CodeSweep names except SQ
+/// Code (ZBar's alone) and the ISBN re-labellings; `ZXingFormats` maps its formats to ours.
 package enum ZXingDecoder {
-    /// What one call tells besides its symbols: nil, or why it read nothing (an exception, or
-    /// an abort() inside the library that was caught on this thread).
+    /// What one call tells besides its symbols: nil, or why it read nothing (the library's own
+    /// error message: it catches its exceptions and reports them as its last error).
     package struct Outcome: Sendable, Equatable {
         package var symbols: [RawSymbol]
         package var failure: String?
     }
 
-    /// What it reads: Data Matrix, PDF417 and Aztec (ZBar lacks them), and QR codes (its passes
-    /// read those ZBar and the grid decoder leave: curved, glared, tilted).
-    package static let symbologies = Set(Symbology.allCases.filter { formatBit($0) != nil })
+    /// What it reads.
+    package static let symbologies = ZXingFormats.readable
 
-    /// The library's version, e.g. "1.4.0".
-    package static var version: String { String(cString: czx_version()) }
+    /// The library's version, "3.1.1".
+    package static var version: String { String(cString: ZXing_Version()) }
 
-    /// Test hook: `CODESWEEP_TEST_SECOND_DECODER` = `abort` (abort() inside the reader, caught
-    /// by the guard), `abort-unguarded` (abort() that ends the process), `crash` (SIGKILL) or
-    /// `hang` (sleeps for ever) instead of reading. For the tests of what survives such a failure.
-    static let fault: Int32 = {
-        guard let v = getenv("CODESWEEP_TEST_SECOND_DECODER") else { return Int32(CZX_FAULT_NONE) }
-        switch String(cString: v) {
-        case "abort": return Int32(CZX_FAULT_ABORT)
-        case "abort-unguarded": return Int32(CZX_FAULT_ABORT_UNGUARDED)
-        case "crash": return Int32(CZX_FAULT_CRASH)
-        case "hang": return Int32(CZX_FAULT_HANG)
-        default: return Int32(CZX_FAULT_NONE)
-        }
-    }()
+    /// Test hook: `CODESWEEP_TEST_SECOND_DECODER` = `abort` (abort() where the reader would run),
+    /// `crash` (SIGKILL) or `hang` (sleeps for ever) instead of reading. For the tests of what
+    /// survives such a failure: zxing-cpp 3.1 is built without assertions, but a C++ library may
+    /// still die, and a worker keeps the codes found before it.
+    static let fault: String? = getenv("CODESWEEP_TEST_SECOND_DECODER").map { String(cString: $0) }
 
-    static func formatBit(_ s: Symbology) -> Int32? {
-        switch s {
-        case .datamatrix: Int32(CZX_DATAMATRIX)
-        case .pdf417: Int32(CZX_PDF417)
-        case .aztec: Int32(CZX_AZTEC)
-        case .qr: Int32(CZX_QRCODE)
-        default: nil
+    /// Reads the given symbologies (those zxing-cpp reads; others are ignored) in `image`, with
+    /// zxing-cpp's own defaults (try harder, rotated, inverted, downscaled), as ZXingReader and
+    /// the Python module read. Corners come in ZBar's order for 2D codes (top-left, bottom-left,
+    /// bottom-right, top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
+    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>) -> Outcome {
+        let asked = wanted.intersection(symbologies)
+        let formats = ZXingFormats.formats(for: asked)
+        guard !formats.isEmpty, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
+        switch fault {
+        case "abort": abort()
+        case "crash": raise(SIGKILL)
+        case "hang": while true { sleep(1000) }
+        default: break
         }
-    }
-
-    static func symbology(_ bit: Int32) -> Symbology? {
-        switch bit {
-        case Int32(CZX_DATAMATRIX): .datamatrix
-        case Int32(CZX_PDF417): .pdf417
-        case Int32(CZX_AZTEC): .aztec
-        case Int32(CZX_QRCODE): .qr
-        default: nil
+        guard let options = ZXing_ReaderOptions_new() else { return failed("no reader options", image) }
+        defer { ZXing_ReaderOptions_delete(options) }
+        formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }
+        ZXing_ReaderOptions_setEanAddOnSymbol(options, ZXing_EanAddOnSymbol_Ignore)
+        let found: OpaquePointer? = image.pixels.withUnsafeBufferPointer { buf in
+            guard let view = ZXing_ImageView_new(buf.baseAddress, Int32(image.width), Int32(image.height), ZXing_ImageFormat_Lum, Int32(image.width), 1)
+            else { return nil }
+            defer { ZXing_ImageView_delete(view) }
+            return ZXing_ReadBarcodes(view, options)
         }
-    }
-
-    /// Reads the given symbologies (those zxing-cpp is used for; others are ignored) in `image`.
-    /// Corners come in ZBar's order for 2D codes (top-left, bottom-left, bottom-right,
-    /// top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
-    package static func decode(_ image: LumaImage, symbologies: Set<Symbology>, guardAbort: Bool = true) -> Outcome {
-        let formats = symbologies.compactMap(formatBit).reduce(0, |)
-        guard formats != 0, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
-        var results: UnsafeMutablePointer<czx_result>? = nil
-        var count: Int32 = 0
-        let status = image.pixels.withUnsafeBufferPointer { buf in
-            czx_read(
-                buf.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), formats,
-                1, guardAbort ? 1 : 0, fault, &results, &count)
+        guard let barcodes = found else {
+            let message = ZXing_LastErrorMsg().map { p in defer { ZXing_free(p) }; return String(cString: p) }
+            return failed(message ?? "no result", image)
         }
-        defer { czx_free(results, count) }
-        switch Int(status) {
-        case Int(CZX_OK): break
-        case Int(CZX_ABORTED):
-            return Outcome(
-                symbols: [],
-                failure:
-                    "zxing-cpp aborted (a failed assertion inside the library) on a \(image.width)x\(image.height) view; that view's Data Matrix/PDF417/Aztec reads are lost"
-            )
-        default:
-            return Outcome(symbols: [], failure: "zxing-cpp failed (status \(status)) on a \(image.width)x\(image.height) view")
-        }
+        defer { ZXing_Barcodes_delete(barcodes) }
         var out: [RawSymbol] = []
-        for i in 0..<Int(count) {
-            guard let r = results?[i], let s = symbology(r.format), symbologies.contains(s) else { continue }
-            var bytes = r.length > 0 && r.bytes != nil ? Array(UnsafeBufferPointer(start: r.bytes, count: Int(r.length))) : []
-            // zxing-cpp 1.4's Aztec decoder reads past the end of the data bits on some codes
-            // (bytes from beyond its buffer, different from run to run): the bytes are taken
-            // from the data bits here instead, where they decode without FLG(n) (FNC1, ECI).
-            if s == .aztec, r.raw_bits > 0, let raw = r.raw,
-                let checked = AztecBits.decode(Array(UnsafeBufferPointer(start: raw, count: (Int(r.raw_bits) + 7) / 8)), bitCount: Int(r.raw_bits))
-            {
-                bytes = checked
-            }
-            let xs = [r.x.0, r.x.1, r.x.2, r.x.3], ys = [r.y.0, r.y.1, r.y.2, r.y.3]
-            // zxing: top-left, top-right, bottom-right, bottom-left → ZBar's 2D order.
-            let points = [0, 3, 2, 1].map { Point(x: xs[$0], y: ys[$0]) }
-            // Which way the code's top faces, in ZBar's terms (0 up, 1 right, 2 down, 3 left).
-            let deg = ((Int(r.orientation) % 360) + 360) % 360
-            let orientation = ((deg + 45) / 90) % 4
-            out.append(
-                RawSymbol(
-                    symbology: s, bytes: bytes, points: points, quality: 1, orientation: orientation,
-                    // A QR code's record is the same whichever decoder read it (ZBar tells no GS1).
-                    gs1: s == .qr ? nil : r.gs1 != 0))
+        for i in 0..<ZXing_Barcodes_size(barcodes) {
+            guard let b = ZXing_Barcodes_at(barcodes, i), ZXing_Barcode_isValid(b),
+                let s = ZXingFormats.symbology(ZXing_Barcode_format(b)), asked.contains(s)
+            else { continue }
+            out.append(symbol(b, s))
         }
         return Outcome(symbols: out)
+    }
+
+    static func failed(_ why: String, _ image: LumaImage) -> Outcome {
+        Outcome(symbols: [], failure: "zxing-cpp failed (\(why)) on a \(image.width)x\(image.height) view")
+    }
+
+    /// One barcode as a raw symbol with zxing-cpp's details.
+    static func symbol(_ b: OpaquePointer, _ s: Symbology) -> RawSymbol {
+        var length: Int32 = 0
+        let bytesPointer = ZXing_Barcode_bytes(b, &length)
+        defer { ZXing_free(bytesPointer) }
+        let bytes = bytesPointer.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, length)))) } ?? []
+        let p = ZXing_Barcode_position(b)
+        let zx = [p.topLeft, p.topRight, p.bottomRight, p.bottomLeft].map { Point(x: Double($0.x), y: Double($0.y)) }
+        // zxing: top-left, top-right, bottom-right, bottom-left → ZBar's 2D order.
+        let points = s.isTwoDimensional ? [zx[0], zx[3], zx[2], zx[1]] : zx
+        // Which way the code's top faces, in ZBar's terms (0 up, 1 right, 2 down, 3 left).
+        let deg = ((Int(ZXing_Barcode_orientation(b)) % 360) + 360) % 360
+        let gs1 = ZXing_Barcode_contentType(b) == ZXing_ContentType_GS1
+        // A linear read is as sure as the scan lines that agreed on it (zxing-cpp asks for two).
+        let quality = s.isTwoDimensional ? 1 : max(2, Int(ZXing_Barcode_lineCount(b)))
+        var raw = RawSymbol(
+            symbology: s, bytes: bytes, points: points, quality: quality, orientation: ((deg + 45) / 90) % 4,
+            gs1: s == .qr ? nil : gs1)
+        raw.facts = facts(b, s)
+        return raw
+    }
+
+    /// What zxing-cpp says of the symbol beyond its data.
+    static func facts(_ b: OpaquePointer, _ s: Symbology) -> SymbolFacts {
+        func string(_ p: UnsafeMutablePointer<CChar>?) -> String? {
+            guard let p else { return nil }
+            defer { ZXing_free(p) }
+            let v = String(cString: p)
+            return v.isEmpty ? nil : v
+        }
+        func extra(_ key: String) -> String? { string(ZXing_Barcode_extra(b, key)) }
+        var f = SymbolFacts()
+        f.symbologyID = string(ZXing_Barcode_symbologyIdentifier(b))
+        f.variant = ZXingFormats.variant(ZXing_Barcode_format(b))
+        f.version = extra("Version")
+        f.ecLevel = extra("ECLevel")
+        f.mask = extra("DataMask").flatMap { Int($0) }
+        f.mirrored = ZXing_Barcode_isMirrored(b) ? true : nil
+        f.inverted = ZXing_Barcode_isInverted(b) ? true : nil
+        if ZXing_Barcode_hasECI(b) {
+            var n: Int32 = 0
+            let p = ZXing_Barcode_bytesECI(b, &n)
+            defer { ZXing_free(p) }
+            f.eci = p.flatMap { SymbolFacts.firstECI(Array(UnsafeBufferPointer(start: $0, count: Int(max(0, n))))) }
+        }
+        let size = Int(ZXing_Barcode_sequenceSize(b))
+        if size > 0 {
+            f.sequence = SequencePart(
+                index: Int(ZXing_Barcode_sequenceIndex(b)), count: size, id: string(ZXing_Barcode_sequenceId(b)) ?? "")
+        }
+        return f
     }
 }

@@ -78,5 +78,10 @@ extension DetectedCode {
         self.init(
             symbology: raw.symbology, bytes: raw.bytes, corners: LinearExtent.extended(raw, in: view).corners.transformed(by: toFull),
             quality: raw.quality, orientation: raw.orientation, frame: frame, pass: pass, gs1: raw.gs1)
+        facts = raw.facts
+        // A QR code zxing-cpp read carries the same details as one the grid decoder read.
+        if raw.symbology == .qr, let f = raw.facts, let version = f.version.flatMap({ Int($0) }), let ec = f.ecLevel, let mask = f.mask {
+            qr = QRDetails(version: version, ecLevel: ec, mask: mask, mirrored: f.mirrored ?? false, eci: f.eci)
+        }
     }
 }

@@ -47,20 +47,21 @@ struct ReaderListTests {
         let zbar = try #require(all.first { $0.engine == .zbar })
         let zxing = try #require(all.first { $0.engine == .zxing })
         #expect(Self.reads(image, .zbar, readers: [zbar]) == ["code128:READER-128", "qr:https://example.com/reader"])
-        #expect(Self.reads(image, .zxing, readers: [zxing]) == ["datamatrix:READER DM 42", "qr:https://example.com/reader"])
+        #expect(Self.reads(image, .zxing, readers: [zxing]) == ["code128:READER-128", "datamatrix:READER DM 42", "qr:https://example.com/reader"])
         // A pass naming a reader the list lacks reads nothing (and asks no other reader).
         #expect(Self.reads(image, .zxing, readers: [zbar]).isEmpty)
         #expect(Self.reads(image, .zbar, readers: [zxing]).isEmpty)
     }
 
-    @Test("each symbology has its home reader (Symbology.engine) in the list; QR codes are read by both")
+    @Test("each symbology has its home reader (Symbology.engine) in the list; zxing-cpp 3.1 reads all but SQ Code, ISBN and the add-ons")
     func symbologiesPerReader() {
         for s in Symbology.allCases {
             let by = BarcodeReader.viewReaders().filter { $0.symbologies.contains(s) }.map(\.engine)
-            #expect(by == (s == .qr ? [.zbar, .zxing] : [s.engine]), "\(s): \(by)")
+            #expect(by.contains(s.engine), "\(s): \(by)")
+            #expect(by.contains(.zxing) == ![.sq, .isbn10, .isbn13, .ean2, .ean5].contains(s), "\(s): \(by)")
         }
         #expect(ZBarDecoder.symbologies.contains(.code128) && !ZBarDecoder.symbologies.contains(.datamatrix))
-        #expect(ZXingDecoder.symbologies == [.qr, .datamatrix, .pdf417, .aztec])
+        #expect(ZXingDecoder.symbologies.isSuperset(of: [.qr, .microqr, .rmqr, .datamatrix, .pdf417, .micropdf417, .aztec, .maxicode, .telepen]))
     }
 
     @Test(
