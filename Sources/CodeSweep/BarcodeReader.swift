@@ -128,7 +128,8 @@ public enum BarcodeReader {
         let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
         let earlier = frame.reusing
         let log: ((DecodeLog.Entry) -> Void)? = notes.log == nil ? nil : { notes.log?.entries.append($0) }
-        var executor = PlanExecutor(options: options, readers: viewReaders(config, reusing: earlier, log: log))
+        let readers = viewReaders(config, reusing: earlier, log: log).filter { !options.leftOut.contains($0.engine) }
+        var executor = PlanExecutor(options: options, readers: readers)
         executor.failed = { engine, failure in
             if !notes.failures.contains(failure) { notes.failures.append(failure) }
             if !notes.failedReaders.contains(engine.rawValue) { notes.failedReaders.append(engine.rawValue) }

@@ -50,8 +50,13 @@ package struct CodeMerger: Sendable {
     /// Gives a code read without them its QR symbol details (the grid decoder confirmed it).
     /// Details for a code read; `bytes`, when given, replace what the other decoder gave (the
     /// symbol's own bytes where ZBar handed over its ECI payload converted to UTF-8).
-    mutating func attach(_ details: QRDetails, bytes: [UInt8]? = nil, to index: Int) {
+    mutating func attach(_ details: QRDetails, sequence: SymbolFacts? = nil, bytes: [UInt8]? = nil, to index: Int) {
         codes[index].qr = details
+        if let part = sequence?.sequence, codes[index].facts?.sequence == nil {
+            var facts = codes[index].facts ?? SymbolFacts()
+            facts.sequence = part
+            codes[index].facts = facts
+        }
         if let bytes { codes[index].bytes = bytes }
     }
 

@@ -153,7 +153,7 @@ package struct PlanExecutor {
         state.frameIndex = frameIndex
         state.merged.oneCodePerPlace = state.fullMegapixels >= settings.linearConfirmMegapixels
         let scanned = options.scanned
-        for pass in options.plan.passes {
+        for pass in passes(for: base) {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
         }
         if settings.qrDetails { attachDetails(&state) }
@@ -168,7 +168,7 @@ package struct PlanExecutor {
 
     /// Runs one pass if its conditions hold, adding what it reads to the state.
     func run(_ pass: ScanPass, scanned: SymbologySet, frameIndex: Int, state: inout FrameState) {
-        if !pass.when.allSatisfy({ holds($0, &state) }) { return }
+        if !pass.when.allSatisfy({ $0 == .barsUnexplained ? barsToLookFor(pass, &state) : holds($0, &state) }) { return }
         if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
         guard let reader = reader(pass.decoder) else { return }
         var symbols = pass.symbols.filter(scanned).intersection(reader.symbologies)
@@ -333,6 +333,7 @@ package struct PlanExecutor {
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
         case .sheet: return isSheet(&state)
+        case .barsUnexplained: return true  // decided with the pass's view, in `run`
         case .linearEvidence(let mp):
             if state.fullMegapixels <= mp && locate(&state).isEmpty { return true }
             if let seen = state.barField[mp] { return seen }

@@ -35,6 +35,7 @@ extension PlanExecutor {
                     symbology: .qr, bytes: r.decoded.content.bytes, corners: r.corners.transformed(by: baseToFull),
                     quality: 1, orientation: r.orientation, frame: frameIndex, pass: pass.name)
                 code.qr = QRDetails(r.decoded, mirrored: r.mirrored)
+                code.facts = SymbolFacts(sequenceOf: r.decoded)
                 state.merged.add(code)
                 read += 1
             case .notACode:
@@ -84,14 +85,15 @@ extension PlanExecutor {
         guard case .read(let r) = QRGridReader.read(state.base, candidate: candidate, polish: false) else { return false }
         let content = r.decoded.content
         if content.bytes == code.bytes {
-            state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), to: i)
+            state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), sequence: SymbolFacts(sequenceOf: r.decoded), to: i)
             return true
         }
         // ZBar hands over a payload under an ECI designator converted to UTF-8, even in
         // binary mode: where the symbol's own bytes read in the ECI's charset are that
         // text, they are the code's bytes (as a record promises), not ZBar's conversion.
         if PayloadText.zbarConverted(content.bytes, eci: content.eci) == code.bytes {
-            state.merged.attach(QRDetails(r.decoded, mirrored: r.mirrored), bytes: content.bytes, to: i)
+            state.merged.attach(
+                QRDetails(r.decoded, mirrored: r.mirrored), sequence: SymbolFacts(sequenceOf: r.decoded), bytes: content.bytes, to: i)
             return true
         }
         return false
@@ -125,6 +127,16 @@ extension PlanExecutor {
 extension QRDetails {
     package init(_ d: QRDecoded, mirrored: Bool) {
         self.init(version: d.version, ecLevel: d.ec.rawValue, mask: d.mask, mirrored: mirrored, eci: d.content.eci)
+    }
+}
+
+extension SymbolFacts {
+    /// A QR symbol's structured-append header as zxing-cpp reports it (index from 0, the count,
+    /// the parity byte in decimal as the id); nil for a symbol that is no part of a sequence.
+    package init?(sequenceOf d: QRDecoded) {
+        guard let sa = d.content.structuredAppend else { return nil }
+        self.init()
+        sequence = SequencePart(index: sa.index, count: sa.total, id: String(sa.parity))
     }
 }
 

@@ -189,10 +189,10 @@ extension ScanPlan {
     /// test says a code is, and neither sees these symbologies (`thorough` reads the full frame).
     /// (`fast` runs ZBar alone: its cost is the goal there.)
     public static let secondDecoderPasses: [ScanPass] = [
-        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .secondReader, decoder: .zxing),
         ScanPass(
             "zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
-            symbols: .twoDimensional, decoder: .zxing),
+            symbols: .secondReader, decoder: .zxing),
         // Small images (up to 1 MP) where nothing was read: inverted (light on dark), doubled
         // (tiny modules), halved (big blurred ones). Each added reads on the zxing-cpp corpus
         // (aztec 26 → 30, datamatrix 80 → 83 of the codes; sharpen, median, Otsu and local
@@ -212,4 +212,19 @@ extension ScanPlan {
         ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
     ]
+
+    /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened
+    /// there, and zxing-cpp 3.1 reads every format of a drawn code in one pass over the frame.
+    static func digitalPasses(barsMegapixels: Double) -> [ScanPass] {
+        [
+            // zxing-cpp over the whole frame, as decoded, for every symbology it reads.
+            ScanPass("zxing-frame", [], symbols: .all, source: .full, decoder: .zxing),
+            // QR codes the locator finds that zxing-cpp left: the grid decoder (the locator is
+            // cheap on a drawn frame; the cheap look is not needed to send it).
+            ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+            // ZBar for bars only where the bar-field test sees bars no code read explains.
+            ScanPass("zbar-bars", [.fit(megapixels: barsMegapixels)], when: [.barsUnexplained], symbols: .linear),
+            sheetTilesPass,
+        ]
+    }
 }

@@ -15,6 +15,9 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
     /// caller that decodes the same pixels again: generate's grading of a code drawn with its
     /// quiet zone decodes the frame the plan's first pass decoded.
     public var keepsDecodeLog = false
+    /// Readers not run (a worker reads a file again without the reader that died on it); the
+    /// passes that name one are skipped.
+    public var leftOut: Set<DecodingEngine> = []
 
     /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
     /// with when add-ons are chosen and paired (those hosts are reported only if chosen themselves).

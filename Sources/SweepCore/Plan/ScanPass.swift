@@ -149,6 +149,9 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// A sheet of codes: at least `PlanSettings.sheetMegapixels` and code-like places over at
     /// least `sheetBusyArea` of it (label sheets, asset tags, scanned pages).
     case sheet
+    /// The pass's view (its first step, `fit`) shows a field of bars where no code read so far
+    /// stands (the bar-field test, loose): ZBar is spent on a digital frame only there.
+    case barsUnexplained
 
     public var description: String {
         switch self {
@@ -166,6 +169,7 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
         case .locatedReadAtLeast(let n): "located-qr-read>=\(n)"
         case .linearEvidence(let mp): "bar-field-at-\(format(mp))MP-or-small-without-located-qr"
         case .sheet: "sheet-of-codes"
+        case .barsUnexplained: "bars-no-code-read-explains"
         }
     }
 }
@@ -180,12 +184,16 @@ public enum PassSymbols: String, Sendable, Equatable, Codable {
     /// full-frame ZBar pass looks for bars only. Where nothing was located, or a located code is
     /// still unread, ZBar reads QR codes too.
     case allButSettledQR = "all, qr unless every located code was read"
+    /// 2D codes, and the linear ones only zxing-cpp reads (DataBar Limited and Expanded Stacked,
+    /// DX film edge, Telepen): what the second reader adds on a photo.
+    case secondReader = "2d, and linear codes zbar does not read"
 
     public func filter(_ set: SymbologySet) -> Set<Symbology> {
         switch self {
         case .all, .allButSettledQR: set.members
         case .linear: set.members.filter { !$0.isTwoDimensional }
         case .twoDimensional: set.members.filter { $0.isTwoDimensional }
+        case .secondReader: set.members.filter { $0.isTwoDimensional || $0.engine != .zbar }
         }
     }
 }

@@ -18,10 +18,16 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
 /// recall and speed benchmarks.
 public struct ScanPlan: Sendable, Equatable, Codable {
     public var effort: Effort
+    /// The passes of a photo or a scan (and of every frame when `digital` is empty).
     public var passes: [ScanPass]
+    /// The passes of a clean digital frame (`DigitalFrame`: a screenshot, a rendered page,
+    /// generated art), instead of `passes`: zxing-cpp over the whole frame for every format
+    /// first, the grid decoder for QR codes it left, ZBar only where bars are left unexplained.
+    /// Empty: every frame takes `passes`.
+    public var digital: [ScanPass]
     public var settings: PlanSettings
-    public init(effort: Effort, passes: [ScanPass], settings: PlanSettings = PlanSettings()) {
-        self.effort = effort; self.passes = passes; self.settings = settings
+    public init(effort: Effort, passes: [ScanPass], digital: [ScanPass] = [], settings: PlanSettings = PlanSettings()) {
+        self.effort = effort; self.passes = passes; self.digital = digital; self.settings = settings
     }
 
     /// The plans, tuned with `make bench-recall` (hard set + zxing-cpp corpus, see bench/).
@@ -50,7 +56,12 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     // the tiles where texture is left that no code read explains (bars, and QR
                     // codes the grid decoder did not read).
                     sheetTilesPass,
-                ], settings: settings)
+                    // Data Matrix, Aztec, PDF417 and the codes only zxing-cpp reads, where the
+                    // cheap look saw code-like places that no code read explains.
+                    ScanPass(
+                        "zxing-places", [.fit(megapixels: 1), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
+                        symbols: .secondReader, decoder: .zxing),
+                ], digital: digitalPasses(barsMegapixels: 1), settings: settings)
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift). Once the
@@ -60,26 +71,38 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             return ScanPlan(
                 effort: .normal,
                 passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
-                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses, settings: settings)
+                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses,
+                digital: digitalPasses(barsMegapixels: 3) + locatedPasses, settings: settings)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
             // whole frame at full resolution.
-            return ScanPlan(effort: .thorough, passes: forEffort(.normal).passes + thoroughLocatedPasses + thoroughSmallImagePasses + wholeFramePasses)
+            // A digital frame: normal's digital passes, then every pass of a photo.
+            let normal = forEffort(.normal)
+            let photo = normal.passes + thoroughLocatedPasses + thoroughSmallImagePasses + wholeFramePasses
+            return ScanPlan(effort: .thorough, passes: photo, digital: normal.digital + photo)
         }
     }
 
     /// A readable listing, one pass per line.
     public var listing: String {
         var lines = ["effort \(effort.rawValue): \(passes.count) pass\(passes.count == 1 ? "" : "es")", "for: \(effort.purpose)"]
-        for (i, p) in passes.enumerated() {
-            let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            lines.append(
-                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
-            )
+        if !digital.isEmpty { lines.append("a photo or a scan:") }
+        lines += Self.listing(passes)
+        if !digital.isEmpty {
+            lines.append("a clean digital frame (a screenshot, a rendered page; no camera noise):")
+            lines += Self.listing(digital)
         }
         lines.append("settings:")
         lines += settings.listing.map { "  " + $0 }
         return lines.joined(separator: "\n")
+    }
+
+    static func listing(_ passes: [ScanPass]) -> [String] {
+        passes.enumerated().map { i, p in
+            let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
+            return
+                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
+        }
     }
 }
