@@ -27,6 +27,8 @@ package struct LoadedImage: Sendable {
         case imageMagick = "ImageMagick"
         /// JPEGBridge: libjpeg-turbo straight to grey.
         case libjpegTurbo = "libjpeg-turbo"
+        /// PNGBridge: libpng straight to grey.
+        case libpng = "libpng"
     }
 }
 
@@ -57,8 +59,9 @@ package enum ImageLoader {
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
-    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo straight to grey
-    ///   (DirectJPEG.swift) unless it declines; `.imageMagick` always with MagickWand.
+    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo and a PNG's with
+    ///   libpng, straight to grey (DirectJPEG.swift, DirectPNG.swift), unless they decline;
+    ///   `.imageMagick` always with MagickWand.
     package static func load(
         _ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
         minMegapixels: Double? = nil, reduceToFit: Bool = false, jpeg: JPEGPath = .standard
@@ -88,6 +91,10 @@ package enum ImageLoader {
         if format == .jpeg && jpeg == .direct,
             let direct = loadDirect(bytes, pinged: wand, header, divisor: divisor, warnings: warnings)
         {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
+        if format == .png && jpeg == .direct, let direct = loadDirectPNG(bytes, pinged: wand, header, warnings: warnings) {
             DecodeTrace.decoded(direct)
             return direct
         }

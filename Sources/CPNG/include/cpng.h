@@ -1,0 +1,32 @@
+#ifndef CPNG_H
+#define CPNG_H
+// Plain C face of libpng 1.6 (Debian's libpng-dev): a PNG's bytes in, 8-bit grey out, through
+// libpng's simplified API (png_image), whose setjmp stays inside libpng; every call makes and
+// frees its own png_image.
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CPNG_OK = 0,
+    CPNG_ERROR = 1,        // libpng stopped with an error or a warning (message set)
+    CPNG_UNSUPPORTED = 2,  // a PNG this path does not decode (an animated PNG): not an error in the file
+    CPNG_BAD_ARGUMENT = 3,
+};
+
+// Reads the header: the size, and whether cpng_decode_grey decodes this file.
+int cpng_inspect(const unsigned char *data, size_t size, int *width, int *height, char *message, size_t message_size);
+
+// Decodes the whole image to 8-bit grey into out (width * height bytes): the pixels as libpng
+// gives them in sRGB (palette, tRNS, 16-bit and grey expanded; gAMA/cHRM/iCCP as libpng reads
+// them), alpha composed over white, grey = (77 R + 150 G + 29 B + 128) >> 8, as CodeSweep's
+// RGBImage.luma. Any libpng warning stops with CPNG_ERROR (the caller decodes another way).
+int cpng_decode_grey(const unsigned char *data, size_t size, unsigned char *out, size_t out_size,
+                     char *message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
