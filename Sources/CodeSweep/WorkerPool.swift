@@ -86,8 +86,8 @@ final class WorkerSlot: @unchecked Sendable {
         return r
     }
 
-    private func blockingScan(_ entry: FileEntry) -> FileRecord? {
-        let request = Array(WorkerProtocol.request(entry).utf8)
+    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = []) -> FileRecord? {
+        let request = Array(WorkerProtocol.request(entry, without: without).utf8)
         var sent = false
         for _ in 0..<2 where !sent {
             if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(executable))") }
@@ -101,13 +101,14 @@ final class WorkerSlot: @unchecked Sendable {
         noteIdleSize()  // a worker that has not answered yet: its size as it starts the file
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
         var partial: FileRecord? = nil
+        // The worker died inside zxing-cpp: the file is read again without it (the other
+        // readers' codes, all of them), else what was sent before it ran is kept.
         func salvage(_ what: String) -> FileRecord? {
-            guard var r = partial else { return nil }
-            r.failedDecoder = DecodingEngine.zxing.rawValue
-            r.warnings.append(
-                "the second decoder (zxing-cpp) \(what); the worker was replaced. The codes ZBar read in this file are kept; Data Matrix, PDF417 and Aztec codes may be missing"
-            )
-            return r
+            guard partial != nil else { return nil }
+            if without.isEmpty, let again = blockingScan(entry, without: [.zxing]), again.error == nil {
+                return Self.withoutSecondReader(again, what, "the file was read again without it")
+            }
+            return partial.map { Self.withoutSecondReader($0, what, "the codes read before it ran are kept") }
         }
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
@@ -158,6 +159,16 @@ final class WorkerSlot: @unchecked Sendable {
             if n == 0 { return workerDied(entry, salvage) }
             pending.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// A record read without zxing-cpp after it failed on the file: named and warned about.
+    static func withoutSecondReader(_ record: FileRecord, _ what: String, _ kept: String) -> FileRecord {
+        var r = record
+        r.failedDecoder = DecodingEngine.zxing.rawValue
+        r.warnings.append(
+            "the second decoder (zxing-cpp) \(what); the worker was replaced and \(kept). Codes only zxing-cpp reads (Data Matrix, PDF417, Aztec, Micro QR, rMQR, MaxiCode, ...) may be missing"
+        )
+        return r
     }
 
     /// End of file on the worker's pipe: the worker died on this file. The record so far if the

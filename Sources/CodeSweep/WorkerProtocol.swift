@@ -21,22 +21,28 @@ enum WorkerProtocol {
         var explicit: Bool
         var size: Int
         var mtime: Double
-        enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime }
+        /// Readers (`DecodingEngine` names) to leave out: the file is read again without the one
+        /// that died on it.
+        var without: [String]?
+        enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime, without }
     }
 
-    static func request(_ e: FileEntry) -> String {
-        JSONValue.object([
+    static func request(_ e: FileEntry, without: [DecodingEngine] = []) -> String {
+        var fields: [(String, JSONValue)] = [
             ("path", .string(e.path)),
             ("path_b64", .string(Base64.encode(e.pathBytes))),
             ("explicit", .bool(e.explicit)),
             ("size", .int(e.size)),
             ("mtime", .double(e.mtime)),
-        ]).serialized() + "\n"
+        ]
+        if !without.isEmpty { fields.append(("without", .array(without.map { .string($0.rawValue) }))) }
+        return JSONValue.object(fields).serialized() + "\n"
     }
 
-    static func parseRequest(_ line: [UInt8]) -> FileEntry? {
+    static func parseRequest(_ line: [UInt8]) -> (FileEntry, without: Set<DecodingEngine>)? {
         guard let r = try? JSONReading.decode(Request.self, from: line), let bytes = Base64.decode(r.pathB64) else { return nil }
-        return FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0)
+        let without = Set((r.without ?? []).compactMap(DecodingEngine.init(rawValue:)))
+        return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without)
     }
 
     enum Reply: Equatable { case record(FileRecord), partial(FileRecord), skipped, invalid }

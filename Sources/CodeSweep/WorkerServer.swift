@@ -26,7 +26,7 @@ package enum WorkerServer {
         let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
-            guard let entry = WorkerProtocol.parseRequest(line) else {
+            guard let (entry, without) = WorkerProtocol.parseRequest(line) else {
                 write(WorkerProtocol.reply(FileRecord.failure(path: "?", RecordError(.internalError, "bad worker request"))))
                 continue
             }
@@ -34,7 +34,9 @@ package enum WorkerServer {
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
-            let record = FileScanner.scan(entry, settings: settings, grader: grader) { partial in
+            var fileSettings = settings
+            fileSettings.reader.leftOut = without
+            let record = FileScanner.scan(entry, settings: fileSettings, grader: grader) { partial in
                 guard partial.codes != sentCodes else { return }
                 sentCodes = partial.codes
                 write(WorkerProtocol.partial(partial))
