@@ -51,6 +51,14 @@ public enum FileScanner {
         _ entry: FileEntry, settings: ScanSettings, grader: CodeGrader? = nil,
         checkpoint: ((FileRecord) -> Void)? = nil
     ) -> FileRecord? {
+        guard var record = scanFile(entry, settings: settings, grader: grader, checkpoint: checkpoint) else { return nil }
+        record.sequences = RecordSequence.within(record.codes)
+        return record
+    }
+
+    static func scanFile(
+        _ entry: FileEntry, settings: ScanSettings, grader: CodeGrader?, checkpoint: ((FileRecord) -> Void)?
+    ) -> FileRecord? {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime

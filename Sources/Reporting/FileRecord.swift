@@ -11,7 +11,7 @@ import Records
 /// JSON (`RecordSchemaTests` fails when one is added without its key or its schema entry).
 public struct FileRecord: Sendable, Equatable, Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, error, warnings
+        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, sequences, error, warnings
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }
 
@@ -32,6 +32,8 @@ public struct FileRecord: Sendable, Equatable, Codable {
     /// `frame` is its page's index and its corners are in that page's rendering's pixels.
     @OmittedWhenEmpty public var pages: [PageRender] = []
     public var codes: [DetectedCode] = []
+    /// Structured-append sequences whose parts `codes` holds, joined (`RecordSequence.within`).
+    @OmittedWhenEmpty public var sequences: [RecordSequence] = []
     public var error: RecordError? { didSet { status = error == nil ? .ok : .error } }
     @OmittedWhenEmpty public var warnings: [String] = []
     /// A decoder that failed on this file (crashed, aborted or hung) while the others' codes
