@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -126,6 +126,19 @@ bench-qr-details: release
 EAN_PHOTOS_EFFORTS ?= fast,normal,thorough
 bench-ean-photos: release
 	python3 bench/ean_photos.py --bin $(BIN) --jobs 2 --efforts $(EAN_PHOTOS_EFFORTS)
+
+# Screenshots (issue 48): SCREENSHOT_PAGES web pages (articles, chats, sign-in, tickets, shops, payments) rendered by
+# Debian's headless Chromium at phone 1170x2532, laptop 1280x800 and desktop 2880x1800, light and dark, most without
+# a code; 184 codes at page sizes (QR incl. Wi-Fi, otpauth and EPC payloads, Micro QR, rMQR, Data Matrix square and
+# rectangular, Aztec, PDF417, EAN-13, Code 128). bench/screenshot_pages.py makes them (seeded; cached in
+# bench-out/screenshots with truth.json); bench/screenshots.py reads them with codesweep at each of SCREENSHOT_EFFORTS,
+# zxing-cpp 3.1 (pip install 'zxing-cpp==3.1.*' pillow segno) and zbarimg, 2 processes against --jobs 2, and prints
+# codes read, false reads, wall and CPU time, wall x zxing-cpp's, and read/total per symbology and reader.
+# Any binary: python3 bench/screenshots.py --bin PATH.
+SCREENSHOT_EFFORTS ?= fast,normal
+SCREENSHOT_PAGES ?= 360
+bench-screenshots: release
+	python3 bench/screenshots.py --bin $(BIN) --jobs 2 --efforts $(SCREENSHOT_EFFORTS) --pages $(SCREENSHOT_PAGES)
 
 clean:
 	rm -rf .build .build-dist dist Sources/CodeSweepCLI/DistVersion.generated.swift
