@@ -77,6 +77,7 @@ W="$ROOT/root/work"
 mkdir -p "$W"
 cp "$DEB" "$W/codesweep.deb"; cp "$TAR" "$W/codesweep.tar.gz"; cp packaging/install-deb.sh "$W/"
 cp -a Samples "$W/Samples"
+cp Tests/Fixtures/symbologies/microqr.png Tests/Fixtures/symbologies/rmqr.png "$W/"
 
 # 1. No Swift in the clean root.
 if in_root '! command -v swift >/dev/null && ! ls /usr/lib/swift /opt/swift >/dev/null 2>&1'; then ok "no Swift toolchain or runtime in the clean root"; else fail "the clean root has Swift"; fi
@@ -94,6 +95,14 @@ if in_root 'ldd /usr/bin/codesweep' > "$W/ldd.txt" 2>&1 && ! grep -Eq 'not found
   ok "ldd /usr/bin/codesweep: $(wc -l < "$W/ldd.txt") libraries, none missing, no Swift runtime"
 else
   cat "$W/ldd.txt" >&2; fail "ldd /usr/bin/codesweep"
+fi
+
+# 3b. zxing-cpp 3.1.1 is linked in: no libzxing2 in the root, and a Micro QR and an rMQR code read.
+if in_root '! dpkg-query -W libzxing2 >/dev/null 2>&1 && ! ls /usr/lib/x86_64-linux-gnu/libZXing.so* >/dev/null 2>&1 && cd /root/work && codesweep scan -q microqr.png rmqr.png' > "$W/zxing.jsonl" 2>&1 \
+  && grep -q '"symbology":"microqr","text":"MICRO QR 48"' "$W/zxing.jsonl" && grep -q '"symbology":"rmqr","text":"rMQR CodeSweep 48"' "$W/zxing.jsonl"; then
+  ok "no libzxing2 installed; a Micro QR and an rMQR code read (zxing-cpp 3.1.1 linked in)"
+else
+  cat "$W/zxing.jsonl" >&2; fail "zxing-cpp 3.1.1: libzxing2 installed, or the Micro QR / rMQR code not read"
 fi
 
 # 4. --version is this build's git-described version.

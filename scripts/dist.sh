@@ -70,14 +70,17 @@ done
 {
   echo "Licences of the software compiled into the codesweep binary (see LICENSE for the list and for"
   echo "the Debian libraries it links, whose licences Debian ships in /usr/share/doc/PACKAGE/copyright)."
-  for f in "$SCRATCH"/checkouts/*/LICENSE* "$(dirname "$(command -v "$SWIFT")")/../share/swift/LICENSE.txt"; do
+  zxing=$(pkg-config --variable=prefix codesweep-zxing)/LICENSE
+  for f in "$SCRATCH"/checkouts/*/LICENSE* "$(dirname "$(command -v "$SWIFT")")/../share/swift/LICENSE.txt" "$zxing"; do
     [ -f "$f" ] || continue
-    case "$f" in */checkouts/*) what=$(basename "$(dirname "$f")") ;; *) what="Swift runtime (swift.org toolchain)" ;; esac
+    case "$f" in */checkouts/*) what=$(basename "$(dirname "$f")") ;; "$zxing") what="zxing-cpp 3.1.1 (Apache-2.0), linked statically" ;; *) what="Swift runtime (swift.org toolchain)" ;; esac
     printf '\n==================== %s ====================\n\n' "$what"
     cat "$f"
   done
 } > "$STAGE/THIRD-PARTY-LICENSES"
-[ "$(grep -c '^====' "$STAGE/THIRD-PARTY-LICENSES")" -ge 4 ] || die "fewer licence files than expected under $SCRATCH/checkouts"
+[ "$(grep -c '^====' "$STAGE/THIRD-PARTY-LICENSES")" -ge 5 ] || die "fewer licence files than expected under $SCRATCH/checkouts"
+grep -q '^==================== zxing-cpp' "$STAGE/THIRD-PARTY-LICENSES" || die "zxing-cpp's LICENSE (from pkg-config codesweep-zxing's prefix) is missing"
+if readelf -d "$BIN" | grep -q 'libZXing'; then die "the binary links a shared libZXing: zxing-cpp must be linked in statically"; fi
 
 # ---- tarball ----
 name="codesweep-$VERSION-linux-x86_64"

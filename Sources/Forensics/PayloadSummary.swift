@@ -43,6 +43,8 @@ package struct PayloadSummary {
     /// Unique payloads (symbology + exact bytes), in order of first appearance.
     package var payloads: [Payload] = []
     package var hosts: [Host] = []
+    /// Structured-append parts, with their files, to join across files (`SequenceSummary.swift`).
+    var sequenceParts: [(path: String, code: DetectedCode)] = []
     var payloadIndex: [String: [[UInt8]: Int]] = [:]
     var hostIndex: [String: Int] = [:]
 
@@ -61,6 +63,7 @@ package struct PayloadSummary {
         let path = record.path
         if record.error != nil { filesFailed += 1 }
         if !record.codes.isEmpty { filesWithCodes += 1 }
+        sequenceParts += record.codes.filter { $0.facts?.sequence != nil }.map { (record.path, $0) }
         for (k, c) in record.codes.enumerated() {
             let sym = c.symbology.rawValue, bytes = c.bytes
             self.codes += 1
@@ -159,6 +162,7 @@ package struct PayloadSummary {
                 if p.files > 1 { s += "      last:  \(TerminalText.escape(p.last))\n" }
             }
         }
+        s += sequencesText
         if !hosts.isEmpty {
             s += "\nURL hosts: \(hosts.count)\n"
             for h in hostsByCount {
@@ -220,6 +224,7 @@ package struct PayloadSummary {
                         ])
                     })
             ),
+            ("sequences", sequencesJSON),
             ("reports", .array(sources.map(JSONValue.string))),
         ])
     }
