@@ -17,7 +17,7 @@ GENERATOR changes (a stamp file), or a PNG is missing.
 """
 import argparse, base64, concurrent.futures, html, io, json, os, random, select, shutil, subprocess, sys, tempfile, time
 
-GENERATOR = "screenshots-v1"
+GENERATOR = "screenshots-v2"
 DEVICES = {"phone": (390, 844, 3), "laptop": (1280, 800, 1), "desktop": (1440, 900, 2)}
 KINDS = {"article": 95, "chat": 70, "signin": 55, "ticket": 60, "shop": 50, "payment": 30}  # pages per kind at --pages 360
 CHROMIUM = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--mute-audio"]
@@ -241,7 +241,7 @@ def code_groups(r):
     for i in range(6):
         add(r.choice(["shop", "article", "payment"]), C("datamatrix", datamatrix(r, False)))
     for i in range(10):
-        add(r.choice(["shop", "ticket", "payment"]), C("datamatrix", datamatrix(r, True)))
+        add(r.choice(["shop", "ticket", "payment"]), C("datamatrix", datamatrix(r, True), rect=True))
     for i in range(14):
         add(r.choice(["shop", "ticket", "chat", "article"]), C("microqr", microqr(r)))
     for i in range(14):

@@ -14,7 +14,8 @@ Scoring, per file: a code is read when a reader returns its symbology and exact 
 `text`, or the payload bytes `bytes_b64` equal to the text's UTF-8); a read matching no code of
 the file's truth is a false read; the same code read again is a duplicate (counted apart). Times:
 wall seconds and CPU seconds (user+sys of the child processes, getrusage), and wall time as a
-multiple of zxing-cpp 3.1's in this run. The machine is shared: compare within one run.
+multiple of zxing-cpp 3.1's in this run (and CPU time as a multiple of its CPU time). The machine is
+shared: compare within one run.
 
 Symbology names: SYMBOLOGIES below is the one table mapping the bench's keys to codesweep's names,
 zxing-cpp's format names and ZBar's type names; a binary that lacks a name (`codesweep
@@ -239,24 +240,32 @@ def main():
             runs.append(("zbarimg",) + run_zbar(folder, files, a.jobs, keys))
         else:
             print("screenshots: zbarimg not installed, its column is left out", file=sys.stderr)
-    peer_wall = next(r[2] for r in runs if r[0] == PEER)
+    peer_wall, peer_cpu = next((r[2], r[3]) for r in runs if r[0] == PEER)
     scores = {r[0]: score(truth, r[1]) for r in runs}
 
     n_codes = sum(len(v) for v in truth.values())
     with_codes = sum(1 for v in truth.values() if v)
     lines = [f"Screenshots: {folder} ({len(files)} files, {with_codes} with codes, {n_codes} codes; seed {a.seed}), "
              f"--jobs {a.jobs}, binary {binary}", "",
-             f"{'reader':<20}{'read':>10}{'%':>7}{'false':>7}{'dup':>5}{'wall s':>8}{'cpu s':>8}  x zxing-cpp (wall)"]
+             f"{'reader':<20}{'read':>10}{'%':>7}{'false':>7}{'dup':>5}{'wall s':>8}{'cpu s':>8}  x zxing-cpp: wall  cpu"]
     for name, got, wall, cpu, note in runs:
         s = scores[name]
         lines.append(f"{name:<20}{'%d/%d' % (s['read'], s['total']):>10}{100 * s['read'] / max(s['total'], 1):>7.1f}"
-                     f"{s['false']:>7}{s['duplicates']:>5}{wall:>8.1f}{cpu:>8.1f}  {wall / peer_wall:.2f}")
+                     f"{s['false']:>7}{s['duplicates']:>5}{wall:>8.1f}{cpu:>8.1f}  {wall / peer_wall:>17.2f}{cpu / peer_cpu:>5.2f}")
     w = max(12, *(len(r[0]) + 2 for r in runs))
     hdr = f"{'symbology':<12}{'codes':>6}" + "".join(f"{r[0]:>{w}}" for r in runs)
     lines += ["", "read / codes per symbology:", hdr, "-" * len(hdr)]
+    # Sub-rows from pages.json: rectangular Data Matrix, light-on-dark codes (codes missed among them).
+    pages = json.load(open(os.path.join(a.out, "pages.json")))
+    variants = {"  rectangular": lambda c: str(c.get("version") or "").startswith("rect-"), "  light on dark": lambda c: c.get("invert")}
     for k in keys:
         tot = scores[runs[0][0]]["per_key"][k]["total"]
         lines.append(f"{k:<12}{tot:>6}" + "".join(f"{'%d/%d' % (scores[r[0]]['per_key'][k]['read'], tot):>{w}}" for r in runs))
+        for label, pick in variants.items():
+            these = {(f, c["text"]) for f, p in pages.items() for c in p["codes"] if c["symbology"] == k and pick(c)}
+            if these:
+                missed = {r[0]: sum(1 for f, kk, t in scores[r[0]]["misses"] if kk == k and (f, t) in these) for r in runs}
+                lines.append(f"{label:<14}{len(these):>4}" + "".join(f"{'%d/%d' % (len(these) - missed[r[0]], len(these)):>{w}}" for r in runs))
     lines.append("")
     for name, got, wall, cpu, note in runs:
         lines.append(f"{name}: {note}")
@@ -273,7 +282,8 @@ def main():
     with open(os.path.join(runs_dir, "summary.txt"), "w") as f:
         f.write(text + "\n")
     summary = {"folder": os.path.abspath(folder), "files": len(files), "codes": n_codes, "jobs": a.jobs, "binary": os.path.abspath(binary),
-               "readers": {r[0]: {"wall_s": round(r[2], 2), "cpu_s": round(r[3], 2), "x_zxing_cpp": round(r[2] / peer_wall, 2), "note": r[4],
+               "readers": {r[0]: {"wall_s": round(r[2], 2), "cpu_s": round(r[3], 2), "x_zxing_cpp": round(r[2] / peer_wall, 2),
+                                  "x_zxing_cpp_cpu": round(r[3] / peer_cpu, 2), "note": r[4],
                                   **{k: v for k, v in scores[r[0]].items()}} for r in runs}}
     with open(os.path.join(runs_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1, ensure_ascii=False)
