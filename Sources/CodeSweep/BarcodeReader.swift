@@ -107,7 +107,7 @@ public enum BarcodeReader {
             return found
         }
         let zxing = ViewReader(engine: .zxing, symbologies: ZXingDecoder.symbologies, isolated: true) { img, request in
-            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies)
+            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies, tries: request.tries)
             return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
         }
         return [zbar, zxing]

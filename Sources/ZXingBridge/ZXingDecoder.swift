@@ -31,10 +31,10 @@ package enum ZXingDecoder {
     static let fault: String? = getenv("CODESWEEP_TEST_SECOND_DECODER").map { String(cString: $0) }
 
     /// Reads the given symbologies (those zxing-cpp reads; others are ignored) in `image`, with
-    /// zxing-cpp's own defaults (try harder, rotated, inverted, downscaled), as ZXingReader and
-    /// the Python module read. Corners come in ZBar's order for 2D codes (top-left, bottom-left,
+    /// what `tries` allows beyond a plain look (`.all`: zxing-cpp's own defaults, try harder,
+    /// rotated, inverted, downscaled, as ZXingReader and the Python module read). Corners come in ZBar's order for 2D codes (top-left, bottom-left,
     /// bottom-right, top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
-    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>) -> Outcome {
+    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>, tries: ReaderTries = .all) -> Outcome {
         let asked = wanted.intersection(symbologies)
         let formats = ZXingFormats.formats(for: asked)
         guard !formats.isEmpty, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
@@ -48,6 +48,10 @@ package enum ZXingDecoder {
         defer { ZXing_ReaderOptions_delete(options) }
         formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }
         ZXing_ReaderOptions_setEanAddOnSymbol(options, ZXing_EanAddOnSymbol_Ignore)
+        ZXing_ReaderOptions_setTryHarder(options, tries.contains(.harder))
+        ZXing_ReaderOptions_setTryRotate(options, tries.contains(.rotate))
+        ZXing_ReaderOptions_setTryInvert(options, tries.contains(.invert))
+        ZXing_ReaderOptions_setTryDownscale(options, tries.contains(.downscale))
         let found: OpaquePointer? = image.pixels.withUnsafeBufferPointer { buf in
             guard let view = ZXing_ImageView_new(buf.baseAddress, Int32(image.width), Int32(image.height), ZXing_ImageFormat_Lum, Int32(image.width), 1)
             else { return nil }

@@ -1,8 +1,8 @@
 #ifndef CPNG_H
 #define CPNG_H
-// Plain C face of libpng 1.6 (Debian's libpng-dev): a PNG's bytes in, 8-bit grey out, through
-// libpng's simplified API (png_image), whose setjmp stays inside libpng; every call makes and
-// frees its own png_image.
+// Plain C face of libpng 1.6 (Debian's libpng-dev): a PNG's bytes in, 8-bit grey out. libpng
+// reports errors by longjmp; the setjmp and every longjmp stay inside cpng.c, so no jump crosses
+// a Swift frame. Every call makes and frees its own reader.
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -19,10 +19,11 @@ enum {
 // Reads the header: the size, and whether cpng_decode_grey decodes this file.
 int cpng_inspect(const unsigned char *data, size_t size, int *width, int *height, char *message, size_t message_size);
 
-// Decodes the whole image to 8-bit grey into out (width * height bytes): the pixels as libpng
-// gives them in sRGB (palette, tRNS, 16-bit and grey expanded; gAMA/cHRM/iCCP as libpng reads
-// them), alpha composed over white, grey = (77 R + 150 G + 29 B + 128) >> 8, as CodeSweep's
-// RGBImage.luma. Any libpng warning stops with CPNG_ERROR (the caller decodes another way).
+// Decodes the whole image to 8-bit grey into out (width * height bytes), row by row (an
+// interlaced image whole): 8-bit samples as stored (palette and low bit depths expanded, tRNS
+// as alpha, 16 bits cut to 8; no gamma applied, as MagickWand's export), alpha composed over
+// white, grey = (77 R + 150 G + 29 B + 128) >> 8, as CodeSweep's RGBImage.luma. A libpng error
+// (its longjmp stays in this call) or any warning gives CPNG_ERROR: the caller decodes another way.
 int cpng_decode_grey(const unsigned char *data, size_t size, unsigned char *out, size_t out_size,
                      char *message, size_t message_size);
 

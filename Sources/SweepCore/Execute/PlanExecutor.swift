@@ -7,13 +7,11 @@ package struct PlanExecutor {
     /// not in the list is skipped.
     package var readers: [ViewReader]
     var settings: PlanSettings { options.plan.settings }
-    /// Called after each pass that ran (and once for the cheap look and the locator) with a
-    /// one-line summary: pass name, milliseconds, symbols accepted. For tuning the plan
-    /// (`CODESWEEP_TRACE=1`).
+    /// Called after each pass that ran (and once for the cheap look and the locator) with a one-line
+    /// summary: pass name, milliseconds, symbols accepted. For tuning the plan (`CODESWEEP_TRACE=1`).
     package var trace: (@Sendable (String) -> Void)?
-    /// Called before each pass of an isolated reader (`ViewReader.isolated`: zxing-cpp) reads,
-    /// with the codes found so far (as `scan` would return them): a worker sends them on, so a
-    /// crash inside that reader loses none.
+    /// Called before each pass of an isolated reader (`ViewReader.isolated`: zxing-cpp) reads, with
+    /// the codes found so far (as `scan` returns them): a worker sends them on before it reads.
     package var beforeIsolatedReader: (([DetectedCode]) -> Void)?
     /// Called with the reader and its reason when a reader failed on a view (read nothing
     /// because of a caught exception or abort): the record names the reader.
@@ -181,7 +179,7 @@ package struct PlanExecutor {
         // A settled frame's pass looks for bars only where the bar-field test sees them.
         let barsOnly = settled && settings.settledNeedsBarField
         if symbols.isEmpty || (barsOnly && !barsToLookFor(pass, &state)) { return }
-        let request = ViewRequest(symbols, lineStep: lineStep)
+        let request = ViewRequest(symbols, lineStep: lineStep, tries: pass.tries)
         let crops = pass.steps.filter(\.isCrop)
         if !crops.isEmpty {
             let look = probe(&state)
@@ -334,6 +332,8 @@ package struct PlanExecutor {
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
         case .sheet: return isSheet(&state)
         case .barsUnexplained: return true  // decided with the pass's view, in `run`
+        case .dark: return DigitalFrame.meanGrey(state.base) < 128
+        case .codesRead(let n): return state.merged.codes.count >= n
         case .linearEvidence(let mp):
             if state.fullMegapixels <= mp && locate(&state).isEmpty { return true }
             if let seen = state.barField[mp] { return seen }

@@ -215,16 +215,36 @@ extension ScanPlan {
 
     /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened
     /// there, and zxing-cpp 3.1 reads every format of a drawn code in one pass over the frame.
-    static func digitalPasses(barsMegapixels: Double) -> [ScanPass] {
-        [
-            // zxing-cpp over the whole frame, as decoded, for every symbology it reads.
-            ScanPass("zxing-frame", [], symbols: .all, source: .full, decoder: .zxing),
+    static func digitalPasses(invertedWhen: [PassCondition], bars: Bool) -> [ScanPass] {
+        var passes = [
+            // zxing-cpp over the whole frame, as decoded, for every symbology it reads: one look
+            // trying hard but not turned, inverted or shrunk (a drawn code needs none of them),
+            // then a plain one at the frame inverted (light codes on a dark ground). Together
+            // they cost about half of zxing-cpp's default tries on a page with no code, and read
+            // as many codes on the screenshots.
+            ScanPass("zxing-frame", [], symbols: .all, source: .full, decoder: .zxing, tries: .harder),
+            ScanPass("zxing-inverted", [.invert], when: invertedWhen, symbols: .all, source: .full, decoder: .zxing, tries: .plain),
             // QR codes the locator finds that zxing-cpp left: the grid decoder (the locator is
             // cheap on a drawn frame; the cheap look is not needed to send it).
             ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
-            // ZBar for bars only where the bar-field test sees bars no code read explains.
-            ScanPass("zbar-bars", [.fit(megapixels: barsMegapixels)], when: [.barsUnexplained], symbols: .linear),
-            sheetTilesPass,
         ]
+        // ZBar for bars only where the bar-field test sees bars no code read explains (not in
+        // `fast`: zxing-cpp reads every linear symbology but SQ's and the add-ons).
+        if bars { passes.append(ScanPass("zbar-bars", [.fit(megapixels: 1)], when: [.barsUnexplained], symbols: .linear)) }
+        // A sheet of codes: only once codes were read (a drawn sheet's codes are read at once;
+        // a page with none is no sheet, and the look it would take costs more than its read).
+        var sheet = sheetTilesPass
+        sheet.when = [.codesRead(atLeast: 4)] + sheet.when
+        return passes + [sheet]
+    }
+
+    /// `normal`'s warps of located QR codes no pass has read, on a digital frame: the same passes,
+    /// sent by the locator alone (the cheap look is not needed there).
+    static var digitalLocatedPasses: [ScanPass] {
+        locatedPasses.map { pass in
+            var p = pass
+            p.when = pass.when.filter { $0 != .codeLike }
+            return p
+        }
     }
 }

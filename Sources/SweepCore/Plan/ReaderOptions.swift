@@ -63,8 +63,34 @@ public struct ViewRequest: Sendable, Equatable, Hashable {
     /// full-frame pass looking for bars only, on a frame whose QR codes are settled, scans every
     /// `PlanSettings.settledLineStep`-th: a linear code crosses hundreds of lines.
     public var lineStep: Int
-    public init(_ symbologies: Set<Symbology>, lineStep: Int = 1) {
-        self.symbologies = symbologies; self.lineStep = lineStep
+    /// What zxing-cpp tries beyond a plain look (ZBar ignores it).
+    public var tries: ReaderTries
+    public init(_ symbologies: Set<Symbology>, lineStep: Int = 1, tries: ReaderTries = .all) {
+        self.symbologies = symbologies; self.lineStep = lineStep; self.tries = tries
+    }
+}
+
+/// What zxing-cpp tries beyond one plain look at a view, as its ReaderOptions name them:
+/// `harder` (more scan lines and detector effort), `rotate` (linear codes turned 90°), `invert`
+/// (the view again, light and dark swapped, when nothing was read), `downscale` (smaller copies
+/// when nothing was read). `.all` is zxing-cpp's default, what ZXingReader and its Python module
+/// use. On a page with no code each costs a look at the whole view again: a digital frame's
+/// first pass tries only harder and looks at the inverted frame itself (`zxing-inverted`).
+public struct ReaderTries: OptionSet, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let harder = ReaderTries(rawValue: 1)
+    public static let rotate = ReaderTries(rawValue: 2)
+    public static let invert = ReaderTries(rawValue: 4)
+    public static let downscale = ReaderTries(rawValue: 8)
+    public static let all: ReaderTries = [.harder, .rotate, .invert, .downscale]
+    public static let plain: ReaderTries = []
+
+    public var description: String {
+        if self == .all { return "all" }
+        let names = [(ReaderTries.harder, "harder"), (.rotate, "rotate"), (.invert, "invert"), (.downscale, "downscale")]
+        let on = names.filter { contains($0.0) }.map(\.1)
+        return on.isEmpty ? "plain" : on.joined(separator: "+")
     }
 }
 

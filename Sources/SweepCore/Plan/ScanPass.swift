@@ -152,6 +152,11 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// The pass's view (its first step, `fit`) shows a field of bars where no code read so far
     /// stands (the bar-field test, loose): ZBar is spent on a digital frame only there.
     case barsUnexplained
+    /// A dark frame (a dark-mode page): its mean grey is under the middle. Light codes on a dark
+    /// ground are there.
+    case dark
+    /// At least this many codes were read so far.
+    case codesRead(atLeast: Int)
 
     public var description: String {
         switch self {
@@ -170,6 +175,8 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
         case .linearEvidence(let mp): "bar-field-at-\(format(mp))MP-or-small-without-located-qr"
         case .sheet: "sheet-of-codes"
         case .barsUnexplained: "bars-no-code-read-explains"
+        case .dark: "dark-frame"
+        case .codesRead(let n): "codes-read>=\(n)"
         }
     }
 }
@@ -245,12 +252,15 @@ public struct ScanPass: Sendable, Equatable, Codable {
     /// symbologies ZBar lacks and for QR codes, or the grid decoder. A pass only ever looks for
     /// what its reader reads (`ViewReader.symbologies`).
     public var decoder: DecodingEngine
+    /// What zxing-cpp tries beyond a plain look (`ReaderTries`; its default, `.all`, unless said).
+    public var tries: ReaderTries
     public init(
         _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar
+        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar, tries: ReaderTries = .all
     ) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
         self.decoder = decoder
+        self.tries = tries
     }
 }

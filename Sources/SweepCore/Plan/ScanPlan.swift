@@ -61,7 +61,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     ScanPass(
                         "zxing-places", [.fit(megapixels: 1), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
                         symbols: .secondReader, decoder: .zxing),
-                ], digital: digitalPasses(barsMegapixels: 1), settings: settings)
+                ], digital: digitalPasses(invertedWhen: [.dark], bars: false), settings: settings)
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
             // says a code is, the second decoder last (the groups: PlanPasses.swift). Once the
@@ -72,7 +72,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 effort: .normal,
                 passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
                     + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses,
-                digital: digitalPasses(barsMegapixels: 3) + locatedPasses, settings: settings)
+                digital: digitalPasses(invertedWhen: [], bars: true) + digitalLocatedPasses, settings: settings)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
@@ -101,8 +101,9 @@ public struct ScanPlan: Sendable, Equatable, Codable {
     static func listing(_ passes: [ScanPass]) -> [String] {
         passes.enumerated().map { i, p in
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
+            let tries = p.decoder == .zxing && p.tries != .all ? " tries \(p.tries)" : ""
             return
-                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
+                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]\(tries)   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
         }
     }
 }
