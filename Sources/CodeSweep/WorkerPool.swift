@@ -9,15 +9,6 @@ import UserInput
 import Glibc
 #endif
 
-/// How decoding is isolated from the sweep.
-public enum Isolation: Sendable, Equatable {
-    /// Decode in this process (fastest to start; a crash in a C library ends the sweep).
-    case none
-    /// Decode in worker processes running `executable __worker`; a crash or a hang costs one
-    /// file (recorded as "crash" or "timeout") and the worker is replaced.
-    case processes(executable: String, timeoutSeconds: Double)
-}
-
 /// One worker process and the pipes to it. Driven only from its own serial queue, so its
 /// blocking reads never occupy the Swift concurrency pool and its state is never shared.
 final class WorkerSlot: @unchecked Sendable {
@@ -159,16 +150,6 @@ final class WorkerSlot: @unchecked Sendable {
             if n == 0 { return workerDied(entry, salvage) }
             pending.append(contentsOf: chunk[0..<n])
         }
-    }
-
-    /// A record read without zxing-cpp after it failed on the file: named and warned about.
-    static func withoutSecondReader(_ record: FileRecord, _ what: String, _ kept: String) -> FileRecord {
-        var r = record
-        r.failedDecoder = DecodingEngine.zxing.rawValue
-        r.warnings.append(
-            "the second decoder (zxing-cpp) \(what); the worker was replaced and \(kept). Codes only zxing-cpp reads (Data Matrix, PDF417, Aztec, Micro QR, rMQR, MaxiCode, ...) may be missing"
-        )
-        return r
     }
 
     /// End of file on the worker's pipe: the worker died on this file. The record so far if the

@@ -13,7 +13,12 @@ extension PayloadSummary {
         guard !all.isEmpty else { return "" }
         var s = "\nstructured append: \(all.count) sequence\(all.count == 1 ? "" : "s")\n"
         for q in all {
-            let state = q.complete ? "complete" : q.count > 0 ? "incomplete, missing part\(q.missing.count == 1 ? "" : "s") \(q.missing.map { String($0 + 1) }.joined(separator: ", "))" : "count not said"
+            let state =
+                q.complete
+                ? "complete"
+                : q.count > 0
+                    ? "incomplete, missing part\(q.missing.count == 1 ? "" : "s") \(q.missing.map { String($0 + 1) }.joined(separator: ", "))"
+                    : "count not said"
             s += "  \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(state))\n"
             s += "      \(PayloadSummary.display(Payload(symbology: q.symbology.rawValue, bytes: q.bytes, text: text(q), first: "", last: "")))\n"
             for p in q.parts { s += "      part \(p.index + 1): \(TerminalText.escape(p.path))\n" }

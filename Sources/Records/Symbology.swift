@@ -190,7 +190,11 @@ public struct SymbologySet: Sendable, Equatable, Codable {
         ("default", "all except ISBN re-labelling (add-ons only beside their EAN/UPC code)", standard.members),
         ("2d", "QR Code, Micro QR, rMQR, SQ Code, Data Matrix, PDF417, MicroPDF417, Aztec and MaxiCode", Set(Symbology.allCases.filter(\.isTwoDimensional))),
         ("1d", "every linear symbology except ISBN re-labelling", standard.members.filter { !$0.isTwoDimensional }),
-        ("zxing", "what zxing-cpp alone reads: Data Matrix, PDF417, Aztec, Micro QR, rMQR, MicroPDF417, MaxiCode, DataBar Limited and Expanded Stacked, DX film edge, Telepen", Set(Symbology.allCases.filter { $0.engine == .zxing })),
+        (
+            "zxing",
+            "what zxing-cpp alone reads: Data Matrix, PDF417, Aztec, Micro QR, rMQR, MicroPDF417, MaxiCode, DataBar Limited and Expanded Stacked, DX film edge, Telepen",
+            Set(Symbology.allCases.filter { $0.engine == .zxing })
+        ),
         ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
         ("addons", "EAN-2 and EAN-5 add-ons (reported beside their EAN/UPC code)", [.ean2, .ean5]),
         ("qr-family", "QR Code, Micro QR and rMQR", [.qr, .microqr, .rmqr]),

@@ -59,7 +59,9 @@ package enum ZXingDecoder {
             return ZXing_ReadBarcodes(view, options)
         }
         guard let barcodes = found else {
-            let message = ZXing_LastErrorMsg().map { p in defer { ZXing_free(p) }; return String(cString: p) }
+            let message = ZXing_LastErrorMsg().map { p in
+                defer { ZXing_free(p) }; return String(cString: p)
+            }
             return failed(message ?? "no result", image)
         }
         defer { ZXing_Barcodes_delete(barcodes) }

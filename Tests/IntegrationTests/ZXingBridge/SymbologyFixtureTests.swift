@@ -35,7 +35,10 @@ struct SymbologyFixtureTests {
     func everyFixture(_ folder: String) throws {
         let dir = PackageRoot.path + "/Tests/Fixtures/" + folder
         let want = try Self.expected(dir)
-        #expect(Set(want.map(\.symbology)).isSuperset(of: ["microqr", "rmqr", "maxicode", "databar-ltd", "databar-exp-stacked", "micropdf417", "telepen", "dxfilmedge"]))
+        #expect(
+            Set(want.map(\.symbology)).isSuperset(of: [
+                "microqr", "rmqr", "maxicode", "databar-ltd", "databar-exp-stacked", "micropdf417", "telepen", "dxfilmedge",
+            ]))
         let records = try Self.scan(dir)
         for e in want {
             let codes = records[e.file]?["codes"]?.array ?? []
@@ -44,7 +47,8 @@ struct SymbologyFixtureTests {
             #expect(codes.count == 1, "\(folder)/\(e.file): \(codes.count) codes")
             if let v = e.version, let code {
                 let got = code["details"]?["version"]
-                #expect(got?.string == v || got?.int.map(String.init) == v, "\(e.file): version \(String(describing: got?.string ?? got?.int.map(String.init)))")
+                #expect(
+                    got?.string == v || got?.int.map(String.init) == v, "\(e.file): version \(String(describing: got?.string ?? got?.int.map(String.init)))")
             }
             #expect(code?["details"]?["symbology_id"]?.string?.hasPrefix("]") == true, "\(e.file)")
         }
