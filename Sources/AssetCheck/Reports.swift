@@ -27,6 +27,7 @@ package enum CheckOutput {
             }
             if img.status != .passed { out += "\n" }
         }
+        out += baselineText(r)
         let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
         out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
         if r.errors > 0 { out += ", \(r.errors) unreadable" }
@@ -74,6 +75,7 @@ package enum CheckOutput {
                 x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
             }
         }
+        x += baselineJUnit(r)
         x += "  </testsuite>\n</testsuites>\n"
         return x
     }
@@ -133,7 +135,7 @@ package enum CheckOutput {
                     "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
             }
         }
-        return out
+        return out + baselineGitHub(r)
     }
 
     /// Escaping of a command's message, as @actions/core does: % \r \n.
@@ -158,7 +160,7 @@ package enum CheckOutput {
     // MARK: JSON
 
     package static func json(_ r: CheckReport) -> JSONValue {
-        .object([
+        let report: JSONValue = .object([
             ("passed", .bool(r.exitStatus == 0)),
             ("exit_status", .int(Int(r.exitStatus))),
             ("rules", .string(r.rulesSource)),
@@ -171,6 +173,7 @@ package enum CheckOutput {
             ),
             ("images", .array(r.images.map(imageJSON))),
         ])
+        return withBaseline(report, r)
     }
 
     static func imageJSON(_ img: ImageResult) -> JSONValue {
@@ -184,6 +187,7 @@ package enum CheckOutput {
                         var cf: [(String, JSONValue)] = [("index", .int(c.index))]
                         if case .object(let fields) = c.code.json() { cf += fields }
                         if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
+                        if let p = printJSON(c, img.pages) { cf.append(("print", p)) }
                         return .object(cf)
                     })
             ))
