@@ -39,6 +39,13 @@ extension CheckOutput {
         return ([changesHeader(b) + (b.files.isEmpty ? "" : ":")] + changeLines(b, indent: "  ")).joined(separator: "\n") + "\n\n"
     }
 
+    /// The changes of the file at `path` that do not fail (the failing ones are its violations),
+    /// for its JUnit test case: "• baseline.added: code 2 (…) is new: …".
+    static func changeNotes(_ r: CheckReport, _ path: String) -> [String] {
+        guard let b = r.baseline, let f = b.files.first(where: { $0.path == path }) else { return [] }
+        return f.changes.filter { !b.failOn.fails($0) }.map { "• \($0.rule): \(safe($0.message))" }
+    }
+
     /// The suite's `<system-out>`: every change (the failing ones are also in their test cases).
     static func baselineJUnit(_ r: CheckReport) -> String {
         guard let b = r.baseline else { return "" }

@@ -64,7 +64,8 @@ package enum CheckOutput {
             switch img.status {
             case .passed:
                 x += ">\n"
-                if !img.codes.isEmpty { x += "      <system-out>\(xml(detail(img)))</system-out>\n" }
+                let notes = changeNotes(r, img.path)
+                if !img.codes.isEmpty || !notes.isEmpty { x += "      <system-out>\(xml(([detail(img)] + notes).joined(separator: "\n")))</system-out>\n" }
                 x += "    </testcase>\n"
             case .failed, .error:
                 let tag = img.status == .error ? "error" : "failure"
@@ -72,7 +73,8 @@ package enum CheckOutput {
                 let message =
                     img.violations.count == 1 ? safe(first!.message) : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
                 let type = Array(Set(img.violations.map(\.rule))).sorted().joined(separator: ",")
-                x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
+                let text = ([detail(img)] + changeNotes(r, img.path)).joined(separator: "\n")
+                x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(text))</\(tag)>\n    </testcase>\n"
             }
         }
         x += baselineJUnit(r)

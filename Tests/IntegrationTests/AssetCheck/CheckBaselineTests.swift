@@ -89,6 +89,12 @@ struct CheckBaselineTests {
         #expect(x.contains("<testcase name=\"assets/flyer.png\"") && x.contains("baseline.removed"))
         #expect(x.contains("printed module 0.69 mm → 0.31 mm"))
         #expect(x.contains("baseline.added: code") && x.contains(Self.extra), "the added code is in the suite's output")
+        // ... and in the banner's own test case, which passes.
+        let bannerStart = try #require(x.range(of: "<testcase name=\"assets/banner.png\""))
+        let bannerCase = x[bannerStart.lowerBound...]
+        let bannerEnd = try #require(bannerCase.range(of: "</testcase>"))
+        #expect(
+            bannerCase[..<bannerEnd.lowerBound].contains("• baseline.added: code 1 (QR Code &quot;\(Self.extra)&quot;) is new"), "\(bannerCase.prefix(2000))")
 
         let github = try Self.check(dir, ["--baseline", "base.json", "--github"])
         let lines = github.stdout.split(separator: "\n").map(String.init)
