@@ -94,11 +94,14 @@ let package = Package(
                 "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
+        // codes in, changes (added, removed, changed, grade dropped) out.
+        .target(name: "CodeDiff", dependencies: ["Records"]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(
             name: "AssetCheck",
             dependencies: [
-                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker",
+                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -118,7 +121,7 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reporting", "CodeDiff", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
@@ -127,7 +130,7 @@ let package = Package(
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
         .testTarget(
-            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol"],
+            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff"],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.

@@ -6,6 +6,8 @@
 #   run 2: the same with one task cancelled (scancel JOBID_K) part-way through its shard, then
 #          re-submitted alone (sbatch --array=K): it must resume, and the report must be the same,
 #          with no file in two shard records.
+# Before both, scripts/check-slurm-inputs.sh (no cluster): shard counts like 08 and 010 and a
+# newline in CODESWEEP_ROOTS refused alike by both scripts; ten shards run and merged.
 # Root only (it installs the Debian packages slurmctld slurmd slurm-client munge when missing, and
 # starts munged, slurmctld and slurmd with their config and state in a temporary folder, on their
 # own socket and ports). Every daemon it started is stopped by its pid on exit, pass or fail.
@@ -35,6 +37,9 @@ case $BIN in /*) ;; *) BIN=$repo/$BIN ;; esac
 [ -x "$BIN" ] || die "no $BIN: build it first (swift build, or make release and BIN=.build/release/codesweep)"
 [ "$SHARDS" -ge 2 ] || die "CHECK_SLURM_SHARDS must be at least 2"
 started=$(now)
+# The scripts' checks of their environment first (no cluster needed): bad shard counts and roots
+# refused by both, a two-digit count run end to end.
+BIN=$BIN bash "$repo/scripts/check-slurm-inputs.sh" || die "the recipe's input checks (scripts/check-slurm-inputs.sh)"
 
 T=""
 policy_rc=""

@@ -11,8 +11,10 @@ package struct CheckReport: Sendable, Equatable {
     /// Where the rules came from, for the summary ("Samples/check/.codesweep.yml", "flags").
     package var rulesSource: String
     package var seconds: Double
-    package init(images: [ImageResult], rulesSource: String, seconds: Double) {
-        self.images = images; self.rulesSource = rulesSource; self.seconds = seconds
+    /// The changes against `--baseline`, when one was given.
+    package var baseline: BaselineComparison?
+    package init(images: [ImageResult], rulesSource: String, seconds: Double, baseline: BaselineComparison? = nil) {
+        self.images = images; self.rulesSource = rulesSource; self.seconds = seconds; self.baseline = baseline
     }
     package var passed: Int { images.count { $0.status == .passed } }
     package var failed: Int { images.count { $0.status == .failed } }
@@ -33,6 +35,8 @@ package struct CheckRunner: Sendable {
     package var isolation: Isolation
     package var followSymlinks = false
     package var hidden = false
+    /// `--baseline`: the codes are also compared with this scan of the base revision.
+    package var baseline: Baseline?
 
     package init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
         self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
@@ -117,8 +121,9 @@ package struct CheckRunner: Sendable {
             result.seconds = (r.timings?.sum ?? 0) / 1000
             results.append(result)
         }
+        let comparison = baseline?.apply(to: &results, records: records, scans: scans, spot: fullCheckRoots != nil)
         if fullCheckRoots == nil { results += evaluator.unmatchedExpectations(checked: records.map(\.path)) }
-        return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds)
+        return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds, baseline: comparison)
     }
 
     var walkOptions: WalkOptions {

@@ -25,6 +25,8 @@ package struct ImageResult: Sendable, Equatable {
     /// Set when the image could not be read (status error).
     package var error: String?
     package var width: Int?, height: Int?
+    /// A document's pages (the codes' printed size is measured on them).
+    package var pages: [PageRender] = []
     /// Seconds spent on this image (scan + scannability), for JUnit.
     package var seconds: Double = 0
     package var status: Status { error != nil ? .error : violations.isEmpty ? .passed : .failed }
@@ -104,6 +106,7 @@ package struct Evaluator {
     package func evaluate(_ record: FileRecord, scans: [Scannability?]) -> ImageResult {
         var result = ImageResult(path: record.path)
         result.width = record.width; result.height = record.height
+        result.pages = record.pages
         if let error = record.error {
             result.error = "\(error.kind.rawValue): \(error.message)"
             result.violations.append(

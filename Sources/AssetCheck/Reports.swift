@@ -27,6 +27,7 @@ package enum CheckOutput {
             }
             if img.status != .passed { out += "\n" }
         }
+        out += baselineText(r)
         let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
         out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
         if r.errors > 0 { out += ", \(r.errors) unreadable" }
@@ -63,7 +64,8 @@ package enum CheckOutput {
             switch img.status {
             case .passed:
                 x += ">\n"
-                if !img.codes.isEmpty { x += "      <system-out>\(xml(detail(img)))</system-out>\n" }
+                let notes = changeNotes(r, img.path)
+                if !img.codes.isEmpty || !notes.isEmpty { x += "      <system-out>\(xml(([detail(img)] + notes).joined(separator: "\n")))</system-out>\n" }
                 x += "    </testcase>\n"
             case .failed, .error:
                 let tag = img.status == .error ? "error" : "failure"
@@ -71,9 +73,11 @@ package enum CheckOutput {
                 let message =
                     img.violations.count == 1 ? safe(first!.message) : "\(img.violations.count) problems: " + img.violations.map(\.rule).joined(separator: ", ")
                 let type = Array(Set(img.violations.map(\.rule))).sorted().joined(separator: ",")
-                x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(detail(img)))</\(tag)>\n    </testcase>\n"
+                let text = ([detail(img)] + changeNotes(r, img.path)).joined(separator: "\n")
+                x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(text))</\(tag)>\n    </testcase>\n"
             }
         }
+        x += baselineJUnit(r)
         x += "  </testsuite>\n</testsuites>\n"
         return x
     }
@@ -133,7 +137,7 @@ package enum CheckOutput {
                     "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
             }
         }
-        return out
+        return out + baselineGitHub(r)
     }
 
     /// Escaping of a command's message, as @actions/core does: % \r \n.
@@ -158,7 +162,7 @@ package enum CheckOutput {
     // MARK: JSON
 
     package static func json(_ r: CheckReport) -> JSONValue {
-        .object([
+        let report: JSONValue = .object([
             ("passed", .bool(r.exitStatus == 0)),
             ("exit_status", .int(Int(r.exitStatus))),
             ("rules", .string(r.rulesSource)),
@@ -171,6 +175,7 @@ package enum CheckOutput {
             ),
             ("images", .array(r.images.map(imageJSON))),
         ])
+        return withBaseline(report, r)
     }
 
     static func imageJSON(_ img: ImageResult) -> JSONValue {
@@ -184,6 +189,7 @@ package enum CheckOutput {
                         var cf: [(String, JSONValue)] = [("index", .int(c.index))]
                         if case .object(let fields) = c.code.json() { cf += fields }
                         if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
+                        if let p = printJSON(c, img.pages) { cf.append(("print", p)) }
                         return .object(cf)
                     })
             ))

@@ -100,8 +100,17 @@ enum DocumentScanner {
             try stream.finish()
         }
         if pdf.pageCount > wanted {
-            record.warnings.append("read \(wanted) of \(pdf.pageCount) pages (--max-pages \(limits.maxPages))")
+            record.warnings.append(unreadPagesWarning(wanted: wanted, pdf: pdf, maxPages: limits.maxPages))
         }
+    }
+
+    /// Why pages of the document were not read: `--max-pages`, or pages the document declares
+    /// that Poppler could not find (a damaged or looping page tree), with Poppler's words.
+    static func unreadPagesWarning(wanted: Int, pdf: PDFRenderer, maxPages: Int) -> String {
+        if wanted >= maxPages { return "read \(wanted) of \(pdf.pageCount) pages (--max-pages \(maxPages))" }
+        let why = pdf.infoComplaints.isEmpty ? "" : " (Poppler: \(pdf.infoComplaints))"
+        return "read \(wanted) of the \(pdf.pageCount) pages the document declares: Poppler finds no page \(wanted + 1)"
+            + " in its page tree, which is damaged\(why)"
     }
 
     static func scanSVG(_ bytes: [UInt8], into record: inout FileRecord, _ context: Context) throws(RecordError) {

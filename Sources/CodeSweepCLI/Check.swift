@@ -20,6 +20,10 @@ struct Check: AsyncParsableCommand {
             other files are not required, and a require_code glob need only match an image of the \
             full check.
 
+            --baseline REPORT compares each file's codes with a report of the same assets at the \
+            base revision (a 'check --json' report, or a scan report) and lists the codes added, \
+            removed and changed (payload, symbology, print size, grade); --fail-on picks which fail.
+
             Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
             no image checked at all (paths or --include matching nothing), or a require_code glob \
             matching no checked image.
@@ -42,6 +46,8 @@ struct Check: AsyncParsableCommand {
 
     @OptionGroup var reports: CheckReportOptions
 
+    @OptionGroup var baseline: BaselineOptions
+
     @Option(help: "The date campaign expiry is checked against, YYYY-MM-DD (default: today, UTC).")
     var today: String?
 
@@ -53,6 +59,7 @@ struct Check: AsyncParsableCommand {
     /// validation failure would exit 64).
     func usageProblem() -> String? {
         if let problem = jobs.problem { return problem }
+        if let problem = baseline.problem { return problem }
         if let minGrade = ruleFlags.minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
         if let s = ruleFlags.symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
@@ -69,9 +76,10 @@ struct Check: AsyncParsableCommand {
         let read = Counter.Names()
         let setup = try await exitingOnFailure { try loadSetup(recording: read) }
         try refuseOutputsOverInputs(setup: setup, read: read.names)
-        let runner = CheckRunner(
+        var runner = CheckRunner(
             rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
             jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
+        runner.baseline = try await exitingOnFailure { try baseline.load() }
         // Files only on the command line (a pre-commit hook's changed files): a spot check.
         let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
         let report = try await exitingOnFailure {
@@ -109,6 +117,7 @@ struct Check: AsyncParsableCommand {
     func refuseOutputsOverInputs(setup: CheckSetup, read: [(String, String)]) throws {
         var inputs = read.map { OutputGuard.Input($0.0, $0.1) }
         if let e = ruleFlags.expectations { inputs.append(OutputGuard.Input("the expectations file", e)) }
+        if let b = baseline.baseline { inputs.append(OutputGuard.Input("the baseline", b)) }
         let roots = setup.roots(commandLine: paths)
         inputs += roots.map { OutputGuard.Input("the image", $0) }
         let walked = roots.map(ArgumentBytes.bytes)

@@ -118,16 +118,18 @@ struct Report: ParsableCommand {
     }
 
     /// The report's records (a problem is said on stderr and ends the command with status 2).
+    /// Read a piece at a time (`ReportInput.stream`): a stream with no newline (`/dev/zero`) ends
+    /// at the limit of one line, not after a gigabyte is held.
     func readRecords() throws -> [FileRecord] {
-        let bytes: [UInt8]
-        do { bytes = try InputLimits.readReport(report) } catch {
-            Stderr.say("codesweep: \(error)")
-            throw ExitCode(2)
-        }
+        var records: [FileRecord] = []
         do {
-            let read = try ReportInput.records(bytes, source: ArgumentBytes.display(report))
-            for note in read.skipped { Stderr.say("codesweep: \(note)") }
-            return read.records
+            let fd = try UserPath.openInput(report)
+            defer { UserPath.closeInput(fd) }
+            let skipped = try ReportInput.stream(fd, source: report == "-" ? "(standard input)" : ArgumentBytes.display(report)) { r, _ in
+                records.append(r)
+            }
+            for note in skipped { Stderr.say("codesweep: \(note)") }
+            return records
         } catch {
             Stderr.say("codesweep: \(error)")
             throw ExitCode(2)

@@ -37,8 +37,12 @@ package struct PDFPageInfo: Sendable, Equatable {
 package final class PDFRenderer {
     let input: DocumentInput
     let deadline: Double
+    /// The document's whole time (`--timeout`), named when a renderer runs out of it.
+    let timeoutSeconds: Double
     package let pageCount: Int
     package let pages: [PDFPageInfo]
+    /// What pdfinfo said on standard error (a damaged page tree: "Loop in Pages tree").
+    package let infoComplaints: String
 
     /// Opens the document with `pdfinfo` and reads the first `maxPages` pages' sizes. A PDF
     /// that needs a password to open is `encrypted`; one Poppler cannot open is `corrupt`
@@ -46,6 +50,7 @@ package final class PDFRenderer {
     package init(_ bytes: [UInt8], maxPages: Int, timeoutSeconds: Double) throws(RecordError) {
         input = try DocumentInput(bytes)
         deadline = ChildProcess.now() + timeoutSeconds
+        self.timeoutSeconds = timeoutSeconds
         let info = try ChildProcess("pdfinfo", ["-f", "1", "-l", String(max(1, maxPages)), "-box", "/dev/stdin"], input: input, deadline: deadline)
         let text: [UInt8]
         let status: Int32
@@ -56,6 +61,7 @@ package final class PDFRenderer {
             throw Self.failure(error, info, timeoutSeconds: timeoutSeconds)
         }
         let reason = info.reason
+        infoComplaints = reason
         guard status == 0 else {
             if reason.contains("Incorrect password") {
                 throw RecordError(.encrypted, "the PDF is encrypted with a password needed to open it (Poppler: \(reason))")
@@ -77,7 +83,10 @@ package final class PDFRenderer {
         guard let e = error as? ChildProcess.ReadFailure else { return RecordError(.internalError, "\(error)") }
         switch e {
         case .timedOut:
-            return RecordError(.timeout, "\(p.program) took longer than \(NumberText.trimmed(timeoutSeconds)) s; it was stopped (see --timeout)")
+            return RecordError(
+                .timeout,
+                "\(p.program) ran past the document's time, \(NumberText.trimmed(timeoutSeconds, decimals: 1)) s (--timeout, for all of its renderers together); it was stopped"
+            )
         case .endOfOutput:
             return RecordError(.corrupt, "\(p.program) failed: \(p.reason.isEmpty ? "its output ended early" : p.reason)")
         }
@@ -114,7 +123,7 @@ package final class PDFRenderer {
         let p = try ChildProcess(
             "pdftoppm", ["-gray", "-cropbox", "-r", Self.number(dpi), "-f", String(first), "-l", String(last), "/dev/stdin"],
             input: input, deadline: deadline)
-        return PageStream(p, timeoutSeconds: deadline - ChildProcess.now())
+        return PageStream(p, timeoutSeconds: timeoutSeconds)
     }
 
     /// A rectangle of page `page` (from 1), in pixels of a rendering at `dpi`, rendered alone.
@@ -125,7 +134,7 @@ package final class PDFRenderer {
                 "-gray", "-cropbox", "-r", Self.number(dpi), "-f", String(page), "-l", String(page),
                 "-x", String(x), "-y", String(y), "-W", String(width), "-H", String(height), "/dev/stdin",
             ], input: input, deadline: deadline)
-        let stream = PageStream(p, timeoutSeconds: deadline - ChildProcess.now())
+        let stream = PageStream(p, timeoutSeconds: timeoutSeconds)
         guard let image = try stream.next() else { throw RecordError(.corrupt, "pdftoppm gave no image of page \(page)") }
         try stream.finish()
         return image
@@ -137,11 +146,13 @@ package final class PDFRenderer {
 /// Grey images (binary PGM) read one at a time from a renderer's output.
 package final class PageStream {
     let process: ChildProcess
+    /// The document's whole time, as given (not what was left of it when this renderer started):
+    /// the message names the limit the user set.
     let timeoutSeconds: Double
 
     init(_ process: ChildProcess, timeoutSeconds: Double) {
         self.process = process
-        self.timeoutSeconds = max(0, timeoutSeconds)
+        self.timeoutSeconds = timeoutSeconds
     }
 
     /// The next page, or nil at the end of the output.

@@ -33,7 +33,7 @@ package final class SVGRenderer {
         guard let size = Self.size(String(decoding: head, as: UTF8.self)) else {
             do { _ = try p.wait() } catch { throw PDFRenderer.failure(error, p, timeoutSeconds: timeoutSeconds) }
             let why = p.reason
-            throw RecordError(.corrupt, "librsvg cannot render it: \(why.isEmpty ? "no drawing size" : why)")
+            throw RecordError(.corrupt, "librsvg cannot render it: \(why.isEmpty ? "no drawing size" : Self.explained(why))")
         }
         p.kill()
         (widthPixels, heightPixels) = size
@@ -44,6 +44,21 @@ package final class SVGRenderer {
         // Each renderer reads standard input from the start (the descriptor's offset is shared).
         _ = lseek(input.fd, 0, SEEK_SET)
         return try ChildProcess("rsvg-convert", arguments, input: input, deadline: deadline)
+    }
+
+    /// libxml2 (which librsvg parses SVG with) stops at an attribute value of more than
+    /// 10,000,000 bytes, and librsvg passes on only its last words, "Couldn't find end of Start
+    /// Tag … column 10000152": said here as what it is, the limit and the attribute (most often
+    /// the `data:` URI of an embedded picture), with libxml2's words after it.
+    static let attributeLimit = 10_000_000
+
+    static func explained(_ reason: String) -> String {
+        guard reason.contains("Couldn't find end of Start Tag") || reason.contains("AttValue length too long"),
+            let r = reason.range(of: "column "),
+            let column = Int(reason[r.upperBound...].prefix { $0.isNumber }), column > attributeLimit
+        else { return reason }
+        return "an attribute value is longer than libxml2's limit of \(attributeLimit) bytes (10 MB), most likely the data: URI of "
+            + "an embedded picture; librsvg reads no SVG with a longer one (libxml2: \(reason))"
     }
 
     /// The root element's width and height in `rsvg-convert --format svg`'s output.
@@ -67,7 +82,7 @@ package final class SVGRenderer {
             let status = try p.wait()
             guard status == 0 else {
                 let why = p.reason
-                throw RecordError(.corrupt, "librsvg cannot render it: \(why.isEmpty ? "rsvg-convert exited with status \(status)" : why)")
+                throw RecordError(.corrupt, "librsvg cannot render it: \(why.isEmpty ? "rsvg-convert exited with status \(status)" : Self.explained(why))")
             }
             return png
         } catch {

@@ -31,28 +31,28 @@ package enum ReportMerge {
     }
 
     /// Reads every line of the given reports. A line that is not a record is an error (a shard
-    /// cut short by a kill must be re-run or resumed, not merged).
+    /// cut short by a kill must be re-run or resumed, not merged). Each report is read a piece at
+    /// a time (`eachLine`): a line past `InputLimits.reportLineBytes` (a stream with no newline,
+    /// `/dev/zero`) ends the merge when it passes the limit, not after a gigabyte is held.
     package static func load(_ files: [String]) throws(Failure) -> [Line] {
         var lines: [Line] = []
         var problems: [String] = []
         for file in files {
-            let data: [UInt8]
-            do { data = try InputLimits.readReport(file) } catch { problems.append(error.description); continue }
             let shown = ArgumentBytes.display(file)
-            var number = 0
-            for raw in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-                number += 1
-                if raw.isEmpty { continue }
-                let text = Array(raw)
-                guard let record = try? FileRecord.read(json: text) else {
-                    problems.append("\(shown):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
-                    continue
+            let ended: Bool
+            do {
+                ended = try eachLine(file) { raw, number in
+                    guard let record = try? FileRecord.read(json: Array(raw)) else {
+                        problems.append("\(shown):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
+                        return
+                    }
+                    lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: Array(raw), source: shown, lineNumber: number))
                 }
-                lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: text, source: shown, lineNumber: number))
+            } catch {
+                problems.append(error.description)
+                continue
             }
-            if let last = data.last, last != 0x0A {
-                problems.append("\(shown): the last line has no newline (a shard cut short? run it again or with --resume)")
-            }
+            if !ended { problems.append("\(shown): the last line has no newline (a shard cut short? run it again or with --resume)") }
         }
         if !problems.isEmpty { throw Failure(problems: problems) }
         return lines
@@ -75,6 +75,53 @@ package enum ReportMerge {
     package struct Expectation {
         package var items: [WalkItem]
         package init(items: [WalkItem]) { self.items = items }
+    }
+
+    /// A report that could not be read, or passed a limit.
+    package struct ReadFailure: Error, CustomStringConvertible { package var description: String }
+
+    /// Hands each line of the report `file` (`-`: standard input) that is not empty to `body`,
+    /// with its number from 1, reading 64 KiB at a time; true when the report ends with a newline
+    /// (or is empty). A line longer than `InputLimits.reportLineBytes`, or a report longer than
+    /// `InputLimits.reportBytes`, is an error naming the file and the limit.
+    static func eachLine(_ file: String, _ body: (ArraySlice<UInt8>, Int) -> Void) throws(ReadFailure) -> Bool {
+        let fd: Int32
+        do { fd = try UserPath.openInput(file) } catch { throw ReadFailure(description: error.description) }
+        defer { UserPath.closeInput(fd) }
+        let shown = UserPath.shown(file)
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var number = 0, total = 0
+        while true {
+            let got: Int
+            do { got = try FileIO.read(fd, into: &chunk) } catch { throw ReadFailure(description: "cannot read \(shown): \(error)") }
+            if got == 0 {
+                if !pending.isEmpty { body(pending[...], number + 1) }
+                return pending.isEmpty
+            }
+            total += got
+            let searchFrom = pending.count
+            pending += chunk[0..<got]
+            var start = 0
+            var from = searchFrom
+            while let end = pending[from...].firstIndex(of: 0x0A) {
+                number += 1
+                if end > start { body(pending[start..<end], number) }
+                start = end + 1
+                from = start
+            }
+            pending.removeSubrange(..<start)
+            if pending.count > InputLimits.reportLineBytes {
+                throw ReadFailure(
+                    description:
+                        "cannot read \(shown): line \(number + 1) is longer than the limit of \(InputLimits.describe(InputLimits.reportLineBytes)) for a line of a report (not a codesweep report, or no newline at all)"
+                )
+            }
+            if total > InputLimits.reportBytes {
+                throw ReadFailure(
+                    description: "cannot read \(shown): it is larger than the limit of \(InputLimits.describe(InputLimits.reportBytes)) for a report")
+            }
+        }
     }
 
     /// Orders the lines and checks them. Without an expectation: sorted by `walkOrder`, checked

@@ -68,12 +68,27 @@ extension ImageLoader {
                 .tooLarge, "image is \(MagickGetImageWidth(wand))x\(MagickGetImageHeight(wand)) pixels; the limit is \(limits.maxPixels / 1_000_000) megapixels"
             )
         }
-        if frameCount == 0 || biggest == 0 { throw RecordError(.corrupt, "no image data (\(format.rawValue) header declares 0x0 pixels)") }
+        if frameCount == 0 || biggest == 0 {
+            // The decoder's reason when it gave one, not the empty size it left behind.
+            if let why = exception(wand)?.message ?? imageException(wand), !why.isEmpty { throw RecordError(.corrupt, "no image data: \(why)") }
+            throw RecordError(.corrupt, "no image data (\(format.rawValue) header declares 0x0 pixels)")
+        }
         _ = MagickSetIteratorIndex(wand, 0)
         return PingedFrames(
             count: frameCount, framesRead: framesRead, biggest: biggest, total: total,
             canvasWidth: canvasWidth, canvasHeight: canvasHeight,
             storedWidth: Int(MagickGetImageWidth(wand)), storedHeight: Int(MagickGetImageHeight(wand)))
+    }
+
+    /// The reason a decoder left on the current image rather than on the wand: the JPEG coder
+    /// refusing a file at its header (a 12-bit JPEG: "Unsupported JPEG data precision 12")
+    /// leaves an empty image whose exception says why.
+    static func imageException(_ wand: OpaquePointer) -> String? {
+        _ = MagickSetIteratorIndex(wand, 0)
+        guard let image = GetImageFromMagickWand(wand), image.pointee.exception.severity != UndefinedException,
+            let reason = image.pointee.exception.reason
+        else { return nil }
+        return cleanMagickMessage(String(cString: reason).trimmingWhitespace())
     }
 
     /// The divisor a JPEG is decoded at (libjpeg's DCT scaling by 1/2, 1/4 or 1/8; 1 for every

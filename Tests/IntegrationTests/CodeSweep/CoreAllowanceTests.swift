@@ -41,4 +41,28 @@ struct CoreAllowanceTests {
         #expect(CoreAllowance.quota("max 100000") == nil)
         #expect(CoreAllowance.quota("") == nil && CoreAllowance.quota(nil) == nil && CoreAllowance.quota("0 100000") == nil)
     }
+
+    @Test("a quota that is no whole number is no quota: inf, 1e400, nan, a fraction, past Int's range")
+    func nonFiniteQuota() {
+        // Each of these trapped (a Double of inf made into an Int) before.
+        #expect(CoreAllowance.quota("inf 100000") == nil)
+        #expect(CoreAllowance.quota("1e400 100000") == nil)
+        #expect(CoreAllowance.quota("200000 inf") == nil && CoreAllowance.quota("nan 100000") == nil)
+        #expect(CoreAllowance.quota("1.5e5 100000") == nil && CoreAllowance.quota("-200000 100000") == nil)
+        #expect(CoreAllowance.quota("99999999999999999999999 100000") == nil)
+        #expect(CoreAllowance.quota("9223372036854775807 1") == Int.max)
+    }
+
+    @Test("a cgroup v1 quota: cpu.cfs_quota_us over cpu.cfs_period_us, -1 none; the cpu controller's path")
+    func v1Quota() {
+        #expect(CoreAllowance.quota(v1Quota: "300000\n", period: "100000\n") == 3)
+        #expect(CoreAllowance.quota(v1Quota: "50000\n", period: "100000\n") == 1)
+        #expect(CoreAllowance.quota(v1Quota: "-1\n", period: "100000\n") == nil)
+        #expect(CoreAllowance.quota(v1Quota: "inf\n", period: "100000\n") == nil)
+        #expect(CoreAllowance.quota(v1Quota: "300000\n", period: nil) == nil)
+        let cgroup = "12:memory:/slurm/uid_1/job_7\n3:cpu,cpuacct:/slurm/uid_1/job_7/step_0\n0::/\n"
+        #expect(CoreAllowance.v1CPUPath(cgroup) == "/slurm/uid_1/job_7/step_0")
+        #expect(CoreAllowance.v1CPUPath("2:cpuacct:/\n1:cpu:/docker/abc\n") == "/docker/abc")
+        #expect(CoreAllowance.v1CPUPath("0::/user.slice\n") == nil && CoreAllowance.v1CPUPath("2:cpuset:/\n") == nil)
+    }
 }

@@ -67,8 +67,8 @@ struct TrustBoundsTests {
         let cases: [(String, String)] = [
             ("summarize /dev/zero", "/dev/zero: a line longer than the limit of 64 MiB (67108864 bytes)"),
             ("summarize - < /dev/zero", "(standard input): a line longer than the limit of 64 MiB"),
-            ("merge /dev/zero", "cannot read /dev/zero: it is larger than the limit of 1 GiB (1073741824 bytes)"),
-            ("report /dev/zero --html p.html", "cannot read /dev/zero: it is larger than the limit of 1 GiB"),
+            ("merge /dev/zero", "cannot read /dev/zero: line 1 is longer than the limit of 64 MiB (67108864 bytes)"),
+            ("report /dev/zero --html p.html", "/dev/zero: a line longer than the limit of 64 MiB"),
             ("scan --files-from /dev/zero", "cannot read /dev/zero: it is larger than the limit of 256 MiB (268435456 bytes) for a list of paths"),
             ("merge r.jsonl --expect-from /dev/zero", "the limit of 256 MiB"),
         ]
