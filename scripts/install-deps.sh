@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CodeSweep builds, tests and benchmarks with (poppler-utils and
-# librsvg2-bin render documents at run time; qpdf makes the encrypted PDFs of the tests); with --tests also
+# librsvg2-bin render documents at run time, qpdf reads a PDF page's /UserUnit and makes the encrypted PDFs of the tests); with --tests also
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail
