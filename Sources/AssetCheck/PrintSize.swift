@@ -58,8 +58,11 @@ extension Evaluator {
             return [
                 Violation(
                     rule: rules.print.minModuleMM != nil ? "print.module_size" : "print.quiet_zone",
-                    message: "\(which): no print size (the SVG gives no width and height in absolute units, only a viewBox or a percentage)",
-                    fix: "give the SVG's root width and height in mm, cm, in, pt or px, or set svg_px_per_mm in the rules", code: c.index)
+                    message:
+                        "\(which): no print size (an SVG whose root gives no width and height in absolute units, only a viewBox or a percentage; "
+                        + "or a PDF page whose /UserUnit could not be read: see the warnings)",
+                    fix: "give the SVG's root width and height in mm, cm, in, pt or px, or set svg_px_per_mm in the rules (a PDF: install qpdf)",
+                    code: c.index)
             ]
         }
         var v: [Violation] = []
