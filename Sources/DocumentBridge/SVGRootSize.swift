@@ -1,45 +1,18 @@
+import Records
+import SweepCore
+
 /// Whether an SVG says how large it is: the root element's `width` and `height` in absolute
 /// units (a number alone or px, pt, pc, in, cm, mm, Q). Without them (a viewBox only,
 /// `width="100%"`, em or ex) the drawing has no size of its own: librsvg then sizes it from the
 /// viewBox in CSS pixels, which says nothing of how large it will be printed.
 enum SVGRootSize {
     /// The root element's `width` and `height` values as written (nil: absent), or nil when
-    /// no root element is found in the first `limit` bytes.
+    /// no root element is found in the first `limit` bytes (the prolog skipped as
+    /// `ImageFormat.sniffDocument` skips it).
     static func attributes(_ bytes: [UInt8], limit: Int = 1 << 20) -> (width: String?, height: String?)? {
-        let b = bytes.prefix(limit)
-        var i = b.startIndex
-        func starts(_ s: String) -> Bool { b[i...].starts(with: Array(s.utf8)) }
-        func skip(past s: String) -> Bool {
-            let t = Array(s.utf8)
-            while i < b.endIndex {
-                if b[i...].starts(with: t) { i += t.count; return true }
-                i += 1
-            }
-            return false
-        }
-        while i < b.endIndex {
-            if b[i] != UInt8(ascii: "<") { i += 1; continue }
-            if starts("<?") { guard skip(past: "?>") else { return nil }; continue }
-            if starts("<!--") { guard skip(past: "-->") else { return nil }; continue }
-            if starts("<!") {
-                // A DOCTYPE, with its internal subset in brackets.
-                var depth = 0
-                while i < b.endIndex {
-                    if b[i] == UInt8(ascii: "[") {
-                        depth += 1
-                    } else if b[i] == UInt8(ascii: "]") {
-                        depth -= 1
-                    } else if b[i] == UInt8(ascii: ">") && depth <= 0 {
-                        break
-                    }
-                    i += 1
-                }
-                i += 1
-                continue
-            }
-            return rootAttributes(Array(b[(i + 1)...]))
-        }
-        return nil
+        let b = Array(bytes.prefix(limit))
+        guard let start = ImageFormat.rootElementStart(b) else { return nil }
+        return rootAttributes(Array(b[(start + 1)...]))
     }
 
     /// The width and height attributes of the start tag `tag` begins (after its `<`).
