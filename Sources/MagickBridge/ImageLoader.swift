@@ -67,7 +67,7 @@ package enum ImageLoader {
         minMegapixels: Double? = nil, reduceToFit: Bool = false, jpeg: JPEGPath = .standard
     ) throws(RecordError) -> LoadedImage {
         if format == .jpeg, let pictures = JPEGPictures.ranges(bytes) {
-            return try loadPictures(bytes, pictures, limits: limits, jpeg: jpeg)
+            return try loadPictures(bytes, pictures, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit, jpeg: jpeg)
         }
         return try loadPicture(bytes, format: format, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit, jpeg: jpeg)
     }
