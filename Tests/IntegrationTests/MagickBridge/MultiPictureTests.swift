@@ -26,4 +26,23 @@ struct MultiPictureTests {
         let plain = try #require(try DocumentTests.scan([dir.file("0.jpg")]).records.first)
         #expect(plain.frames == 1 && plain.codes.map(\.text) == ["left picture"])
     }
+
+    @Test func aLargeFirstPictureKeepsItsReducedDecodeAndTheOthersTheirOwnPixels() throws {
+        let dir = try TempDir()
+        // 12 MP: the first decode is DCT-scaled; the second picture is a quarter of the size.
+        let left = try Make.qrOnCanvas("large left", in: dir, name: "l.png", width: 4000, height: 3000, at: 500, 400, scale: 30, margin: 4)
+        let right = try Make.qrOnCanvas("small right", in: dir, name: "r.png", width: 2000, height: 1500, at: 300, 200, scale: 20, margin: 4)
+        try Make.convert([dir.file("l.png"), "-quality", "90", dir.file("l.jpg")])
+        try Make.convert([dir.file("r.png"), "-quality", "90", dir.file("r.jpg")])
+        let pictures = try ["l.jpg", "r.jpg"].map { Array(try Data(contentsOf: URL(fileURLWithPath: dir.file($0)))) }
+        try Data(MultiPictureBytes.mpo(pictures[0], pictures[1])).write(to: URL(fileURLWithPath: dir.file("large.mpo")))
+        let r = try #require(try DocumentTests.scan([dir.file("large.mpo")]).records.first)
+        #expect(r.status == .ok && r.frames == 2 && r.width == 4000 && r.height == 3000, "\(r.error?.message ?? "")")
+        let byText = Dictionary(uniqueKeysWithValues: r.codes.map { ($0.text, $0) })
+        let first = try #require(byText["large left"]), second = try #require(byText["small right"])
+        #expect(first.frame == 0 && second.frame == 1)
+        // Each picture's corners in its own full-resolution pixels.
+        expectCorners(first.corners, near: left.quad, tolerance: 3, "first picture")
+        expectCorners(second.corners, near: right.quad, tolerance: 3, "second picture")
+    }
 }
