@@ -52,8 +52,9 @@ for lib in $needed; do
   echo "dist: $lib -> $path -> $pkg" >&2
   deps+=("$pkg")
 done
-# The programs documents are rendered with (run, not linked: issue 41): Poppler and librsvg.
-deps+=(poppler-utils librsvg2-bin)
+# The programs documents are rendered with (run, not linked: issue 41): Poppler and librsvg; and
+# qpdf, which reads a PDF page's /UserUnit (Poppler ignores it).
+deps+=(poppler-utils librsvg2-bin qpdf)
 DEPENDS=$(printf '%s\n' "${deps[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 # ---- man page and completions, from the binary itself ----
@@ -125,7 +126,8 @@ Description: find every barcode and QR code in folders of images
  codes), report, merge and summarize. The Swift runtime is linked in.
  fonts-dejavu-core is recommended for the labels of --annotate pictures;
  poppler-utils (GPL) and librsvg2-bin (LGPL), in Depends, render PDF pages and
- SVG artwork as separate programs: the binary links neither.
+ SVG artwork as separate programs: the binary links neither; qpdf (Apache-2.0)
+ reads each PDF page's UserUnit.
 CONTROL
 deb="dist/codesweep_${DEBVERSION}_amd64.deb"
 dpkg-deb --root-owner-group --build "$D" "$deb" >/dev/null

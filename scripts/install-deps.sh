@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CodeSweep builds, tests and benchmarks with (poppler-utils and
-# librsvg2-bin render documents at run time; qpdf makes the encrypted PDFs of the tests), then
-# builds zxing-cpp 3.1.1 from its pinned source (scripts/build-zxing.sh: cmake, g++); with --tests also
+# librsvg2-bin render documents at run time, qpdf reads a PDF page's /UserUnit and makes the
+# encrypted PDFs of the tests), then builds zxing-cpp 3.1.1 from its pinned source
+# (scripts/build-zxing.sh: cmake, g++); with --tests also
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail

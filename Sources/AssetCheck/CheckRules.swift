@@ -26,6 +26,10 @@ package struct CheckRules: Sendable, Equatable {
     package var expectations: [Expectation] = []
     /// Print size of codes in documents (PDF, SVG: their pages know their size), PrintSize.swift.
     package var print = PrintRules()
+    /// A page that could not be looked at closely enough to verify it (rendered too coarsely
+    /// to resolve the smallest module graded, or degenerately) is a warning, not a failure
+    /// (`--allow-unverified`).
+    package var allowUnverified = false
 
     package init() {}
 }
@@ -64,6 +68,11 @@ package struct Expectation: Sendable, Equatable {
 package struct PrintRules: Sendable, Equatable {
     package var minModuleMM: Double? = 0.396
     package var minQuietZoneModules: Double? = 4
+    /// CSS pixels a millimetre for an SVG whose root gives no size in absolute units (a viewBox
+    /// only, or a percentage): nil leaves such a drawing without a print size.
+    package var svgPixelsPerMM: Double? = nil
+    /// The smallest module a page's rendering must resolve: `minModuleMM`, else GS1's.
+    package var smallestModuleMM: Double { minModuleMM ?? 0.396 }
     package init() {}
 }
 
@@ -72,7 +81,7 @@ package struct Violation: Sendable, Equatable {
     /// Stable rule id: "require_code", "min_codes", "max_codes", "symbologies", "url.valid",
     /// "url.scheme", "url.allow_hosts", "url.deny_hosts", "url.pattern", "url.required_query",
     /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "print.module_size",
-    /// "print.quiet_zone", "unreadable",
+    /// "print.quiet_zone", "unverified" (a page rendered too coarsely, or degenerately, to be checked), "unreadable",
     /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
     package var rule: String
     /// What is wrong.

@@ -22,6 +22,9 @@ package struct ImageResult: Sendable, Equatable {
     package var path: String
     package var codes: [CodeResult]
     package var violations: [Violation]
+    /// What the scan could not do without failing (the record's warnings), and the problems
+    /// `--allow-unverified` turned into warnings: shown in every output, failing nothing.
+    package var warnings: [String] = []
     /// Set when the image could not be read (status error).
     package var error: String?
     package var width: Int?, height: Int?
@@ -119,6 +122,9 @@ package struct Evaluator {
             CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil)
         }
         var v = countViolations(record, result.codes)
+        result.warnings = record.warnings
+        let unverified = unverifiedPages(record.pages)
+        if rules.allowUnverified { result.warnings += unverified.map { "\($0.message) (--allow-unverified)" } } else { v += unverified }
         for c in result.codes { v += codeViolations(c) + printViolations(c, record.pages) }
         if let failed = record.failedDecoder { v.append(decoderViolation(failed, record)) }
         if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }

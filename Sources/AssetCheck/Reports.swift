@@ -10,7 +10,7 @@ package enum CheckOutput {
         for img in r.images {
             switch img.status {
             case .passed:
-                guard verbose else { continue }
+                guard verbose || !img.warnings.isEmpty else { continue }
                 out += "PASS   \(safe(img.path))\(codesLine(img))\n"
             case .failed:
                 out += "FAIL   \(safe(img.path))\(codesLine(img))\n"
@@ -25,13 +25,16 @@ package enum CheckOutput {
                 out += "  ✗ \(v.rule): \(safe(v.message))\n"
                 out += "    fix: \(safe(v.fix))\n"
             }
-            if img.status != .passed { out += "\n" }
+            for w in img.warnings { out += "  ! warning: \(safe(w))\n" }
+            if img.status != .passed || !img.warnings.isEmpty { out += "\n" }
         }
         out += baselineText(r)
         let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
         out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
         if r.errors > 0 { out += ", \(r.errors) unreadable" }
-        out += " (\(r.violations) problem\(r.violations == 1 ? "" : "s"); rules: \(safe(r.rulesSource)))\n"
+        let warnings = r.images.reduce(0) { $0 + $1.warnings.count }
+        out +=
+            " (\(r.violations) problem\(r.violations == 1 ? "" : "s")\(warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"); rules: \(safe(r.rulesSource)))\n"
         return out
     }
 
@@ -65,7 +68,9 @@ package enum CheckOutput {
             case .passed:
                 x += ">\n"
                 let notes = changeNotes(r, img.path)
-                if !img.codes.isEmpty || !notes.isEmpty { x += "      <system-out>\(xml(([detail(img)] + notes).joined(separator: "\n")))</system-out>\n" }
+                if !img.codes.isEmpty || !img.warnings.isEmpty || !notes.isEmpty {
+                    x += "      <system-out>\(xml(([detail(img)] + notes).joined(separator: "\n")))</system-out>\n"
+                }
                 x += "    </testcase>\n"
             case .failed, .error:
                 let tag = img.status == .error ? "error" : "failure"
@@ -92,6 +97,7 @@ package enum CheckOutput {
         for v in img.violations {
             lines.append("\(v.rule): \(safe(v.message))\n  fix: \(safe(v.fix))")
         }
+        for w in img.warnings { lines.append("warning: \(safe(w))") }
         return lines.joined(separator: "\n")
     }
 
@@ -125,7 +131,8 @@ package enum CheckOutput {
 
     // MARK: GitHub Actions workflow commands
 
-    /// One `::error file=…,title=…::message` line per violation (and per unreadable image).
+    /// One `::error file=…,title=…::message` line per violation (and per unreadable image),
+    /// one `::warning` line per warning.
     package static func github(_ r: CheckReport) -> String {
         var out = ""
         for img in r.images {
@@ -135,6 +142,9 @@ package enum CheckOutput {
                 // DEL, C1 controls, U+202E), then escaped as the workflow command syntax needs.
                 out +=
                     "::error file=\(githubProperty(safe(img.path))),title=\(githubProperty(safe(title)))::\(githubData(safe(v.message) + ". Fix: " + safe(v.fix)))\n"
+            }
+            for w in img.warnings {
+                out += "::warning file=\(githubProperty(safe(img.path))),title=codesweep warning::\(githubData(safe(w)))\n"
             }
         }
         return out + baselineGitHub(r)
@@ -170,7 +180,8 @@ package enum CheckOutput {
                 "summary",
                 .object([
                     ("images", .int(r.images.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
-                    ("errors", .int(r.errors)), ("problems", .int(r.violations)), ("seconds", .double((r.seconds * 1000).rounded() / 1000)),
+                    ("errors", .int(r.errors)), ("problems", .int(r.violations)),
+                    ("warnings", .int(r.images.reduce(0) { $0 + $1.warnings.count })), ("seconds", .double((r.seconds * 1000).rounded() / 1000)),
                 ])
             ),
             ("images", .array(r.images.map(imageJSON))),
@@ -204,6 +215,7 @@ package enum CheckOutput {
                         ])
                     })
             ))
+        f.append(("warnings", .array(img.warnings.map { .string(safe($0)) })))
         return .object(f)
     }
 

@@ -74,6 +74,7 @@ package enum RulesFile {
         let known = [
             "paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
             "url", "expectations", "expect", "version", "min_module_mm", "min_quiet_zone_modules",
+            "svg_px_per_mm",
         ]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -96,6 +97,11 @@ package enum RulesFile {
             case "url": rules.url = try url(value, at)
             case "min_module_mm": rules.print.minModuleMM = try printLimit(value, at)
             case "min_quiet_zone_modules": rules.print.minQuietZoneModules = try printLimit(value, at)
+            case "svg_px_per_mm":
+                guard let d = value.string.flatMap(Double.init), d.isFinite, d > 0 else {
+                    throw Error("\(at) takes a positive number of CSS pixels a millimetre (96 / 25.4 = 3.7795 is CSS's own), not '\(value.string ?? "")'")
+                }
+                rules.print.svgPixelsPerMM = d
             case "expect": rules.expectations += try expectations(value, at)
             case "expectations":
                 guard let path = value.string else { throw Error("\(at): the path of an expectations file (YAML: image path → payload)") }

@@ -48,16 +48,35 @@ enum DocumentScanner {
         return max(1, (dpi * 1000).rounded(.down) / 1000)
     }
 
+    /// A PDF page's resolution in its own user units: `firstDPI` of its printed size (its
+    /// /UserUnit applied), so a page of double-size units is rendered at 300 dpi of them.
+    static func renderDPI(_ page: PDFPageInfo, _ limits: DocumentLimits) -> Double {
+        let unit = page.userUnit ?? 1
+        return firstDPI(widthPoints: page.width * unit, heightPoints: page.height * unit, limits) * unit
+    }
+
     static func reducedWarning(page: Int, widthPoints w: Double, heightPoints h: Double, dpi: Double, _ limits: DocumentLimits) -> String {
         "page \(page + 1) (\(NumberText.trimmed(w / 72, decimals: 1)) x \(NumberText.trimmed(h / 72, decimals: 1)) in) was rendered at "
             + "\(NumberText.trimmed(dpi, decimals: 1)) dpi, not \(NumberText.trimmed(limits.dpi)), to stay within "
             + "\(limits.maxPagePixels / 1_000_000) MP a page: codes with small modules on it may be missed"
     }
 
+    /// Said of a degenerate rendering (`PageRender.isDegenerate`).
+    static func degenerateWarning(_ r: PageRender) -> String? {
+        guard r.isDegenerate else { return nil }
+        return "page \(r.page + 1) (\(NumberText.trimmed(r.widthPoints)) x \(NumberText.trimmed(r.heightPoints)) pt) was rendered as \(r.width) x "
+            + "\(r.height) pixels at \(NumberText.trimmed(r.dpi, decimals: 1)) dpi: a degenerate rendering, codes on it were not looked for"
+    }
+
     static func scanPDF(_ bytes: [UInt8], into record: inout FileRecord, _ context: Context) throws(RecordError) {
         let limits = context.limits
         let pdf = try PDFRenderer(bytes, maxPages: limits.maxPages, timeoutSeconds: limits.timeoutSeconds)
         record.frames = pdf.pageCount
+        if let problem = pdf.userUnitProblem {
+            record.warnings.append("the pages' /UserUnit could not be read (\(problem)): their print size is not known")
+        } else if let bad = pdf.pages.firstIndex(where: { $0.userUnit == nil }) {
+            record.warnings.append("page \(bad + 1)'s /UserUnit is not a positive number: its print size is not known")
+        }
         let wanted = min(pdf.pages.count, limits.maxPages)
         var budget = limits.maxFilePixels
         var page = 0
@@ -65,10 +84,10 @@ enum DocumentScanner {
         defer { if !complaints.isEmpty { record.warnings.append("Poppler: " + complaints) } }
         while page < wanted {
             // Consecutive pages rendered at the same resolution come from one pdftoppm run.
-            let dpi = firstDPI(widthPoints: pdf.pages[page].width, heightPoints: pdf.pages[page].height, limits)
+            let dpi = renderDPI(pdf.pages[page], limits)
             var last = page
             while last + 1 < wanted
-                && firstDPI(widthPoints: pdf.pages[last + 1].width, heightPoints: pdf.pages[last + 1].height, limits) == dpi
+                && renderDPI(pdf.pages[last + 1], limits) == dpi
             {
                 last += 1
             }
@@ -78,10 +97,15 @@ enum DocumentScanner {
                     throw RecordError(.corrupt, "pdftoppm rendered \(page) of \(wanted) pages: \(stream.complaints)")
                 }
                 let info = pdf.pages[page]
-                if dpi < limits.dpi {
-                    record.warnings.append(reducedWarning(page: page, widthPoints: info.width, heightPoints: info.height, dpi: dpi, limits))
+                let unit = info.userUnit ?? 1
+                if dpi / unit < limits.dpi {
+                    record.warnings.append(
+                        reducedWarning(page: page, widthPoints: info.width * unit, heightPoints: info.height * unit, dpi: dpi / unit, limits))
                 }
-                let render = PageRender(page: page, widthPoints: info.width, heightPoints: info.height, dpi: dpi, width: image.width, height: image.height)
+                let render = PageRender(
+                    page: page, widthPoints: info.width, heightPoints: info.height, dpi: dpi, width: image.width, height: image.height,
+                    userUnit: info.userUnit ?? 1, unsized: info.userUnit == nil)
+                if let warning = degenerateWarning(render) { record.warnings.append(warning) }
                 budget -= image.pixelCount
                 var look = DocumentSecondLook(render: render, limits: limits, budget: budget) { rdpi, rect throws(RecordError) in
                     try pdf.renderRegion(page: page + 1, dpi: rdpi, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
@@ -120,7 +144,13 @@ enum DocumentScanner {
         let dpi = firstDPI(widthPoints: w, heightPoints: h, limits)
         if dpi < limits.dpi { record.warnings.append(reducedWarning(page: 0, widthPoints: w, heightPoints: h, dpi: dpi, limits)) }
         let image = try decodePNG(try svg.render(dpi: dpi), context.settings)
-        let render = PageRender(page: 0, widthPoints: w, heightPoints: h, dpi: dpi, width: image.width, height: image.height)
+        let render = PageRender(page: 0, widthPoints: w, heightPoints: h, dpi: dpi, width: image.width, height: image.height, unsized: !svg.sized)
+        if !svg.sized {
+            record.warnings.append(
+                "the SVG gives no print size (its root's width and height are missing or relative, e.g. 100%): "
+                    + "its size is the viewBox's in CSS pixels (\(NumberText.trimmed(svg.widthPixels)) x \(NumberText.trimmed(svg.heightPixels)))")
+        }
+        if let warning = degenerateWarning(render) { record.warnings.append(warning) }
         // librsvg renders no region alone: the place is cut from the whole drawing rendered again.
         var look = DocumentSecondLook(render: render, limits: limits, budget: limits.maxFilePixels - image.pixelCount) { rdpi, rect throws(RecordError) in
             let whole = try decodePNG(try svg.render(dpi: rdpi), context.settings)

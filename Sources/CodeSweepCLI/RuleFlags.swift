@@ -45,11 +45,14 @@ struct RuleFlags: ParsableArguments {
     @Option(help: "Lowest scannability grade accepted: \(Grade.minimumChoices).")
     var minGrade: String?
 
+    @Flag(help: "A document page rendered too coarsely (or degenerately) to verify its codes is a warning, not a failure.")
+    var allowUnverified = false
+
     /// Some rule was given by a flag (the report says the rules came from the file and flags).
     var given: Bool {
         !requireCode.isEmpty || minCodes != nil || maxCodes != nil || symbologies != nil || scheme != nil || !allowHost.isEmpty
             || !denyHost.isEmpty || urlPattern != nil || !requireQuery.isEmpty || !forbidQuery.isEmpty || expectations != nil
-            || minGrade != nil || urlOptional
+            || minGrade != nil || urlOptional || allowUnverified
     }
 
     /// The flags over the rules file's rules: lists added to, single values replaced; the
@@ -67,6 +70,7 @@ struct RuleFlags: ParsableArguments {
         r.url.forbiddenQuery += forbidQuery
         if urlOptional { r.url.required = false }
         if let minGrade { r.minGrade = Grade(minimum: minGrade) }
+        if allowUnverified { r.allowUnverified = true }
         if let expectations {
             let d = try FileIO.readInput(expectations, limit: RulesFile.sizeLimit, what: "the expectations file")
             let full = expectations.hasPrefix("/") ? expectations : cwd + "/" + expectations

@@ -76,7 +76,7 @@ final class ChildProcess {
     static let spawnLock = SpawnLock()
 
     static func package(of program: String) -> String {
-        program == "rsvg-convert" ? "Debian package librsvg2-bin" : "Debian package poppler-utils"
+        program == "rsvg-convert" ? "Debian package librsvg2-bin" : program == "qpdf" ? "Debian package qpdf" : "Debian package poppler-utils"
     }
 
     /// Ends the program at once (SIGKILL) and reaps it.

@@ -22,11 +22,13 @@ public struct DocumentLimits: Sendable, Equatable, Codable {
     public init() {}
 }
 
-/// A PDF page as `pdfinfo` describes it: its crop box's size and `/Rotate`.
+/// A PDF page as `pdfinfo` describes it: its crop box's size and `/Rotate`, with its
+/// `/UserUnit` as qpdf reads it from the page's dictionary (nil: not known).
 package struct PDFPageInfo: Sendable, Equatable {
     package var cropWidth: Double
     package var cropHeight: Double
     package var rotate: Int
+    package var userUnit: Double? = 1
     /// The size a reader shows (turned by `/Rotate`), in points.
     package var width: Double { rotate % 180 == 0 ? cropWidth : cropHeight }
     package var height: Double { rotate % 180 == 0 ? cropHeight : cropWidth }
@@ -68,13 +70,22 @@ package final class PDFRenderer {
             }
             throw RecordError(.corrupt, "Poppler cannot open it: \(reason.isEmpty ? "pdfinfo exited with status \(status)" : reason)")
         }
-        let parsed = Self.parseInfo(String(decoding: text, as: UTF8.self))
+        let parsed = try PDFInfoText.pages(String(decoding: text, as: UTF8.self), maxPages: max(1, maxPages))
         pageCount = parsed.count
-        pages = parsed.pages
-        guard pageCount > 0, !pages.isEmpty else {
+        guard pageCount > 0, !parsed.pages.isEmpty else {
             throw RecordError(.corrupt, "Poppler finds no pages in it\(reason.isEmpty ? "" : ": " + reason)")
         }
+        let units = PDFUserUnits.read(input, pages: parsed.pages.count, deadline: deadline)
+        userUnitProblem = units.problem
+        pages = parsed.pages.enumerated().map { i, page in
+            var page = page
+            page.userUnit = units.values.map { i < $0.count ? $0[i] : nil } ?? nil
+            return page
+        }
     }
+
+    /// Why the pages' /UserUnit is not known (qpdf missing or failing), for a warning.
+    package private(set) var userUnitProblem: String?
 
     /// A renderer's failure as the file's error: a `RecordError` as it is, out of time or
     /// output as `timeout` or `corrupt` with the renderer's reason.
@@ -90,31 +101,6 @@ package final class PDFRenderer {
         case .endOfOutput:
             return RecordError(.corrupt, "\(p.program) failed: \(p.reason.isEmpty ? "its output ended early" : p.reason)")
         }
-    }
-
-    /// "Pages: N", "Page    3 CropBox: x0 y0 x1 y1" and "Page    3 rot: 90" lines.
-    static func parseInfo(_ text: String) -> (count: Int, pages: [PDFPageInfo]) {
-        var count = 0
-        var crop: [Int: (Double, Double)] = [:]
-        var rot: [Int: Int] = [:]
-        for line in text.split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if words.first == "Pages:", words.count >= 2 { count = Int(words[1]) ?? 0 }
-            guard words.count >= 3, words[0] == "Page", let n = Int(words[1]) else { continue }
-            if words[2] == "CropBox:", words.count >= 7, let x0 = Double(words[3]), let y0 = Double(words[4]),
-                let x1 = Double(words[5]), let y1 = Double(words[6])
-            {
-                crop[n] = (abs(x1 - x0), abs(y1 - y0))
-            }
-            if words[2] == "rot:", words.count >= 4, let r = Int(words[3]) { rot[n] = ((r % 360) + 360) % 360 }
-        }
-        var pages: [PDFPageInfo] = []
-        var n = 1
-        while let c = crop[n] {
-            pages.append(PDFPageInfo(cropWidth: c.0, cropHeight: c.1, rotate: rot[n] ?? 0))
-            n += 1
-        }
-        return (count, pages)
     }
 
     /// Pages `first...last` (from 1) rendered at `dpi` as grey images, one after another as

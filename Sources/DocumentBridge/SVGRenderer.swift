@@ -17,9 +17,13 @@ package final class SVGRenderer {
     /// The drawing's size in CSS pixels (1/96 inch) as librsvg computes it.
     package private(set) var widthPixels = 0.0
     package private(set) var heightPixels = 0.0
+    /// Whether the root gives the drawing a size in absolute units (`SVGRootSize`): without
+    /// one, the size above is the viewBox's in CSS pixels, not a print size.
+    package let sized: Bool
 
     package init(_ bytes: [UInt8], timeoutSeconds: Double) throws(RecordError) {
         input = try DocumentInput(bytes)
+        sized = SVGRootSize.isSized(bytes)
         self.timeoutSeconds = timeoutSeconds
         deadline = ChildProcess.now() + timeoutSeconds
         // The size: librsvg's own rendering to SVG (vector output, no pixels), whose root says it.

@@ -62,9 +62,22 @@ package enum ImageLoader {
     /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo and a PNG's with
     ///   libpng, straight to grey (DirectJPEG.swift, DirectPNG.swift), unless they decline;
     ///   `.imageMagick` always with MagickWand.
+    ///
+    /// A multi-picture JPEG (MPO: `JPEGPictures`) is loaded picture by picture, each a frame
+    /// (MultiPictureJPEG.swift).
     package static func load(
         _ bytes: [UInt8], format: ImageFormat, limits: LoadLimits = LoadLimits(),
         minMegapixels: Double? = nil, reduceToFit: Bool = false, jpeg: JPEGPath = .standard
+    ) throws(RecordError) -> LoadedImage {
+        if format == .jpeg, let pictures = JPEGPictures.ranges(bytes) {
+            return try loadPictures(bytes, pictures, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit, jpeg: jpeg)
+        }
+        return try loadPicture(bytes, format: format, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit, jpeg: jpeg)
+    }
+
+    /// One picture (a JPEG, or an image of another format with all its frames).
+    static func loadPicture(
+        _ bytes: [UInt8], format: ImageFormat, limits: LoadLimits, minMegapixels: Double?, reduceToFit: Bool, jpeg: JPEGPath
     ) throws(RecordError) -> LoadedImage {
         MagickEnvironment.start()
         guard !bytes.isEmpty else { throw RecordError(.empty, "file is empty") }

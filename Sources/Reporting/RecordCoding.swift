@@ -65,14 +65,15 @@ extension RecordTimings: Codable {
 }
 
 extension PageRender: Codable {
-    enum Field: String, CodingKey { case page, widthPoints = "width_pt", heightPoints = "height_pt", dpi, width, height }
+    enum Field: String, CodingKey { case page, widthPoints = "width_pt", heightPoints = "height_pt", dpi, width, height, userUnit = "user_unit", unsized }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Field.self)
         self.init(
             page: try c.decode(Int.self, forKey: .page), widthPoints: try c.decode(Double.self, forKey: .widthPoints),
             heightPoints: try c.decode(Double.self, forKey: .heightPoints), dpi: try c.decode(Double.self, forKey: .dpi),
-            width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height))
+            width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height),
+            userUnit: try c.decodeIfPresent(Double.self, forKey: .userUnit) ?? 1, unsized: try c.decodeIfPresent(Bool.self, forKey: .unsized) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,6 +82,8 @@ extension PageRender: Codable {
         try c.encode(page, forKey: .page); try c.encode(style.round(widthPoints, 2), forKey: .widthPoints)
         try c.encode(style.round(heightPoints, 2), forKey: .heightPoints); try c.encode(style.round(dpi, 2), forKey: .dpi)
         try c.encode(width, forKey: .width); try c.encode(height, forKey: .height)
+        if userUnit != 1 { try c.encode(style.round(userUnit, 6), forKey: .userUnit) }
+        if unsized { try c.encode(true, forKey: .unsized) }
     }
 }
 

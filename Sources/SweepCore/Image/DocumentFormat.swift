@@ -32,6 +32,21 @@ extension ImageFormat {
     /// Skips the prolog (declaration, comments, processing instructions, doctype with an internal
     /// subset) and says whether the first element is `svg` (optionally with a namespace prefix).
     static func hasSVGRoot(_ b: [UInt8]) -> Bool {
+        guard var i = rootElementStart(b) else { return false }
+        i += 1
+        var name: [UInt8] = []
+        while i < b.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(b[i])) {
+            name.append(b[i])
+            i += 1
+        }
+        let local = name.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).last ?? []
+        return Array(local) == Array("svg".utf8)
+    }
+
+    /// Where an XML document's first element starts (the index of its `<`), past the prolog
+    /// (a byte order mark, declaration, comments, processing instructions, a doctype with an
+    /// internal subset, white space); nil when the bytes end first or hold something else.
+    public static func rootElementStart(_ b: [UInt8]) -> Int? {
         var i = 0
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         func skipSpace() { while i < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[i]) { i += 1 } }
@@ -46,22 +61,15 @@ extension ImageFormat {
         }
         while true {
             skipSpace()
-            guard i < b.count, b[i] == UInt8(ascii: "<") else { return false }
+            guard i < b.count, b[i] == UInt8(ascii: "<") else { return nil }
             if starts("<?") {
-                guard skip(past: "?>") else { return false }
+                guard skip(past: "?>") else { return nil }
             } else if starts("<!--") {
-                guard skip(past: "-->") else { return false }
+                guard skip(past: "-->") else { return nil }
             } else if starts("<!DOCTYPE") || starts("<!doctype") {
-                guard skipDoctype(b, &i) else { return false }
+                guard skipDoctype(b, &i) else { return nil }
             } else {
-                i += 1
-                var name: [UInt8] = []
-                while i < b.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(b[i])) {
-                    name.append(b[i])
-                    i += 1
-                }
-                let local = name.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).last ?? []
-                return Array(local) == Array("svg".utf8)
+                return i
             }
         }
     }

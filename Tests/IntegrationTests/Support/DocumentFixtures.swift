@@ -10,11 +10,15 @@ struct PDFMaker {
         var height: Double
         var content = ""
         var rotate = 0
+        /// More entries of the page's dictionary, as written (e.g. "/UserUnit 0.5").
+        var extra = ""
         /// Image XObjects: name → (width, height, colour space, samples).
         var images: [(name: String, width: Int, height: Int, space: String, samples: [UInt8])] = []
     }
 
     var pages: [Page] = []
+    /// The document information dictionary's Title, written as a PDF literal string.
+    var title: String?
 
     /// The document's bytes.
     func data() -> Data {
@@ -35,12 +39,14 @@ struct PDFMaker {
             let rotate = page.rotate == 0 ? "" : "/Rotate \(page.rotate) "
             objects.append(
                 Data(
-                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Contents \(contentID) 0 R \(resources)\(rotate)>>"
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Contents \(contentID) 0 R \(resources)\(rotate)\(page.extra) >>"
                         .utf8))
             kids.append(objects.count)
         }
         objects[0] = Data("<< /Type /Catalog /Pages 2 0 R >>".utf8)
         objects[1] = Data("<< /Type /Pages /Kids [\(kids.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(kids.count) >>".utf8)
+        if let title { objects.append(Data("<< /Title (\(title)) >>".utf8)) }
+        let info = title == nil ? "" : "/Info \(objects.count) 0 R "
         var out = Data("%PDF-1.4\n".utf8)
         var offsets: [Int] = []
         for (i, o) in objects.enumerated() {
@@ -50,7 +56,7 @@ struct PDFMaker {
         let xref = out.count
         out += Data("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
         for o in offsets { out += Data((String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n").utf8) }
-        out += Data("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        out += Data("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R \(info)>>\nstartxref\n\(xref)\n%%EOF\n".utf8)
         return out
     }
 
@@ -101,4 +107,19 @@ struct PDFMaker {
     static func fmt(_ d: Double) -> String { String(format: "%.4f", d) }
 
     static let pointsPerMM = 72 / 25.4
+}
+
+/// SVGs written as text: a code's modules as squares of `unit` in a viewBox of the matrix with
+/// a quiet zone, the root's size attributes as given.
+enum SVGMaker {
+    /// `size`: the root's attributes besides viewBox (e.g. `width="29.7mm" height="9.9mm"`).
+    static func code(_ matrix: [[Bool]], quiet: Int = 4, unit: Int = 1, size: String) -> String {
+        let n = (matrix.count + 2 * quiet) * unit
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(n) \(n)\" \(size)>\n"
+        s += "<rect width=\"\(n)\" height=\"\(n)\" fill=\"white\"/>\n<path fill=\"black\" shape-rendering=\"crispEdges\" d=\""
+        for (r, row) in matrix.enumerated() {
+            for (c, dark) in row.enumerated() where dark { s += "M\((c + quiet) * unit) \((r + quiet) * unit)h\(unit)v\(unit)h-\(unit)z" }
+        }
+        return s + "\"/>\n</svg>\n"
+    }
 }

@@ -22,7 +22,10 @@ struct RecordSchemaTests {
     static func everyField() -> [FileRecord] {
         var r = FileRecord(path: "caf\u{FFFD}.pdf", pathBytes: Array("caf".utf8) + [0xE9] + Array(".pdf".utf8))
         r.format = .pdf; r.width = 640; r.height = 480; r.orientation = 6; r.frames = 2; r.size = 1234; r.mtime = 1_700_000_000.125
-        r.pages = [PageRender(page: 0, widthPoints: 595.276, heightPoints: 841.89, dpi: 150, width: 1240, height: 1754)]
+        r.pages = [
+            PageRender(page: 0, widthPoints: 595.276, heightPoints: 841.89, dpi: 150, width: 1240, height: 1754),
+            PageRender(page: 1, widthPoints: 595.276, heightPoints: 841.89, dpi: 75, width: 620, height: 877, userUnit: 2, unsized: true),
+        ]
         r.warnings = ["frame 2: unreadable"]; r.failedDecoder = "zxing-cpp"
         r.hashes = ["md5": "a", "sha1": "b", "sha256": "c", "sha512": "d"]
         r.metadata = ImageMetadata(
