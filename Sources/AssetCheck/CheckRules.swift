@@ -26,6 +26,8 @@ package struct CheckRules: Sendable, Equatable {
     package var expectations: [Expectation] = []
     /// Print size of codes in documents (PDF, SVG: their pages know their size), PrintSize.swift.
     package var print = PrintRules()
+    /// What codes say: `content.type`, `content.valid`, `forbid_sensitive` (ContentRules.swift).
+    package var content = ContentRules()
 
     package init() {}
 }
@@ -72,7 +74,7 @@ package struct Violation: Sendable, Equatable {
     /// Stable rule id: "require_code", "min_codes", "max_codes", "symbologies", "url.valid",
     /// "url.scheme", "url.allow_hosts", "url.deny_hosts", "url.pattern", "url.required_query",
     /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "print.module_size",
-    /// "print.quiet_zone", "unreadable",
+    /// "print.quiet_zone", "content.type", "content.valid", "forbid_sensitive", "unreadable",
     /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
     package var rule: String
     /// What is wrong.

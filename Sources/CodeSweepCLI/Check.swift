@@ -42,6 +42,12 @@ struct Check: AsyncParsableCommand {
 
     @OptionGroup var reports: CheckReportOptions
 
+    @Flag(
+        help:
+            "Mask what payloads give away (passwords, one-time-password secrets, keys, credentials in URLs) in every output: text, JUnit, GitHub annotations, JSON."
+    )
+    var redact = false
+
     @Option(help: "The date campaign expiry is checked against, YYYY-MM-DD (default: today, UTC).")
     var today: String?
 
@@ -69,9 +75,10 @@ struct Check: AsyncParsableCommand {
         let read = Counter.Names()
         let setup = try await exitingOnFailure { try loadSetup(recording: read) }
         try refuseOutputsOverInputs(setup: setup, read: read.names)
-        let runner = CheckRunner(
+        var runner = CheckRunner(
             rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
             jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
+        runner.redact = redact
         // Files only on the command line (a pre-commit hook's changed files): a spot check.
         let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
         let report = try await exitingOnFailure {
