@@ -1,3 +1,4 @@
+import CodeContent
 import Payloads
 import Records
 import Reporting
@@ -43,6 +44,8 @@ package struct PayloadSummary {
     /// Unique payloads (symbology + exact bytes), in order of first appearance.
     package var payloads: [Payload] = []
     package var hosts: [Host] = []
+    /// What the unique payloads say, by type (`ContentSummary`).
+    package var contents = ContentSummary()
     var payloadIndex: [String: [[UInt8]: Int]] = [:]
     var hostIndex: [String: Int] = [:]
 
@@ -74,6 +77,7 @@ package struct PayloadSummary {
                 payloads.append(Payload(symbology: sym, bytes: bytes, text: text, first: path, last: path))
                 payloadIndex[sym, default: [:]][bytes] = i
                 newPayload = true
+                contents.add(CodeContent.read(text, gs1: c.isGS1))
             }
             payloads[i].count += 1
             if payloads[i].lastFileIndex != fileIndex { payloads[i].files += 1; payloads[i].lastFileIndex = fileIndex; payloads[i].last = path }
@@ -159,6 +163,7 @@ package struct PayloadSummary {
                 if p.files > 1 { s += "      last:  \(TerminalText.escape(p.last))\n" }
             }
         }
+        if !contents.groups.isEmpty { s += "\nWhat they say: " + contents.phrases.joined(separator: ", ") + "\n" }
         if !hosts.isEmpty {
             s += "\nURL hosts: \(hosts.count)\n"
             for h in hostsByCount {
@@ -220,6 +225,7 @@ package struct PayloadSummary {
                         ])
                     })
             ),
+            ("by_content_type", contents.json),
             ("reports", .array(sources.map(JSONValue.string))),
         ])
     }
