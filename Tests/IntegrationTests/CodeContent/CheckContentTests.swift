@@ -1,3 +1,4 @@
+import AssetCheck
 import Foundation
 import TestSupport
 import Testing
@@ -34,6 +35,23 @@ struct CheckContentTests {
         #expect(bad.stdout.contains("content.type") && bad.stdout.contains("a url payload"), "\(bad.stdout)")
         let good = try Self.check(rules, ["bill.png": PaymentSample.qrBill.joined(separator: "\n")])
         #expect(good.status == 0, "\(good.stdout)")
+    }
+}
+
+@Suite("Content: rules file")
+struct ContentRulesFileTests {
+    @Test func contentKeysParseAndMistakesAreRefused() throws {
+        let rules = try RulesFile.parse("content:\n  type: [wifi, none]\n  valid: true\nforbid_sensitive: yes\n")
+        #expect(rules.content.types == ["wifi", "none"] && rules.content.valid && rules.content.forbidSensitive)
+        #expect(try RulesFile.parse("version: 1\n").content.any == false)
+        #expect(throws: RulesFile.Error.self) { try RulesFile.parse("content:\n  type: [wify]\n") }
+        #expect(throws: RulesFile.Error.self) { try RulesFile.parse("content:\n  vaild: true\n") }
+        #expect(throws: RulesFile.Error.self) { try RulesFile.parse("forbid_sensitive: maybe\n") }
+        do {
+            _ = try RulesFile.parse("content:\n  type: [wify]\n")
+        } catch {
+            #expect("\(error)".contains("unknown content type 'wify'"))
+        }
     }
 }
 
