@@ -44,10 +44,13 @@ public struct CodeContent: Sendable, Equatable {
 
     mutating func problem(_ text: String) { problems.append(text) }
 
-    /// `field` gives away a secret of `kind`, written in the payload as `written`.
-    mutating func secret(_ field: String, kind: SecretKind, written: String) {
+    /// `field` gives away a secret of `kind`, written in the payload as `written`, right after
+    /// `before` (its key: `P:`, `secret=`), which `Redaction` looks for first.
+    mutating func secret(_ field: String, kind: SecretKind, written: String, before: String = "") {
         guard !written.isEmpty, !sensitive.contains(where: { $0.field == field && $0.written == written }) else { return }
-        sensitive.append(Secret(field: field, kind: kind, written: written))
+        var s = Secret(field: field, kind: kind, written: written)
+        s.before = before
+        sensitive.append(s)
     }
 
     /// The `content` object of the record: type, fields, valid, problems, sensitive.
@@ -84,6 +87,9 @@ public struct Secret: Sendable, Equatable {
     public var kind: SecretKind
     /// The secret as the payload text writes it (what `--redact` masks); not written to records.
     public var written: String
+    /// What the payload writes just before it (`P:`, `secret=`, `token=`), so that masking a short
+    /// secret does not mask the same characters elsewhere in the payload; "" when nothing fixed is.
+    public var before = ""
     /// Already masked by `--redact` (the payload was read back from a redacted record).
     public var redacted: Bool { written == Redaction.mask }
 

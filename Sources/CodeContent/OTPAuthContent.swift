@@ -40,7 +40,7 @@ enum OTPAuthContent {
 
     static func checkSecret(_ secret: (name: String, value: String, written: String)?, in c: inout CodeContent) {
         guard let secret, !secret.value.isEmpty else { c.problem("it holds no secret (the secret parameter is required)"); return }
-        c.secret("secret", kind: .otpSecret, written: secret.written)
+        c.secret("secret", kind: .otpSecret, written: secret.written, before: "=")
         c.set("secret", secret.value)
         guard secret.written != Redaction.mask else { return }
         if let key = CheckDigits.base32(secret.value) {

@@ -46,7 +46,7 @@ enum URLContent {
             let authority = beforeFragment[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" }
             if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
                 let password = authority[authority.index(after: colon)..<at]
-                c.secret("userinfo", kind: .urlPassword, written: String(password))
+                c.secret("userinfo", kind: .urlPassword, written: String(password), before: ":")
             }
         }
         if let q = beforeFragment.firstIndex(of: "?") {
@@ -54,7 +54,7 @@ enum URLContent {
                 guard let eq = pair.firstIndex(of: "=") else { continue }
                 let name = URLParts.percentDecoded(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
                 let key = name.lowercased().replacing("-", with: "_")
-                if tokenNames.contains(key) || value == Redaction.mask { c.secret("query.\(name)", kind: .urlToken, written: value) }
+                if tokenNames.contains(key) || value == Redaction.mask { c.secret("query.\(name)", kind: .urlToken, written: value, before: pair[..<eq] + "=") }
             }
         }
         for jwt in JWT.find(in: text) { c.secret("jwt", kind: .jwt, written: jwt) }

@@ -45,7 +45,7 @@ enum WifiContent {
         }
         if let p = value("P") {
             c.set("password", p.value)
-            c.secret("password", kind: .wifiPassword, written: p.written)
+            c.secret("password", kind: .wifiPassword, written: p.written, before: "P:")
         }
         for (k, name) in [("E", "eap_method"), ("A", "anonymous_identity"), ("I", "identity"), ("PH2", "phase2_method")] {
             c.set(name, value(k)?.value)

@@ -43,6 +43,14 @@ struct SecretContentTests {
             let again = CodeContent.read(masked)
             #expect(again.map { $0.sensitive.allSatisfy(\.redacted) } ?? true, "\(masked)")
         }
+        // A short secret is masked where the payload writes it, not wherever its characters occur.
+        let short = "WIFI:T:WPA;S:Wnet;P:W;;"
+        let masked = Redaction.redact(Array(short.utf8), text: short, content: CodeContent.read(short))
+        #expect(String(decoding: masked, as: UTF8.self) == "WIFI:T:WPA;S:Wnet;P:********;;")
+        let url = "https://example.com/?a=1&token=1"
+        #expect(
+            String(decoding: Redaction.redact(Array(url.utf8), text: url, content: CodeContent.read(url)), as: UTF8.self)
+                == "https://example.com/?a=1&token=********")
         let wifi = try #require(CodeContent.read("WIFI:T:WPA;S:Home;P:********;;"))
         #expect(wifi.valid && wifi.string("ssid") == "Home" && wifi.sensitive.first?.redacted == true)
         #expect(Redaction.redact(Array("hello".utf8), text: "hello", content: nil) == Array("hello".utf8))
