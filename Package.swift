@@ -38,6 +38,11 @@ let package = Package(
         // conversion, ECI), URL hosts as a browser parses them (punycode, IPv4 forms) and look-alike
         // hosts. Used by the records, the sinks, check, report, summarize and generate.
         .target(name: "Payloads"),
+        // What a code says, pure Swift: its payload read to its own specification (URL, Wi-Fi,
+        // otpauth, EPC and Swiss QR-bill payments, vCard, MECARD, GS1, EMVCo, geo, tel, sms, mailto,
+        // keys and seeds), check digits verified, secrets flagged and masked (--redact). Used by
+        // the record's JSON, check, summarize and the HTML report.
+        .target(name: "CodeContent", dependencies: ["Records", "Payloads", .product(name: "Crypto", package: "swift-crypto")]),
         // The values a sweep's result is made of, pure Swift: symbologies, codes (raw and
         // detected, their corners), the file record and its parts (formats, errors, pages,
         // metadata, timings), JSONValue, and how numbers are written. No behaviour beyond the
@@ -75,7 +80,7 @@ let package = Package(
         .target(name: "FileWalker", dependencies: ["Records", "UserInput"]),
         // The record's JSON shape (its Codable conformance, written through JSONValueEncoder,
         // read back through JSONReading) and the output sinks: jsonl, json, csv, text.
-        .target(name: "Reporting", dependencies: ["Records", "UserInput", "Payloads"]),
+        .target(name: "Reporting", dependencies: ["Records", "UserInput", "Payloads", "CodeContent"]),
         // The sweep, all `scan` does between the walk and the sinks: the reader (SweepCore's plan
         // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
         // digested and read, in worker processes, and which files a run sweeps (shards, path
@@ -91,7 +96,7 @@ let package = Package(
         .target(
             name: "Forensics",
             dependencies: [
-                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting",
+                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
@@ -101,7 +106,7 @@ let package = Package(
         .target(
             name: "AssetCheck",
             dependencies: [
-                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff",
+                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -130,7 +135,7 @@ let package = Package(
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
         .testTarget(
-            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff"],
+            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent"],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
@@ -138,7 +143,7 @@ let package = Package(
             name: "CodeSweepIntegrationTests",
             dependencies: [
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Records", "UserInput", "Payloads",
-                "QRSymbol", "ZBarBridge",
+                "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting",
             ],
             path: "Tests/IntegrationTests"),

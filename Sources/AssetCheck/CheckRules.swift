@@ -30,6 +30,8 @@ package struct CheckRules: Sendable, Equatable {
     /// to resolve the smallest module graded, or degenerately) is a warning, not a failure
     /// (`--allow-unverified`).
     package var allowUnverified = false
+    /// What codes say: `content.type`, `content.valid`, `forbid_sensitive` (ContentRules.swift).
+    package var content = ContentRules()
 
     package init() {}
 }
@@ -81,7 +83,8 @@ package struct Violation: Sendable, Equatable {
     /// Stable rule id: "require_code", "min_codes", "max_codes", "symbologies", "url.valid",
     /// "url.scheme", "url.allow_hosts", "url.deny_hosts", "url.pattern", "url.required_query",
     /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "print.module_size",
-    /// "print.quiet_zone", "unverified" (a page rendered too coarsely, or degenerately, to be checked), "unreadable",
+    /// "print.quiet_zone", "unverified" (a page rendered too coarsely, or degenerately, to be checked),
+    /// "content.type", "content.valid", "forbid_sensitive", "unreadable",
     /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
     package var rule: String
     /// What is wrong.

@@ -37,6 +37,8 @@ package struct CheckRunner: Sendable {
     package var hidden = false
     /// `--baseline`: the codes are also compared with this scan of the base revision.
     package var baseline: Baseline?
+    /// `--redact`: secrets in payloads masked in every result (ContentRules.swift).
+    package var redact = false
 
     package init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
         self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
@@ -118,6 +120,7 @@ package struct CheckRunner: Sendable {
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
             var result = evaluator.evaluate(r, scans: scans[i])
+            if redact { result = result.redacted() }
             result.seconds = (r.timings?.sum ?? 0) / 1000
             results.append(result)
         }

@@ -176,6 +176,7 @@ package struct Evaluator {
                     fix: "use one of the allowed symbologies, or add \(c.code.symbology.rawValue) to `symbologies` if it is intended", code: c.index))
         }
         if rules.url.appliesTo.contains(c.code.symbology) { v += checkURL(c) }
+        v += contentViolations(c)
         if let min = rules.minGrade {
             if let s = c.scan {
                 if s.grade < min { v.append(gradeViolation(c, s, min)) }

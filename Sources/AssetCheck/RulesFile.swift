@@ -1,3 +1,4 @@
+import CodeContent
 import Records
 import UserInput
 import Yams
@@ -74,7 +75,7 @@ package enum RulesFile {
         let known = [
             "paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
             "url", "expectations", "expect", "version", "min_module_mm", "min_quiet_zone_modules",
-            "svg_px_per_mm",
+            "svg_px_per_mm", "content", "forbid_sensitive",
         ]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -95,6 +96,8 @@ package enum RulesFile {
                 guard let s = value.string, let g = Grade(minimum: s) else { throw Error("\(at) takes \(Grade.minimumChoices), not '\(value.string ?? "")'") }
                 rules.minGrade = g
             case "url": rules.url = try url(value, at)
+            case "content": rules.content = try content(value, at, rules.content)
+            case "forbid_sensitive": rules.content.forbidSensitive = try bool(value, at)
             case "min_module_mm": rules.print.minModuleMM = try printLimit(value, at)
             case "min_quiet_zone_modules": rules.print.minQuietZoneModules = try printLimit(value, at)
             case "svg_px_per_mm":
@@ -191,6 +194,29 @@ package enum RulesFile {
             }
         }
         return u
+    }
+
+    /// `content: {type: [...], valid: true, forbid_sensitive: true}`.
+    static func content(_ node: Node, _ at: String, _ start: ContentRules) throws -> ContentRules {
+        guard let map = node.mapping else { throw Error("\(at): a mapping (type, valid, forbid_sensitive)") }
+        var c = start
+        let known = ["type", "valid", "forbid_sensitive"]
+        for (k, value) in map {
+            let key = k.string ?? "", here = "\(at).\(key)"
+            switch key {
+            case "type":
+                let names = try strings(value, here)
+                let all = Set(ContentType.allCases.map(\.rawValue) + ["none"])
+                if let bad = names.first(where: { !all.contains($0) }) {
+                    throw Error("\(here): unknown content type '\(bad)' (known: \(all.sorted().joined(separator: ", ")))")
+                }
+                c.types = Set(names)
+            case "valid": c.valid = try bool(value, here)
+            case "forbid_sensitive": c.forbidSensitive = try bool(value, here)
+            default: throw unknownKey(here, key, known: known)
+            }
+        }
+        return c
     }
 
     /// An unknown key, with the known key it is most likely a typo of.

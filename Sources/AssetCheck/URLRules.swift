@@ -1,3 +1,4 @@
+import CodeContent
 import Payloads
 import UserInput
 
@@ -5,6 +6,8 @@ import UserInput
 /// its scheme, its host (allowed, denied, look-alike), and its form (pattern, query parameters,
 /// campaign).
 extension Evaluator {
+    static let notLinks: Set<ContentType> = [.wifi, .epc, .swissQRBill, .vcard, .mecard, .emvco, .gs1, .secret]
+
     func checkURL(_ c: CodeResult) -> [Violation] {
         let u = rules.url
         guard let text = c.text else {
@@ -14,6 +17,13 @@ extension Evaluator {
                         rule: "url.valid", message: "\(describe(c)) holds binary data, not a link",
                         fix: "encode the full link as text, starting with https://", code: c.index)
                 ] : []
+        }
+        // With `required: false`, a payload of a known form that is no URI (Wi-Fi, a payment, a
+        // contact, GS1 element strings, a key) is not a link to check.
+        if !u.required, let content = CodeContent.read(text, gs1: c.code.isGS1), Self.notLinks.contains(content.type),
+            content.field("digital_link") == nil
+        {
+            return []
         }
         let url: URLParts
         do { url = try URLParts.parse(text) } catch {

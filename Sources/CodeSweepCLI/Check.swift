@@ -47,6 +47,11 @@ struct Check: AsyncParsableCommand {
     @OptionGroup var reports: CheckReportOptions
 
     @OptionGroup var baseline: BaselineOptions
+    @Flag(
+        help:
+            "Mask what payloads give away (passwords, one-time-password secrets, keys, credentials in URLs) in every output: text, JUnit, GitHub annotations, JSON."
+    )
+    var redact = false
 
     @Option(help: "The date campaign expiry is checked against, YYYY-MM-DD (default: today, UTC).")
     var today: String?
@@ -80,6 +85,7 @@ struct Check: AsyncParsableCommand {
             rules: setup.rules, context: setup.context, today: today ?? Self.todayUTC(),
             jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
         runner.baseline = try await exitingOnFailure { try baseline.load() }
+        runner.redact = redact
         // Files only on the command line (a pre-commit hook's changed files): a spot check.
         let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
         let report = try await exitingOnFailure {

@@ -1,3 +1,4 @@
+import CodeContent
 import CodeSweep
 import Crypto
 import MagickBridge
@@ -261,6 +262,7 @@ package struct HTMLReport {
         }
         if c.frame > 0 { o += " <span class=\"note\">frame \(c.frame)</span>" }
         if let host { o += Self.hostNote(host) }
+        if let content = CodeContent.read(decoded.text, gs1: c.isGS1) { o += Self.contentNote(content) }
         o += "</li>\n"
         return o
     }

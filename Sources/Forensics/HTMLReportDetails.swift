@@ -1,3 +1,4 @@
+import CodeContent
 import Payloads
 import Records
 import Reporting
@@ -71,5 +72,28 @@ extension HTMLReport {
             return "<br/><span class=\"warn\">look-alike host \(text(h.ascii)) (\(text(h.unicode))): \(text(look.description))</span>"
         }
         return "<br/><span class=\"note\">host \(text(h.unicode)) = \(text(h.ascii))</span>"
+    }
+
+    /// What the payload says, under it: its type, its fields, its problems (a warning), what it gives away.
+    static func contentNote(_ c: CodeContent) -> String {
+        var o = "<br/><span class=\"note\">\(text(c.type.rawValue))\(c.valid ? "" : " (invalid)"): "
+        o += c.fields.flatMap { fieldLines($0.0, $0.1) }.map { "\(text($0.0)) = \(text($0.1))" }.joined(separator: "; ") + "</span>"
+        if !c.problems.isEmpty { o += "<br/><span class=\"warn\">\(text(c.problems.joined(separator: "; ")))</span>" }
+        if !c.sensitive.isEmpty {
+            let list = c.sensitive.map { "\($0.field) (\($0.kind.rawValue)\($0.redacted ? ", redacted" : ""))" }
+            o += "<br/><span class=\"warn\">gives away: \(text(list.joined(separator: ", ")))</span>"
+        }
+        return o
+    }
+
+    /// A field as name = value lines: objects by their dotted names, arrays joined.
+    static func fieldLines(_ name: String, _ value: JSONValue) -> [(String, String)] {
+        switch value {
+        case .object(let fields): return fields.flatMap { fieldLines(name + "." + $0.0, $0.1) }
+        case .array(let items): return [(name, items.map { item in fieldLines("", item).map(\.1).joined(separator: " ") }.joined(separator: ", "))]
+        case .string(let s): return [(name, s)]
+        case .null: return []
+        default: return [(name, value.serialized())]
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CodeContent
 import Payloads
 import Records
 import Reporting
@@ -45,6 +46,8 @@ package struct PayloadSummary {
     package var hosts: [Host] = []
     /// Structured-append parts, with their files, to join across files (`SequenceSummary.swift`).
     var sequenceParts: [(path: String, code: DetectedCode)] = []
+    /// What the unique payloads say, by type (`ContentSummary`).
+    package var contents = ContentSummary()
     var payloadIndex: [String: [[UInt8]: Int]] = [:]
     var hostIndex: [String: Int] = [:]
 
@@ -77,6 +80,7 @@ package struct PayloadSummary {
                 payloads.append(Payload(symbology: sym, bytes: bytes, text: text, first: path, last: path))
                 payloadIndex[sym, default: [:]][bytes] = i
                 newPayload = true
+                contents.add(CodeContent.read(text, gs1: c.isGS1))
             }
             payloads[i].count += 1
             if payloads[i].lastFileIndex != fileIndex { payloads[i].files += 1; payloads[i].lastFileIndex = fileIndex; payloads[i].last = path }
@@ -163,6 +167,7 @@ package struct PayloadSummary {
             }
         }
         s += sequencesText
+        if !contents.groups.isEmpty { s += "\nWhat they say: " + contents.phrases.joined(separator: ", ") + "\n" }
         if !hosts.isEmpty {
             s += "\nURL hosts: \(hosts.count)\n"
             for h in hostsByCount {
@@ -225,6 +230,7 @@ package struct PayloadSummary {
                     })
             ),
             ("sequences", sequencesJSON),
+            ("by_content_type", contents.json),
             ("reports", .array(sources.map(JSONValue.string))),
         ])
     }

@@ -26,7 +26,7 @@ package struct CSVSink: RecordSink {
     ]
     package static let codeColumns =
         [FileRecord.CodingKeys.path.rawValue]
-        + codeFields.flatMap { $0.field == .corners ? (0..<4).flatMap { ["x\($0)", "y\($0)"] } : [$0.field.rawValue] }
+        + codeFields.flatMap { $0.field == .corners ? (0..<4).flatMap { ["x\($0)", "y\($0)"] } : [$0.field.rawValue] } + ["content_type"]
     package static let fileColumns = [FileRecord.CodingKeys.status.rawValue] + RecordError.Field.allCases.map { "error_" + $0.rawValue }
 
     let out: OutputFile
@@ -53,6 +53,7 @@ package struct CSVSink: RecordSink {
             for (field, untrusted) in Self.codeFields {
                 for value in json[field.rawValue].map(Self.values) ?? [] { cells.append(untrusted ? .text(value) : .number(value)) }
             }
+            cells.append(.number(json["content"]?["type"]?.stringValue ?? ""))
             if options.allFiles { cells += status }
             rows += row(cells)
         }

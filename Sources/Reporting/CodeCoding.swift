@@ -1,3 +1,4 @@
+import CodeContent
 import Payloads
 import Records
 
@@ -5,6 +6,8 @@ import Records
 extension DetectedCode: Codable {
     package enum Field: String, CodingKey {
         case symbology, text, bytes = "bytes_b64", encoding, corners, frame, quality, pass, details
+        /// What the payload says (`CodeContent`): written in reports, not on the worker wire; not read back.
+        case content
         /// The orientation index, written only in `RecordStyle.exact` (the worker wire: any value
         /// kept); a report has the word in `details` (older records had the index here).
         case orientation
@@ -36,6 +39,7 @@ extension DetectedCode: Codable {
             try c.encodeIfPresent(facts, forKey: .facts)
         }
         try encodeDetails(c.nestedContainer(keyedBy: DetailField.self, forKey: .details), exact: style.exact)
+        if !style.exact, let content = CodeContent.read(decoded.text, gs1: isGS1) { try c.encode(content.json, forKey: .content) }
     }
 
     /// What the decoder tells about the code beyond its data: the AIM symbology identifier,

@@ -2,7 +2,7 @@ import ArgumentParser
 import CodeSweep
 import Reporting
 
-/// Where and how `scan` writes its report: `-o`, `--format` and the CSV flags.
+/// Where and how `scan` writes its report: `-o`, `--format`, the CSV flags and `--redact`.
 struct ReportOptions: ParsableArguments {
     @OptionGroup var destination: OutputOptions<Scan.Help>
 
@@ -15,12 +15,23 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "CSV: leave cells starting with = + - @ as they are (by default a ' is put before them so spreadsheets do not run them as formulas).")
     var csvRawFormulas = false
 
+    @Flag(
+        help:
+            "Mask what payloads give away (Wi-Fi passwords, one-time-password secrets, private keys and seeds, credentials in URLs; see content.sensitive) in every output format. Records keep them by default."
+    )
+    var redact = false
+
     var output: String? { destination.output }
 
     /// The sink for the records: --raw's payloads, or the report in `format`. The json sink
     /// writes its own temporary file next to `output` and renames it (`out` is then unused);
     /// when it cannot, the scan ends with status 2.
     func sink(out: OutputFile, raw: Bool, forcedCharset charset: String?) throws -> any RecordSink {
+        let sink = try formatSink(out: out, raw: raw, forcedCharset: charset)
+        return redact ? RedactingSink(sink, forcedCharset: charset) : sink
+    }
+
+    func formatSink(out: OutputFile, raw: Bool, forcedCharset charset: String?) throws -> any RecordSink {
         switch raw ? nil : format {
         case nil: return RawSink(out: out, forcedCharset: charset)
         case .jsonl: return JSONLinesSink(out: out, forcedCharset: charset)

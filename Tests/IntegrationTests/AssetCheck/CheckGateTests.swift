@@ -1,3 +1,4 @@
+import CodeContent
 import Forensics
 import Foundation
 import Payloads

@@ -1,3 +1,4 @@
+import CodeContent
 import Foundation
 import Payloads
 import TestSupport

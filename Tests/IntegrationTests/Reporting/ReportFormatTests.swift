@@ -85,7 +85,7 @@ struct ReportFormatTests {
         let rows = try Self.parseCSV(r.stdoutBytes)
         #expect(rows.first == CSVSink.codeColumns + CSVSink.fileColumns)
         let body = Array(rows.dropFirst())
-        #expect(body.allSatisfy { $0.count == 18 }, "every row has every column")
+        #expect(body.allSatisfy { $0.count == 19 }, "every row has every column")
         let cell = { (row: [String], name: String) -> String in row[rows[0].firstIndex(of: name)!] }
         let fix = { (s: String) -> String in rawFormulas ? s : Self.formulaSafe(s) }
 
@@ -111,6 +111,7 @@ struct ReportFormatTests {
                 #expect(cell(row, "symbology") == code["symbology"]!.string!)
                 #expect(cell(row, "frame") == String(code["frame"]!.int!))
                 #expect(cell(row, "pass") == code["pass"]!.string!)
+                #expect(cell(row, "content_type") == (code["content"]?["type"]?.string ?? ""))  // url.png: "url"
                 let corners = code["corners"]!.array!.flatMap { $0.array!.map { $0.double! } }
                 let csvCorners = ["x0", "y0", "x1", "y1", "x2", "y2", "x3", "y3"].map { Double(cell(row, $0))! }
                 #expect(csvCorners == corners)

@@ -1,4 +1,5 @@
 import AssetCheck
+import CodeContent
 import Foundation
 import Payloads
 import Records

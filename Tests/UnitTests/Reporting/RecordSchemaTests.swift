@@ -38,7 +38,10 @@ struct RecordSchemaTests {
         qr.qr = QRDetails(version: 2, ecLevel: "Q", mask: 5, mirrored: true, eci: 26)
         let dm = DetectedCode(
             symbology: .datamatrix, bytes: Array("(01)123".utf8), corners: quad, quality: 0, orientation: -1, frame: 1, pass: "zxing", gs1: true)
-        r.codes = [qr, dm]
+        // A Wi-Fi code read back from a redacted report: its content, with a redacted secret.
+        let wifi = DetectedCode(
+            symbology: .qr, bytes: Array("WIFI:T:WPA;S:net;P:********;;".utf8), corners: quad, quality: 1, orientation: 0, frame: 0, pass: "grid")
+        r.codes = [qr, dm, wifi]
         return [r, .failure(path: "b.png", RecordError(.corrupt, "broken"))]
     }
 
@@ -87,7 +90,7 @@ struct RecordSchemaTests {
         #expect(
             Set(checked).isSuperset(of: [
                 "record", "record.pages[]", "record.codes[]", "record.codes[].details", "record.error", "record.hashes", "record.metadata",
-                "record.metadata.gps",
+                "record.metadata.gps", "record.codes[].content", "record.codes[].content.sensitive[]",
             ]))
     }
 
