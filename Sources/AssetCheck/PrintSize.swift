@@ -44,6 +44,12 @@ extension Evaluator {
     /// Millimetres a pixel of the page's rendering stands for as printed: the rendering's dpi
     /// and the page's /UserUnit; for an SVG without a size of its own, the rules'
     /// `svg_px_per_mm` (nil: it has no print size).
+    /// A code's printed size where the page alone says its scale (not an SVG without a size):
+    /// what `--baseline` compares and `check --json` writes.
+    static func printedSize(_ c: CodeResult, on page: PageRender) -> PrintedSize? {
+        page.unsized ? nil : printedSize(c, on: page, mmPerPixel: page.millimetresPerPixel)
+    }
+
     func millimetresPerPixel(_ page: PageRender) -> Double? {
         guard page.unsized else { return page.millimetresPerPixel }
         return rules.print.svgPixelsPerMM.map { 96 / page.dpi / $0 }

@@ -17,10 +17,10 @@ struct Symbologies: ParsableCommand {
             print(pad(g.name, 14) + g.help)
         }
         print(
-            "\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: the second decoder, zxing-cpp \(BarcodeReader.zxingVersion) (Data Matrix incl. GS1, PDF417, Aztec,"
+            "\nzbar: ZBar \(BarcodeReader.zbarVersion); zxing-cpp: zxing-cpp \(BarcodeReader.zxingVersion), linked in, reads every symbology but SQ Code"
         )
-        print("and QR codes ZBar and the grid decoder left; run by `normal` and `thorough` as plan passes of their own, see `codesweep plan`;")
-        print("`fast` runs ZBar and the grid decoder only)")
+        print("(and what only it reads, above); a clean digital frame is read by zxing-cpp first, a photo by the grid decoder and ZBar")
+        print("first, zxing-cpp in passes of its own: see `codesweep plan`")
         print("\nExamples: --symbologies qr   --symbologies 1d,qr   --symbologies default,-code39   --symbologies datamatrix,pdf417")
     }
 

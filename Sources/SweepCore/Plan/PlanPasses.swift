@@ -211,6 +211,9 @@ extension ScanPlan {
         ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
         ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
+        // A small image where nothing was read: zxing-cpp for every symbology, with all its tries
+        // (a crop of a Codabar or UPC-A photo that ZBar's passes leave, zxing-cpp corpus).
+        ScanPass("zxing-small-all", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, decoder: .zxing),
     ]
 
     /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened
@@ -229,8 +232,13 @@ extension ScanPlan {
             ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
         ]
         // ZBar for bars only where the bar-field test sees bars no code read explains (not in
-        // `fast`: zxing-cpp reads every linear symbology but SQ's and the add-ons).
-        if bars { passes.append(ScanPass("zbar-bars", [.fit(megapixels: 1)], when: [.barsUnexplained], symbols: .linear)) }
+        // `fast`: zxing-cpp reads every linear symbology but SQ's and the add-ons); then, in a small
+        // frame where nothing was read, zxing-cpp with all its tries (a code turned 90°, one without
+        // its quiet zone: zxing-cpp corpus).
+        if bars {
+            passes.append(ScanPass("zbar-bars", [.fit(megapixels: 1)], when: [.barsUnexplained], symbols: .linear))
+            passes.append(ScanPass("zxing-all-tries", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, source: .full, decoder: .zxing))
+        }
         // A sheet of codes: only once codes were read (a drawn sheet's codes are read at once;
         // a page with none is no sheet, and the look it would take costs more than its read).
         var sheet = sheetTilesPass

@@ -10,7 +10,7 @@ struct PlanListingTests {
         // fast: the grid decoder on located QR codes first, then one ZBar pass at 1 MP (QR codes
         // only while they are not settled), then a sheet of codes at full resolution where texture
         // no code read explains is left.
-        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["grid", "fit1", "sheet-tiles"])
+        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["grid", "fit1", "sheet-tiles", "zxing-places"])
         #expect(ScanPlan.forEffort(.fast).passes[0].decoder == .grid)
         #expect(ScanPlan.forEffort(.fast).passes[1].symbols == .allButSettledQR)
         #expect(ScanPlan.forEffort(.fast).passes[2].when == [.sheet] && ScanPlan.forEffort(.fast).passes[2].source == .full)
