@@ -67,9 +67,12 @@ check-slurm: build
 
 # Recall benchmark: builds release, generates (seeded, cached) the hard set into bench-out/, scans it
 # and the shared zxing-cpp corpus with codesweep at each effort level and with zbarimg, prints tables;
+# then the corpus again beside zxing-cpp 3.1 from PyPI, timed in the same run (bench/corpus_vs_zxing.py:
+# per family, totals, false positives, wall and CPU x zxing-cpp; pip install 'zxing-cpp==3.1.*' pillow);
 # then a held-out batch of 24 camera-like shots of small QR codes (bench/camera_batch.py).
 bench-recall: release
 	python3 bench/recall.py --jobs 2
+	python3 bench/corpus_vs_zxing.py --bin $(BIN) --jobs 2 --efforts fast,normal
 	python3 bench/camera_batch.py --bin $(BIN)
 
 # Peak memory of sweeps over 2,000 and 200,000 empty files: the streamed walk keeps it flat.

@@ -53,6 +53,9 @@ package struct Verifier: Sendable {
             return Verification(decoded: [], readsBack: false, scannability: nil, problems: ["the picture could not be decoded again"])
         }
         var options = ReaderOptions(symbologies: SymbologySet([.qr]), effort: .normal)
+        // The photo passes: the grading decodes the same pixels ZBar's first pass did (the decode
+        // log), and grades a code as a phone reads a print of it, not as a drawing.
+        options.plan.digital = []
         options.keepsDecodeLog = true
         let read = BarcodeReader.read(ReadFrame(image), options)
         let found = read.codes

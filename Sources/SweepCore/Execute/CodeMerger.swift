@@ -101,10 +101,14 @@ package struct CodeMerger: Sendable {
     /// The same code: same frame, symbology and payload, at an overlapping place (within a
     /// quarter of the larger read's size: a linear read on a few scan lines is a thin box).
     static func same(_ existing: DetectedCode, _ code: DetectedCode) -> Bool {
-        guard existing.frame == code.frame && existing.symbology == code.symbology && existing.bytes == code.bytes else { return false }
+        guard existing.frame == code.frame && family(existing.symbology) == family(code.symbology) && existing.bytes == code.bytes else { return false }
         let slack = max(4, max(diagonal(existing.corners), diagonal(code.corners)) * 0.25)
         return existing.corners.overlaps(code.corners, slack: slack)
     }
+
+    /// Symbologies one symbol can be read as: a DataBar Expanded Stacked (zxing-cpp's name) is a
+    /// DataBar Expanded to ZBar, which tells no stacking; the first read's name is kept.
+    static func family(_ s: Symbology) -> Symbology { s == .databarExpandedStacked ? .databarExpanded : s }
 
     /// One place, one code: a linear read on a code of its symbology read before on more scan
     /// lines (their outlines meet, within 4 px: labels 50 px apart are other places), with other

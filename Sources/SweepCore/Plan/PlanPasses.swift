@@ -238,6 +238,13 @@ extension ScanPlan {
         if bars {
             passes.append(ScanPass("zbar-bars", [.fit(megapixels: 1)], when: [.barsUnexplained], symbols: .linear))
             passes.append(ScanPass("zxing-all-tries", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, source: .full, decoder: .zxing))
+            // ... and turned back by 20° both ways (a PDF417 or Aztec code at a slant).
+            for deg in [20.0, -20] {
+                passes.append(
+                    ScanPass(
+                        "zxing-rotate\(Int(deg))", [.rotate(deg)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional,
+                        source: .full, decoder: .zxing))
+            }
         }
         // A sheet of codes: only once codes were read (a drawn sheet's codes are read at once;
         // a page with none is no sheet, and the look it would take costs more than its read).

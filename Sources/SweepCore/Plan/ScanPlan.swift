@@ -5,9 +5,9 @@ public enum Effort: String, Sendable, CaseIterable, Codable {
     public var purpose: String {
         switch self {
         case .fast:
-            "a first look at a big folder: the QR locator and the grid decoder first, then one ZBar pass at 1 MP (QR codes and bars until every located code was read and every code-like place holds a code read; then bars only, and only where bars are seen); on a sheet of codes (a label sheet, a scanned page) ZBar at full resolution where texture no code read explains is left; no retries, no second decoder"
+            "a first look at a big folder. A clean digital frame (a screenshot, a rendered page): zxing-cpp over the frame for every symbology, a dark frame inverted too, then the grid decoder for QR codes left. A photo: the QR locator and the grid decoder first, then one ZBar pass at 1 MP (QR codes and bars until every located code was read and every code-like place holds a code read; then bars only, and only where bars are seen); on a sheet of codes (a label sheet, a scanned page) ZBar at full resolution where texture no code read explains is left; zxing-cpp on the code-like places no code read explains; no retries"
         case .normal:
-            "the default: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, a sheet of codes at full resolution, small-image filters, the second decoder) only where the cheap look or the locator says a code is"
+            "the default. A clean digital frame: zxing-cpp over the frame and the frame inverted, the grid decoder and warps for QR codes left, ZBar where bars no code read explains are seen. A photo: the cheap passes everywhere, and retries (the grid decoder, warps of located QR codes, full-resolution crops, a sheet of codes at full resolution, small-image filters, zxing-cpp) only where the cheap look or the locator says a code is"
         case .thorough:
             "when missing a code costs more than time: everything normal does, in the same order (so never fewer codes), then the warps and small-image retries normal drops and every filter on the whole frame at full resolution"
         }

@@ -157,10 +157,15 @@ struct CLITests {
         #expect(r.status == 0)
         let plan = ScanPlan.forEffort(effort)
         #expect(r.stdout.trimmingCharacters(in: .newlines) == plan.listing)
-        // A header, what the level is for, a line a pass, then "settings:" and a line a setting.
-        #expect(r.stdoutLines.count == plan.passes.count + 3 + plan.settings.listing.count)
+        // A header, what the level is for, a line a pass of each path with a line naming the path,
+        // then "settings:" and a line a setting.
+        #expect(r.stdoutLines.count == plan.passes.count + plan.digital.count + 5 + plan.settings.listing.count)
         #expect(r.stdoutLines[1] == "for: \(effort.purpose)")
-        for p in plan.passes { #expect(r.stdout.contains(p.name)) }
+        #expect(r.stdoutLines[2] == "a photo or a scan:")
+        #expect(
+            r.stdout.contains(
+                "a clean digital frame (a screenshot, a rendered page; no camera noise):\n  1. zxing-frame: full resolution → zxing-cpp[all] tries harder"))
+        for p in plan.passes + plan.digital { #expect(r.stdout.contains(p.name)) }
     }
 
     @Test func jobsDoNotChangeTheOutput() throws {

@@ -159,7 +159,8 @@ struct CoreTests {
     @Test func parsesNamesGroupsAliasesAndRemovals() throws {
         #expect(try SymbologySet.parse("qr").members == [.qr])
         #expect(try SymbologySet.parse(" QR , EAN-13 ").members == [.qr, .ean13])
-        #expect(try SymbologySet.parse("2d").members == [.qr, .sq, .datamatrix, .pdf417, .aztec])
+        #expect(try SymbologySet.parse("2d").members == [.qr, .sq, .datamatrix, .pdf417, .aztec, .microqr, .rmqr, .micropdf417, .maxicode])
+        #expect(try SymbologySet.parse("micro-qr,rmqr").members == [.microqr, .rmqr])
         #expect(try SymbologySet.parse("ean").members == [.ean13, .ean8, .upca, .upce])
         #expect(try SymbologySet.parse("default") == .standard)
         #expect(try SymbologySet.parse("all").members == Set(Symbology.allCases))

@@ -36,8 +36,13 @@ struct RecordSchemaTests {
         let quad = Quad([Point(x: 1, y: 2), Point(x: 10.5, y: 2), Point(x: 10.5, y: 9), Point(x: 1, y: 9)])
         var qr = DetectedCode(symbology: .qr, bytes: Array("hi".utf8), corners: quad, quality: 1, orientation: 2, frame: 0, pass: "gray-full")
         qr.qr = QRDetails(version: 2, ecLevel: "Q", mask: 5, mirrored: true, eci: 26)
-        let dm = DetectedCode(
+        var dm = DetectedCode(
             symbology: .datamatrix, bytes: Array("(01)123".utf8), corners: quad, quality: 0, orientation: -1, frame: 1, pass: "zxing", gs1: true)
+        // zxing-cpp's facts: a part of a structured-append sequence, drawn inverted, a variant.
+        var facts = SymbolFacts()
+        facts.symbologyID = "]d2"; facts.version = "12x12"; facts.ecLevel = "x"; facts.variant = "rectangular"; facts.inverted = true
+        facts.sequence = SequencePart(index: 0, count: 2, id: "7")
+        dm.facts = facts
         // A Wi-Fi code read back from a redacted report: its content, with a redacted secret.
         let wifi = DetectedCode(
             symbology: .qr, bytes: Array("WIFI:T:WPA;S:net;P:********;;".utf8), corners: quad, quality: 1, orientation: 0, frame: 0, pass: "grid")
