@@ -50,7 +50,7 @@ check-library: deps
 	Tests/LibraryClient/.build/debug/LibraryClient Samples/qr-photo.jpg Samples/screenshot.png > .build/library-client.txt
 	cat .build/library-client.txt
 	grep -qxF 'Samples/qr-photo.jpg: qr https://example.com/codesweep/photo [1012,392 1244,392 1244,623 1011,623]' .build/library-client.txt
-	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [744,380 1090,380 1090,459 744,459]' .build/library-client.txt
+	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [740,380 1095,380 1095,459 740,459]' .build/library-client.txt
 	grep -qxF 'blank: 0 codes' .build/library-client.txt
 
 # The Slurm recipe of docs/scale-out.md (examples/slurm/sweep.sbatch + merge.sbatch) run as written
