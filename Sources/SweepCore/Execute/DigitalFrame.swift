@@ -66,8 +66,10 @@ public enum DigitalFrame {
 extension PlanExecutor {
     /// The frame decides its path: a clean digital frame takes the plan's digital passes (when
     /// it has them), a photo or a scan its other passes.
-    func passes(for base: LumaImage) -> [ScanPass] {
-        guard !options.plan.digital.isEmpty else { return options.plan.passes }
+    func passes(for base: LumaImage, scale: Double) -> [ScanPass] {
+        // A frame decoded reduced (a big JPEG, DCT-scaled) is a photo: the reduction smooths the
+        // noise the test looks for (12 BoofCV photos looked drawn at half size).
+        guard !options.plan.digital.isEmpty, scale > 0.999 else { return options.plan.passes }
         let start = ContinuousClock.now
         let clean = DigitalFrame.cleanShare(base)
         let digital = clean >= DigitalFrame.minCleanShare

@@ -151,7 +151,7 @@ package struct PlanExecutor {
         state.frameIndex = frameIndex
         state.merged.oneCodePerPlace = state.fullMegapixels >= settings.linearConfirmMegapixels
         let scanned = options.scanned
-        for pass in passes(for: base) {
+        for pass in passes(for: base, scale: scale) {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
         }
         if settings.qrDetails { attachDetails(&state) }

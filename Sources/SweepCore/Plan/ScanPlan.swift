@@ -72,7 +72,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                 effort: .normal,
                 passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
                     + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses,
-                digital: digitalPasses(invertedWhen: [], bars: true) + digitalLocatedPasses, settings: settings)
+                digital: digitalPasses(invertedWhen: [], bars: true) + digitalLocatedPasses + smallImagePasses, settings: settings)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
             // on any image), then the warps and turns normal leaves out, then every retry on the
