@@ -70,9 +70,25 @@ package enum ZXingDecoder {
             guard let b = ZXing_Barcodes_at(barcodes, i), ZXing_Barcode_isValid(b),
                 let s = ZXingFormats.symbology(ZXing_Barcode_format(b)), asked.contains(s)
             else { continue }
-            out.append(symbol(b, s))
+            out.append(eanUPC(symbol(b, s), b, asked: asked))
         }
         return Outcome(symbols: out)
+    }
+
+    /// zxing-cpp 3 returns a UPC-A as a 13-digit EAN-13 (a leading 0) and a UPC-E expanded to 13
+    /// digits; ZBar and earlier records give a UPC-A as its 12 digits and a UPC-E as its 8. One
+    /// code reads the same from both readers: a UPC-A when UPC-A is asked for, the UPC-E as printed.
+    static func eanUPC(_ raw: RawSymbol, _ b: OpaquePointer, asked: Set<Symbology>) -> RawSymbol {
+        var raw = raw
+        let zero = UInt8(ascii: "0")
+        if raw.symbology == .ean13, asked.contains(.upca), raw.bytes.count == 13, raw.bytes.first == zero { raw.symbology = .upca }
+        if raw.symbology == .upca, raw.bytes.count == 13, raw.bytes.first == zero { raw.bytes.removeFirst() }
+        if raw.symbology == .upce, let p = ZXing_Barcode_extra(b, "UPCE") {
+            defer { ZXing_free(p) }
+            let printed = Array(String(cString: p).utf8)
+            if printed.count == 8 { raw.bytes = printed }
+        }
+        return raw
     }
 
     static func failed(_ why: String, _ image: LumaImage) -> Outcome {
