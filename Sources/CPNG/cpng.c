@@ -93,7 +93,7 @@ static inline unsigned char grey(unsigned r, unsigned g, unsigned b, unsigned a)
         g = (g * a + 255 * (255 - a) + 127) / 255;
         b = (b * a + 255 * (255 - a) + 127) / 255;
     }
-    return (unsigned char)((r * 77 + g * 150 + b * 29 + 128) >> 8);
+    return (unsigned char)((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16);
 }
 
 static void grey_row(const unsigned char *row, int channels, size_t w, unsigned char *out) {

@@ -22,7 +22,7 @@ int cpng_inspect(const unsigned char *data, size_t size, int *width, int *height
 // Decodes the whole image to 8-bit grey into out (width * height bytes), row by row (an
 // interlaced image whole): 8-bit samples as stored (palette and low bit depths expanded, tRNS
 // as alpha, 16 bits cut to 8; no gamma applied, as MagickWand's export), alpha composed over
-// white, grey = (77 R + 150 G + 29 B + 128) >> 8, as CodeSweep's RGBImage.luma. A libpng error
+// white, grey = (19595 R + 38470 G + 7471 B + 32768) >> 16, as RGBImage.luma. A libpng error
 // (its longjmp stays in this call) or any warning gives CPNG_ERROR: the caller decodes another way.
 int cpng_decode_grey(const unsigned char *data, size_t size, unsigned char *out, size_t out_size,
                      char *message, size_t message_size);

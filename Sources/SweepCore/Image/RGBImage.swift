@@ -23,7 +23,7 @@ public struct RGBColor: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The grey a scanner sees: Rec. 601 luma in the integer arithmetic `ImageLoader` uses to
     /// turn every decoded picture to grey (0...255).
     public var luma: UInt8 {
-        let y: UInt32 = (UInt32(r) * 77 + UInt32(g) * 150 + UInt32(b) * 29 + 128) >> 8
+        let y: UInt32 = (UInt32(r) * 19595 + UInt32(g) * 38470 + UInt32(b) * 7471 + 0x8000) >> 16
         return UInt8(y)
     }
 
@@ -131,7 +131,9 @@ public struct RGBImage: Sendable, Equatable {
         }
     }
 
-    /// Grey as `ImageLoader` makes it from a decoded picture (Rec. 601, integer arithmetic).
+    /// Grey as `ImageLoader` makes it from a decoded picture: Rec. 601 in 16-bit fixed point,
+    /// exactly as Pillow's `convert("L")` (what zxing-cpp's Python module and most tools are fed);
+    /// a borderline code read from one grey may be lost at one level off.
     public func luma() -> LumaImage {
         var out = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeBufferPointer { src in
@@ -139,7 +141,7 @@ public struct RGBImage: Sendable, Equatable {
                 var j = 0
                 for i in 0..<(width * height) {
                     let r = UInt32(src[j]), g = UInt32(src[j + 1]), b = UInt32(src[j + 2])
-                    let y: UInt32 = (r * 77 + g * 150 + b * 29 + 128) >> 8
+                    let y: UInt32 = (r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16
                     dst[i] = UInt8(y)
                     j += 3
                 }
