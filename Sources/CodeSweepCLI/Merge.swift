@@ -15,6 +15,10 @@ struct Merge: ParsableCommand {
             would have written, and a file the scan would have recorded but no shard did is an \
             error, as is a record for a path not expected.
 
+            A structured-append sequence whose parts were read in different files is joined and \
+            named on standard error, complete or with the parts missing (each record's \
+            "sequences" joins only the parts it holds; `summarize` joins them too).
+
             Exit status: 0 merged, 1 missing, duplicated or unexpected files (nothing written), \
             2 usage error or unreadable input.
             """
@@ -80,6 +84,7 @@ struct Merge: ParsableCommand {
             throw ExitCode(2)
         }
         Stderr.say("codesweep merge: \(ProgressLine.count(merged.count, "record")) from \(ProgressLine.count(reports.count, "report"))")
+        for note in ReportMerge.sequenceNotes(ReportMerge.sequencesAcrossFiles(merged)) { Stderr.say("codesweep merge: \(note)") }
     }
 }
 

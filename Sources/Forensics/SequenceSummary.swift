@@ -44,3 +44,39 @@ extension PayloadSummary {
 
     func text(_ q: JoinedSequence) -> String? { PayloadText.decode(q.bytes, eci: nil, forcedCharset: nil).text }
 }
+
+/// `merge`'s structured-append note: the sequences whose parts the shards' records hold in more
+/// than one file, joined (a record joins only the parts it holds itself). Only lines naming a
+/// sequence part are decoded; the merged report itself stays byte for byte.
+extension ReportMerge {
+    package static func sequencesAcrossFiles(_ lines: [Line]) -> [JoinedSequence] {
+        let marker = Array("\"sequence_index\"".utf8)
+        var parts: [(path: String, code: DetectedCode)] = []
+        for line in lines where line.text.count >= marker.count && contains(line.text, marker) {
+            guard let record = try? JSONReading.decode(FileRecord.self, from: line.text[...]) else { continue }
+            parts += record.codes.filter { $0.facts?.sequence != nil }.map { (record.path, $0) }
+        }
+        return JoinedSequence.join(parts).filter(\.spansFiles)
+    }
+
+    /// One line each for `merge`'s standard error: the sequence, its parts' files, what is missing.
+    package static func sequenceNotes(_ joined: [JoinedSequence]) -> [String] {
+        joined.map { q in
+            let state =
+                q.complete
+                ? "complete"
+                : q.count > 0
+                    ? "incomplete, missing part\(q.missing.count == 1 ? "" : "s") \(q.missing.map { String($0 + 1) }.joined(separator: ", "))"
+                    : "count not said"
+            let text = PayloadText.decode(q.bytes, eci: nil, forcedCharset: nil).text.map { TerminalText.escape($0) } ?? "(\(q.bytes.count) bytes, not text)"
+            return
+                "structured append across files: \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(state)) in \(Set(q.parts.map(\.path)).count) files: \(text)"
+        }
+    }
+
+    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard hay.count >= needle.count else { return false }
+        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle { return true }
+        return false
+    }
+}

@@ -53,4 +53,21 @@ struct StructuredAppendReadTests {
         let partial = try run(codesweepBinary, ["summarize", two]).stdout
         #expect(partial.contains("2 of 3 parts (incomplete, missing part 3)"), "\(partial)")
     }
+
+    @Test("merge joins a sequence whose parts are in different shards, and names what is missing; the report stays byte for byte")
+    func mergeJoinsAcrossShards() throws {
+        let files = (1...3).map { Self.dir + "/qr-sequence-\($0)of3.png" }
+        let dir = try TempDir("sequence-merge")
+        let a = dir.file("a.jsonl"), b = dir.file("b.jsonl")
+        try run(codesweepBinary, ["scan", "-q"] + files.prefix(2)).stdout.write(toFile: a, atomically: true, encoding: .utf8)
+        try run(codesweepBinary, ["scan", "-q", files[2]]).stdout.write(toFile: b, atomically: true, encoding: .utf8)
+        let merged = try run(codesweepBinary, ["merge", a, b])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdoutLines.count == 3)
+        #expect(
+            merged.stderr.contains("structured append across files: qr id 105, 3 of 3 parts (complete) in 3 files: \(try Self.message())"),
+            "\(merged.stderr)")
+        let one = try run(codesweepBinary, ["merge", a])
+        #expect(one.stderr.contains("2 of 3 parts (incomplete, missing part 3) in 2 files"), "\(one.stderr)")
+    }
 }
