@@ -68,6 +68,8 @@ package struct PlanExecutor {
         var look: TextureProbe.Result?
         /// The locator's candidates, in full-resolution pixels (nil until it runs).
         var located: [QRCandidate]?
+        /// The finder patterns the locator saw (grouped into codes or not).
+        var finders = 0
         /// Located candidates (indices) the grid decoder has tried, and those it found to be no
         /// QR code (no format information in any frame): no warp pass spends time on those.
         var gridTried = Set<Int>()
@@ -79,6 +81,9 @@ package struct PlanExecutor {
         /// The busy blocks at full resolution (a sheet's full look), taken once.
         var fullBusy: BusyMap?
         var frameIndex = 0
+        /// The whole-frame views read so far (their steps, identity fits left out) with the
+        /// reader and request: a pass asking again for what one of them read is not run.
+        var readViews: [(steps: [PassStep], engine: DecodingEngine, request: ViewRequest)] = []
 
         init(base: LumaImage, baseScale: Double, baseToFull: AffineTransform, upgrade: (() -> LumaImage?)?) {
             self.base = base; self.baseScale = baseScale; self.baseToFull = baseToFull; self.upgrade = upgrade
@@ -194,6 +199,7 @@ package struct PlanExecutor {
             }
         }
         if pass.steps.contains(where: \.isLocated) && locate(&state).isEmpty { return }
+        if alreadyRead(pass, reader.engine, request, &state) { return }
         if pass.steps.contains(.sheetTiles) && unexplainedTiles(state.merged.codes.map(\.corners), &state).isEmpty { return }
         upgradeIfNeeded(pass, &state)
         let start = ContinuousClock.now
@@ -246,6 +252,7 @@ package struct PlanExecutor {
         (state.base, state.baseToFull) = cutToRegion(full, scale: 1)
         state.baseScale = 1
         state.cache = [[]: [View(image: state.base, toBase: .identity)]]
+        state.readViews = []
     }
 
     /// The cheap look, taken once per frame on first use. It looks at the views the cheap
@@ -284,6 +291,7 @@ package struct PlanExecutor {
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
         let result = QRLocator.locateTimed(view.image)
         var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
+        state.finders = result.finders
         trace?(
             "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
         )
@@ -311,37 +319,6 @@ package struct PlanExecutor {
             let smallest = state.unreadLocated.map(\.moduleSize).min() ?? 3
             return min(1, px / max(0.1, smallest))
         case .full: return 1
-        }
-    }
-
-    func holds(_ c: PassCondition, _ state: inout FrameState) -> Bool {
-        switch c {
-        // An add-on alone is no find (unless the plan says so): it may be noise until its host code is read.
-        case .nothingFound: return state.merged.codes.allSatisfy { !settings.addOnAloneCounts && $0.symbology.isAddOn }
-        case .codeLike: return probe(&state).codeLike
-        case .atLeast(let mp): return state.fullMegapixels >= mp
-        case .atMost(let mp): return state.fullMegapixels <= mp
-        case .under(let mp): return state.fullMegapixels < mp
-        case .fineTexture: return !probe(&state).fine.isEmpty
-        case .busyArea(let f): let look = probe(&state); return look.codeLike && look.busyArea >= f
-        case .busyAreaBelow(let f): return probe(&state).busyArea < f
-        case .noSureRead(let q):
-            return !state.merged.codes.contains { (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q) }
-        case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
-        case .locatedAtLeast(let n): return locate(&state).count >= n
-        case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
-        case .sheet: return isSheet(&state)
-        case .barsUnexplained: return true  // decided with the pass's view, in `run`
-        case .dark: return DigitalFrame.meanGrey(state.base) < 128
-        case .codesRead(let n): return state.merged.codes.count >= n
-        case .linearEvidence(let mp):
-            if state.fullMegapixels <= mp && locate(&state).isEmpty { return true }
-            if let seen = state.barField[mp] { return seen }
-            let start = ContinuousClock.now
-            let seen = TextureProbe.hasBarField(materialize([.fit(megapixels: mp)], &state)[0].image, in: .whole)
-            state.barField[mp] = seen
-            trace?("bar-field ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
-            return seen
         }
     }
 

@@ -2,7 +2,7 @@
 /// comment is the reason it is there; `ScanPlan.forEffort` puts the groups together.
 extension ScanPlan {
     /// Images of 1 MP and less where no code was read surely: when the small-image retries run.
-    static let smallImage: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40)]
+    static let smallImage: [PassCondition] = [.atMost(megapixels: 1), .noSureRead(minQuality: 40), .codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)]
 
     /// `normal`'s first view: the 3 MP pass.
     static let firstViewPasses: [ScanPass] = [
@@ -15,6 +15,10 @@ extension ScanPlan {
         // look and the 0.75 MP pass. Smaller images are always scanned.
         ScanPass("fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .allButSettledQR),
         ScanPass("fit3-textured", [.fit(megapixels: 3)], when: [.atLeast(megapixels: 4), .codeLike], symbols: .allButSettledQR),
+        // zxing-cpp 3.1 on the same view (under 4 MP), for every symbology: it reads Data Matrix,
+        // Aztec, PDF417 and the codes ZBar does not, and a linear code only once its lines agree,
+        // which makes the read sure (`noSureRead`): the small-image retries are then not needed.
+        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .all, decoder: .zxing),
     ]
 
     /// `normal`'s passes over the QR codes the locator found and no pass has read.
@@ -76,6 +80,7 @@ extension ScanPlan {
         ScanPass("upscale2-sharpen-binarize", [.upscale(2), .sharpen, .binarize], when: smallImage),
         ScanPass("unsharp3-binarize", [.unsharp(radius: 3, amount: 3), .binarize], when: smallImage),
         ScanPass("unsharp5", [.unsharp(radius: 5, amount: 3)], when: smallImage),
+        // Drawn codes with broken modules (BoofCV's pathological set: 3 codes).
         ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: smallImage),
         ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: smallImage),
         ScanPass("rotate45", [.rotate(45)], when: smallImage),
@@ -83,10 +88,11 @@ extension ScanPlan {
 
     /// `normal`'s retries on the code-like places: inverted, sharpened, thresholded.
     static let placeRetryPasses: [ScanPass] = [
-        // Inverted and low-contrast codes: retried on the code-like places. In a photo
-        // (4 MP and more) only where the texture is in places, not everywhere (a page of
-        // text, a wall, a fabric: there each retry would be a whole 3 MP scan).
-        ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
+        // Inverted and low-contrast codes: retried on the code-like places of a photo of 4 MP
+        // and more, only where the texture is in places, not everywhere (a page of text, a
+        // wall, a fabric: there each retry would be a whole 3 MP scan). Under 4 MP zxing-cpp's
+        // first look (zxing-fit3) tried the view inverted and binarizes locally itself: these
+        // retries read nothing more there (zxing-cpp corpus), `thorough` keeps them.
         ScanPass(
             "invert-photo", [.fit(megapixels: 3), .regions, .invert], when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)],
             symbols: .twoDimensional),
@@ -94,7 +100,6 @@ extension ScanPlan {
             "invert-full", [.fineRegions(maxArea: 0.15), .invert], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound], symbols: .twoDimensional),
         ScanPass("sharpen-full", [.fineRegions(maxArea: 0.15), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
         ScanPass("upscale2-sharpen-full", [.fineRegions(maxArea: 0.15), .upscale(2), .sharpen], when: [.atLeast(megapixels: 4), .fineTexture, .nothingFound]),
-        ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
         ScanPass(
             "threshold-photo", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)],
             when: [.atLeast(megapixels: 4), .codeLike, .nothingFound, .busyAreaBelow(0.5)]),
@@ -118,14 +123,17 @@ extension ScanPlan {
         // the whole frame is "code-like": rotated at 1 MP there, not at 3 MP.
         ScanPass("rotate30", [.fit(megapixels: 3), .regions, .rotate(30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
         ScanPass("rotate-30", [.fit(megapixels: 3), .regions, .rotate(-30)], when: [.codeLike, .nothingFound, .busyAreaBelow(0.5)], symbols: .linear),
-        // Only where bars show, or in a small image with no QR code located (a stacked
-        // DataBar shows no bar field): each turn costs a 1 MP scan, and a busy photo of a
-        // QR code, of text, brick or fabric shows no bars (BoofCV dev: 3.2 s for no code).
+        // Only where bars show (or in a tiny image): each turn costs a 1 MP scan, and a busy
+        // photo of a QR code, of text, brick or fabric shows no bars (BoofCV dev: 3.2 s for no
+        // code). (A small stacked DataBar shows no bar field: zxing-cpp 3.1 reads those.)
         ScanPass(
-            "rotate30-1mp", [.fit(megapixels: 1), .rotate(30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)], symbols: .linear
+            "rotate30-1mp", [.fit(megapixels: 1), .rotate(30)],
+            when: [.nothingFound, .busyArea(atLeast: 0.5), .codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)],
+            symbols: .linear
         ),
         ScanPass(
-            "rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)], when: [.nothingFound, .busyArea(atLeast: 0.5), .linearEvidence(megapixels: 1)],
+            "rotate-30-1mp", [.fit(megapixels: 1), .rotate(-30)],
+            when: [.nothingFound, .busyArea(atLeast: 0.5), .codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)],
             symbols: .linear),
     ]
 
@@ -148,6 +156,8 @@ extension ScanPlan {
     static let thoroughSmallImagePasses: [ScanPass] = [
         ScanPass("upscale2-unsharp3", [.upscale(2), .unsharp(radius: 3, amount: 3)], when: smallImage),
         ScanPass("upscale4-binarize", [.upscale(4), .binarize], when: [.atMost(megapixels: 0.25), .noSureRead(minQuality: 40)]),
+        ScanPass("invert", [.fit(megapixels: 3), .regions, .invert], when: [.under(megapixels: 4), .codeLike, .nothingFound], symbols: .twoDimensional),
+        ScanPass("threshold", [.fit(megapixels: 3), .regions, .adaptiveThreshold(radius: 12)], when: [.under(megapixels: 4), .codeLike, .nothingFound]),
     ]
 
     /// `thorough`, last: every retry on the whole frame at full resolution.
@@ -177,26 +187,16 @@ extension ScanPlan {
         ScanPass("all-zxing-half", [.downscale(2)], symbols: .twoDimensional, decoder: .zxing),
     ]
 
-    /// The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec) in `normal`: last, after every
-    /// ZBar pass (a worker reports ZBar's codes before it first calls it, so a crash inside it
-    /// loses none of them), and only where it pays: an image under 4 MP on its 3 MP view (the
-    /// first full view); then every image on the code-like places of that view that no code read
-    /// so far explains, each cropped around its place (zxing-cpp 1.4's Aztec and Data Matrix
-    /// detectors start from the middle of the image: a code off-centre in a screenshot is read
-    /// only in a crop; and on a textured photo the whole 3 MP view cost 80-200 ms, a fifth of
-    /// ZBar's pass there, the places cost what they cover). No second-decoder pass decodes a photo
-    /// at full resolution: in `normal` that is spent only where the QR locator or the bar-field
-    /// test says a code is, and neither sees these symbologies (`thorough` reads the full frame).
-    /// (`fast` runs ZBar alone: its cost is the goal there.)
+    /// zxing-cpp's retries in `normal`, after the ZBar passes (its first look, `zxing-fit3`, runs
+    /// beside ZBar's 3 MP pass: `firstViewPasses`): every image on the code-like places of the
+    /// 3 MP view that no code read so far explains, each cropped around its place; turned places;
+    /// located QR codes left. No zxing-cpp pass decodes a big photo at full resolution: in
+    /// `normal` that is spent only where the QR locator or the bar-field test says a code is
+    /// (`thorough` reads the full frame).
     public static let secondDecoderPasses: [ScanPass] = [
-        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .secondReader, decoder: .zxing),
         ScanPass(
             "zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
             symbols: .secondReader, decoder: .zxing),
-        // Small images (up to 1 MP) where nothing was read: inverted (light on dark), doubled
-        // (tiny modules), halved (big blurred ones). Each added reads on the zxing-cpp corpus
-        // (aztec 26 → 30, datamatrix 80 → 83 of the codes; sharpen, median, Otsu and local
-        // thresholds and a 45° turn added none).
         // Turned places (under 4 MP): zxing-cpp 1.4 reads a PDF417 only within about 5° of
         // upright and an Aztec only within about 10°; each place turned back by 20° both ways.
         ScanPass(
@@ -208,12 +208,12 @@ extension ScanPlan {
         // Located QR codes no pass has read (a curved code, a code in glare): each cropped at
         // full resolution, as it is, for zxing-cpp's QR reader.
         ScanPass("zxing-located", [.locatedCrop(margin: 1)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-invert", [.invert], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("zxing-half", [.downscale(2)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional, decoder: .zxing),
-        // A small image where nothing was read: zxing-cpp for every symbology, with all its tries
-        // (a crop of a Codabar or UPC-A photo that ZBar's passes leave, zxing-cpp corpus).
-        ScanPass("zxing-small-all", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, decoder: .zxing),
+        // A small image where nothing was read, doubled (modules under 2 px; zxing-fit3 tried it
+        // inverted and halved already, zxing-cpp's own tries), where a finder pattern or bars show
+        // (or it is tiny): on the 0.3 MP photos of no code it cost 31 ms each and read nothing.
+        ScanPass(
+            "zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound, .codeEvidence(megapixels: 1, orUnder: 0.1, finders: 1)],
+            symbols: .twoDimensional, decoder: .zxing),
     ]
 
     /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened

@@ -140,12 +140,14 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// At least this many of the located codes have been read: they are codes, not a texture
     /// of finder-like squares that happen to line up.
     case locatedReadAtLeast(Int)
-    /// Evidence that a busy frame may hold a linear code: the bar-field test
-    /// (`TextureProbe.hasBarField`: parallel edges over touching 16x16 blocks) sees bars in the
-    /// frame at `megapixels`, or the frame is that small and the QR locator found no QR code in
-    /// it (a small stacked DataBar shows no bar field; a retry there is cheap). A busy photo of
-    /// a QR code, of text, brick or fabric shows no bars.
-    case linearEvidence(megapixels: Double)
+    /// Evidence that the frame may hold a code the retries can read: it is under `orUnder`
+    /// megapixels (a retry there costs little), or the QR locator found a code or at least
+    /// `finders` finder patterns (nil: QR codes are no evidence, for turns that look for bars
+    /// only), or the bar-field test (`TextureProbe.hasBarField`: parallel
+    /// edges over touching 16x16 blocks) sees bars in it at `megapixels` or halved (blurred bars
+    /// show their edges when shrunk). A photo of text, brick or fabric shows none of them: the
+    /// retries for blurred, tiny or slanted codes run only where one shows.
+    case codeEvidence(megapixels: Double, orUnder: Double, finders: Int?)
     /// A sheet of codes: at least `PlanSettings.sheetMegapixels` and code-like places over at
     /// least `sheetBusyArea` of it (label sheets, asset tags, scanned pages).
     case sheet
@@ -172,7 +174,8 @@ public enum PassCondition: Sendable, Equatable, Hashable, Codable, CustomStringC
         case .locatedUnread: "located-qr-unread"
         case .locatedAtLeast(let n): "located-qr>=\(n)"
         case .locatedReadAtLeast(let n): "located-qr-read>=\(n)"
-        case .linearEvidence(let mp): "bar-field-at-\(format(mp))MP-or-small-without-located-qr"
+        case .codeEvidence(let mp, let small, let finders):
+            "<\(format(small))MP-or-\(finders.map { "located-qr-or-\($0)-finders-or-" } ?? "")bar-field-at-\(format(mp))MP-or-halved"
         case .sheet: "sheet-of-codes"
         case .barsUnexplained: "bars-no-code-read-explains"
         case .dark: "dark-frame"

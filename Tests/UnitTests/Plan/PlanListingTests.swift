@@ -7,20 +7,28 @@ struct PlanListingTests {
     @Test("plans are data: every effort level lists its passes")
     func listing() {
         let normal = ScanPlan.forEffort(.normal)
-        // fast: the grid decoder on located QR codes first, then one ZBar pass at 1 MP (QR codes
-        // only while they are not settled), then a sheet of codes at full resolution where texture
+        // fast: the grid decoder on located QR codes first; under 1 MP zxing-cpp over the frame,
+        // then ZBar at 1 MP only where no read is sure; from 1 MP one ZBar pass at 1 MP (QR codes
+        // only while they are not settled); then a sheet of codes at full resolution where texture
         // no code read explains is left.
-        #expect(ScanPlan.forEffort(.fast).passes.map(\.name) == ["grid", "fit1", "sheet-tiles", "zxing-places"])
-        #expect(ScanPlan.forEffort(.fast).passes[0].decoder == .grid)
-        #expect(ScanPlan.forEffort(.fast).passes[1].symbols == .allButSettledQR)
-        #expect(ScanPlan.forEffort(.fast).passes[2].when == [.sheet] && ScanPlan.forEffort(.fast).passes[2].source == .full)
+        let fast = ScanPlan.forEffort(.fast).passes
+        #expect(fast.map(\.name) == ["grid", "zxing-fit1", "fit1", "fit1-unsure", "sheet-tiles", "zxing-places"])
+        #expect(fast[0].decoder == .grid)
+        #expect(fast[1].decoder == .zxing && fast[1].symbols == .all && fast[1].when == [.under(megapixels: 1)])
+        #expect(fast[2].symbols == .allButSettledQR && fast[2].when == [.atLeast(megapixels: 1)])
+        #expect(fast[3].when == [.under(megapixels: 1), .noSureRead(minQuality: 40)])
+        #expect(fast[4].when == [.sheet] && fast[4].source == .full)
         #expect(normal.passes.map(\.name).firstIndex(of: "sheet-tiles")! > normal.passes.map(\.name).firstIndex(of: "located-grid-shifted")!)
         #expect(normal.listing.contains("tiles3"))
         // The grid decoder first, then the 3 MP pass: always below 4 MP, and on a photo only where
         // the cheap look saw code-like texture; both for bars only once the QR codes are settled.
-        #expect(normal.passes.prefix(3).map(\.name) == ["grid", "fit3", "fit3-textured"])
+        // zxing-cpp on the same 3 MP view right after (under 4 MP), for every symbology.
+        #expect(normal.passes.prefix(4).map(\.name) == ["grid", "fit3", "fit3-textured", "zxing-fit3"])
         #expect(normal.passes[1].when == [.under(megapixels: 4)] && normal.passes[2].when == [.atLeast(megapixels: 4), .codeLike])
         #expect(normal.passes[1].symbols == .allButSettledQR && normal.passes[2].symbols == .allButSettledQR)
+        #expect(normal.passes[3].decoder == .zxing && normal.passes[3].symbols == .all && normal.passes[3].when == [.under(megapixels: 4)])
+        // The small-image retries of ZBar: only without a sure read, and where bars show (or tiny).
+        #expect(normal.passes.first { $0.name == "upscale2" }?.when.contains(.codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)) == true)
         #expect(normal.listing.contains("regions-full: code-like-regions(<=2% with bars or located-qr)"))
         // thorough: normal's passes first, unchanged and in order (never fewer codes), then more.
         let thorough = ScanPlan.forEffort(.thorough)

@@ -40,19 +40,20 @@ struct TextureProbeQRTests {
     }
 
     /// The 1 MP turns for slanted linear codes run where a linear code may be: bars show, or
-    /// a small image has no QR code located; not on a photo of a QR code alone, nor on a bigger
-    /// frame without bars (each turn is a 1 MP scan).
-    @Test("linear evidence: a bar field, or a small image without a located QR code; a QR code alone is none")
+    /// the image is tiny (a turn costs little there); not on a photo of a QR code alone, nor on
+    /// a frame without bars (each turn is a 1 MP scan).
+    @Test("linear evidence: a bar field, or a tiny image; a QR code alone is none")
     func linearEvidenceGatesTheTurns() throws {
         let qr = try Self.drawnQR("https://codesweep.example/turns", x: 120, y: 100, module: 8)
         let qrAndBars = Drawn.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20, into: qr)
         let barsAlone = Drawn.bars(width: 900, height: 700, box: (560, 150, 300, 200), degrees: 20)
         let plain = LumaImage(width: 900, height: 700, fill: 200)
-        let turn = ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.linearEvidence(megapixels: 1)], symbols: .linear)
+        let turn = ScanPass("turn", [.fit(megapixels: 1), .rotate(30)], when: [.codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)], symbols: .linear)
         #expect(Self.decoderCalls(qr, turn) == 0, "a QR code alone is no evidence of a linear code")
         #expect(Self.decoderCalls(qrAndBars, turn) == 1, "bars beside the QR code are")
         #expect(Self.decoderCalls(barsAlone, turn) == 1)
-        #expect(Self.decoderCalls(plain, turn) == 1, "a small image, nothing located: the turns run as before")
+        #expect(Self.decoderCalls(plain, turn) == 0, "a small image without bars: no turns")
+        #expect(Self.decoderCalls(LumaImage(width: 300, height: 200, fill: 200), turn) == 1, "under 0.1 MP the turns run")
         let bigPlain = LumaImage(width: 1600, height: 1000, fill: 200)
         #expect(Self.decoderCalls(bigPlain, turn) == 0, "over 1 MP without bars: no turns")
         let bigBars = Drawn.bars(width: 1600, height: 1000, box: (600, 300, 500, 300), degrees: 20, into: bigPlain)
