@@ -208,12 +208,13 @@ extension ScanPlan {
         // Located QR codes no pass has read (a curved code, a code in glare): each cropped at
         // full resolution, as it is, for zxing-cpp's QR reader.
         ScanPass("zxing-located", [.locatedCrop(margin: 1)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, decoder: .zxing),
-        // A small image where nothing was read, doubled (modules under 2 px; zxing-fit3 tried it
-        // inverted and halved already, zxing-cpp's own tries), where a finder pattern or bars show
-        // (or it is tiny): on the 0.3 MP photos of no code it cost 31 ms each and read nothing.
+        // A small image where nothing was read, doubled (modules under 2 px), where a finder
+        // pattern or bars show (or it is tiny): trying hard, not inverted or shrunk (zxing-fit3
+        // tried those at its size). On the 0.3 MP photos of no code it cost 31 ms each with all
+        // tries and read nothing.
         ScanPass(
             "zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound, .codeEvidence(megapixels: 1, orUnder: 0.1, finders: 1)],
-            symbols: .twoDimensional, decoder: .zxing),
+            symbols: .twoDimensional, decoder: .zxing, tries: .harder),
     ]
 
     /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened
