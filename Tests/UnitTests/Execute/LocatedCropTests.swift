@@ -62,8 +62,9 @@ struct LocatedCropTests {
         #expect(passes[i].source == .full)
         #expect(passes[i].when.contains(.locatedUnread))
         #expect(passes[i...].allSatisfy { $0.decoder == .zxing })
-        // fast's photo passes: zxing-cpp only last, on the code-like places no code read explains.
-        #expect(ScanPlan.forEffort(.fast).passes.filter { $0.decoder == .zxing }.map(\.name) == ["zxing-places"])
+        // fast's photo passes: zxing-cpp over a small image first, and last on the code-like
+        // places no code read explains.
+        #expect(ScanPlan.forEffort(.fast).passes.filter { $0.decoder == .zxing }.map(\.name) == ["zxing-fit1", "zxing-places"])
         #expect(ScanPlan.forEffort(.fast).passes.last?.decoder == .zxing)
         // thorough runs all of normal first, in the same order.
         #expect(Array(ScanPlan.forEffort(.thorough).passes.prefix(passes.count)) == passes)
