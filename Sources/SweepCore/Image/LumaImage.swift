@@ -173,14 +173,21 @@ extension LumaImage {
     }
 
     /// For strips under `minSide` pixels high or wide (one scanned line of a bar code): each
-    /// line repeated so the short side reaches `minSide`, then a white border of `minSide`/2 all
-    /// round (ZBar needs several lines and a quiet zone). Returns the transform back to self.
+    /// line repeated so the short side reaches `minSide`, then a border of `minSide`/2 all round
+    /// (ZBar needs several lines and a quiet zone). The border is white, but black round a frame
+    /// at least 8 px on each side whose edge is mostly light yet has dark in it (`lightCodeAtEdge`:
+    /// a light-on-dark code with no quiet zone, such as a 7-module rMQR cut at its modules; white
+    /// would join its light modules), which is also scaled alike both ways (square modules).
+    /// Returns the transform back to self.
     public func paddedThin(minSide: Int) -> (image: LumaImage, toSource: AffineTransform) {
-        let ry = height < minSide ? (minSide + height - 1) / max(1, height) : 1
-        let rx = width < minSide ? (minSide + width - 1) / max(1, width) : 1
+        var ry = height < minSide ? (minSide + height - 1) / max(1, height) : 1
+        var rx = width < minSide ? (minSide + width - 1) / max(1, width) : 1
+        let light = lightCodeAtEdge
+        // A 2D code's modules stay square: scaled alike both ways.
+        if light { (rx, ry) = (max(rx, ry), max(rx, ry)) }
         let border = minSide / 2
         let w = width * rx + 2 * border, h = height * ry + 2 * border
-        var out = [UInt8](repeating: 255, count: w * h)
+        var out = [UInt8](repeating: light ? 0 : 255, count: w * h)
         for y in 0..<(height * ry) {
             let sy = y / ry
             for x in 0..<(width * rx) { out[(y + border) * w + x + border] = pixels[sy * width + x / rx] }
@@ -190,6 +197,18 @@ extension LumaImage {
             a: 1 / Double(rx), b: 0, c: 0, d: 1 / Double(ry),
             tx: -Double(border) / Double(rx), ty: -Double(border) / Double(ry))
         return (LumaImage(width: w, height: h, pixels: out), back)
+    }
+
+    /// Whether the frame's outermost pixels are mostly light (mean over 160) with some dark among
+    /// them (a tenth under 64), on a frame of at least 8 px a side: light modules touching the edge.
+    var lightCodeAtEdge: Bool {
+        guard width >= 8, height >= 8 else { return false }
+        var ring: [UInt8] = []
+        for x in 0..<width { ring.append(pixels[x]); ring.append(pixels[(height - 1) * width + x]) }
+        for y in 1..<(height - 1) { ring.append(pixels[y * width]); ring.append(pixels[y * width + width - 1]) }
+        let mean = Double(ring.reduce(0) { $0 + Int($1) }) / Double(ring.count)
+        let dark = Double(ring.filter { $0 < 64 }.count) / Double(ring.count)
+        return mean > 160 && dark >= 0.1
     }
 
     /// Photographic negative (light codes on dark backgrounds become dark on light).

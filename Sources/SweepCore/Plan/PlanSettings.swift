@@ -4,7 +4,8 @@ import Records
 /// the locator look at, and the limits of the steps. Printed by `codesweep plan` with the passes.
 public struct PlanSettings: Sendable, Equatable, Codable {
     /// A frame narrower or lower than `thinBelow` pixels (a scan of one bar code line) has its
-    /// lines repeated and is padded with white to `thinPadTo`: ZBar needs rows and a quiet zone.
+    /// lines repeated and is padded to `thinPadTo` (white; black round light modules at its edge,
+    /// `LumaImage.paddedThin`): ZBar needs rows and a quiet zone.
     public var thinBelow = 16
     public var thinPadTo = 32
     /// The cheap look (TextureProbe) looks at these scales (megapixels; nil = as decoded),
@@ -108,7 +109,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
 
     public var listing: [String] {
         [
-            "thin frames: under \(thinBelow) px on a side, lines repeated and padded with white to \(thinPadTo) px",
+            "thin frames: under \(thinBelow) px on a side, lines repeated and padded to \(thinPadTo) px (white, or black round light modules at the edge)",
             "cheap look: at \(probeScales.map { $0.map { "\(format($0))MP" } ?? "as decoded" }.joined(separator: ", "))"
                 + "; at most \(format(probeSmallMegapixels))MP also divided by \(probeSmallDivisors.map(String.init).joined(separator: ", "))",
             "QR locator: on the frame at <=\(format(locatorMegapixels))MP; on a sheet of codes (>=\(format(sheetMegapixels))MP, code-like places over >=\(Int(sheetBusyArea * 100))%, >=\(sheetMinPlaces) of them, >=\(sheetMinLocated) QR codes located and read, or bars seen) also at full resolution"
