@@ -217,7 +217,13 @@ package struct PlanExecutor {
             let outcome = reader.read(view.image, request)
             if let failure = outcome.failure { failed?(reader.engine, failure) }
             for raw in outcome.symbols where accept(raw, scanned: scanned) {
-                let code = DetectedCode(raw, in: view.image, toFull: toFull, frame: frameIndex, pass: pass.name)
+                var code = DetectedCode(raw, in: view.image, toFull: toFull, frame: frameIndex, pass: pass.name)
+                // Read in a view the pass inverted: the code is light on dark, as zxing-cpp says of
+                // one its own inverted try read.
+                if pass.steps.filter({ $0 == .invert }).count % 2 == 1, var facts = code.facts {
+                    facts.inverted = facts.inverted == true ? nil : true
+                    code.facts = facts
+                }
                 // A QR code where one was read already is that code, not a second one: its
                 // bytes may differ (ZBar hands an ECI payload over converted to UTF-8, the grid
                 // decoder, which reads first, the symbol's own bytes).
