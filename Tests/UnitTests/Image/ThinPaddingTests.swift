@@ -1,3 +1,4 @@
+import Records
 import Testing
 
 @testable import SweepCore
