@@ -13,13 +13,7 @@ extension PayloadSummary {
         guard !all.isEmpty else { return "" }
         var s = "\nstructured append: \(all.count) sequence\(all.count == 1 ? "" : "s")\n"
         for q in all {
-            let state =
-                q.complete
-                ? "complete"
-                : q.count > 0
-                    ? "incomplete, missing part\(q.missing.count == 1 ? "" : "s") \(q.missing.map { String($0 + 1) }.joined(separator: ", "))"
-                    : "count not said"
-            s += "  \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(state))\n"
+            s += "  \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(q.state))\n"
             s += "      \(PayloadSummary.display(Payload(symbology: q.symbology.rawValue, bytes: q.bytes, text: text(q), first: "", last: "")))\n"
             for p in q.parts { s += "      part \(p.index + 1): \(TerminalText.escape(p.path))\n" }
         }
@@ -62,15 +56,9 @@ extension ReportMerge {
     /// One line each for `merge`'s standard error: the sequence, its parts' files, what is missing.
     package static func sequenceNotes(_ joined: [JoinedSequence]) -> [String] {
         joined.map { q in
-            let state =
-                q.complete
-                ? "complete"
-                : q.count > 0
-                    ? "incomplete, missing part\(q.missing.count == 1 ? "" : "s") \(q.missing.map { String($0 + 1) }.joined(separator: ", "))"
-                    : "count not said"
             let text = PayloadText.decode(q.bytes, eci: nil, forcedCharset: nil).text.map { TerminalText.escape($0) } ?? "(\(q.bytes.count) bytes, not text)"
             return
-                "structured append across files: \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(state)) in \(Set(q.parts.map(\.path)).count) files: \(text)"
+                "structured append across files: \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(q.state)) in \(Set(q.parts.map(\.path)).count) files: \(text)"
         }
     }
 
@@ -78,5 +66,14 @@ extension ReportMerge {
         guard hay.count >= needle.count else { return false }
         for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle { return true }
         return false
+    }
+}
+
+extension JoinedSequence {
+    /// "complete", "incomplete, missing parts 2, 3" (counted from 1), or "count not said".
+    var state: String {
+        guard !complete else { return "complete" }
+        guard count > 0 else { return "count not said" }
+        return "incomplete, missing part\(missing.count == 1 ? "" : "s") \(missing.map { String($0 + 1) }.joined(separator: ", "))"
     }
 }
