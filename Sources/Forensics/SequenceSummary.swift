@@ -46,7 +46,7 @@ extension ReportMerge {
     package static func sequencesAcrossFiles(_ lines: [Line]) -> [JoinedSequence] {
         let marker = Array("\"sequence_index\"".utf8)
         var parts: [(path: String, code: DetectedCode)] = []
-        for line in lines where line.text.count >= marker.count && contains(line.text, marker) {
+        for line in lines where line.text.contains(marker) {
             guard let record = try? JSONReading.decode(FileRecord.self, from: line.text[...]) else { continue }
             parts += record.codes.filter { $0.facts?.sequence != nil }.map { (record.path, $0) }
         }
@@ -60,12 +60,6 @@ extension ReportMerge {
             return
                 "structured append across files: \(q.symbology.rawValue) id \(TerminalText.escape(q.id)), \(q.parts.count) of \(q.count) parts (\(q.state)) in \(Set(q.parts.map(\.path)).count) files: \(text)"
         }
-    }
-
-    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard hay.count >= needle.count else { return false }
-        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<(i + needle.count)]) == needle { return true }
-        return false
     }
 }
 

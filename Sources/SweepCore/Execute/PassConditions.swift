@@ -30,17 +30,19 @@ extension PlanExecutor {
         case .codeEvidence(let mp, let small, let finders):
             if state.fullMegapixels < small { return true }
             if let finders, locate(&state).count > 0 || state.finders >= finders { return true }
-            if barField(mp, &state) { return true }
-            let view = materialize([.fit(megapixels: mp)], &state)[0].image
-            return view.width >= 64 && view.height >= 64 && TextureProbe.hasBarField(view.downscaled(by: 2), in: .whole)
+            return barField(mp, &state)
         }
     }
 
-    /// The bar-field test on the frame at `mp` megapixels, taken once per size.
+    /// The bar-field test on the frame at `mp` megapixels, or halved (blurred bars show their
+    /// edges when shrunk), taken once per size: every retry a frame may run asks it.
     func barField(_ mp: Double, _ state: inout FrameState) -> Bool {
         if let seen = state.barField[mp] { return seen }
         let start = ContinuousClock.now
-        let seen = TextureProbe.hasBarField(materialize([.fit(megapixels: mp)], &state)[0].image, in: .whole)
+        let view = materialize([.fit(megapixels: mp)], &state)[0].image
+        let seen =
+            TextureProbe.hasBarField(view, in: .whole)
+            || (view.width >= 64 && view.height >= 64 && TextureProbe.hasBarField(view.downscaled(by: 2), in: .whole))
         state.barField[mp] = seen
         trace?("bar-field ms=\(ms(since: start)) at=\(NumberText.trimmed(mp, decimals: 2))MP seen=\(seen)")
         return seen
