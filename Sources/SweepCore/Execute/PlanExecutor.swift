@@ -81,6 +81,8 @@ package struct PlanExecutor {
         /// The busy blocks at full resolution (a sheet's full look), taken once.
         var fullBusy: BusyMap?
         var frameIndex = 0
+        /// Whether the frame took the plan's digital passes (a clean digital frame).
+        var digital = false
         /// The whole-frame views read so far (their steps, identity fits left out) with the
         /// reader and request: a pass asking again for what one of them read is not run.
         var readViews: [(steps: [PassStep], engine: DecodingEngine, request: ViewRequest)] = []
@@ -156,7 +158,9 @@ package struct PlanExecutor {
         state.frameIndex = frameIndex
         state.merged.oneCodePerPlace = state.fullMegapixels >= settings.linearConfirmMegapixels
         let scanned = options.scanned
-        for pass in passes(for: base, scale: scale) {
+        let (passes, digital) = passes(for: base, scale: scale)
+        state.digital = digital
+        for pass in passes {
             run(pass, scanned: scanned, frameIndex: frameIndex, state: &state)
         }
         if settings.qrDetails { attachDetails(&state) }
@@ -295,7 +299,9 @@ package struct PlanExecutor {
         let start = ContinuousClock.now
         let view = materialize([.fit(megapixels: settings.locatorMegapixels)], &state)[0]
         let toFull = Homography(state.baseToFull).concatenating(view.toBase)
-        let result = QRLocator.locateTimed(view.image)
+        var locatorOptions = QRLocator.Options()
+        if state.digital && !settings.digitalLocatorDoubles { locatorOptions.upscaleBelowMegapixels = 0 }
+        let result = QRLocator.locateTimed(view.image, options: locatorOptions)
         var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
         state.finders = result.finders
         trace?(

@@ -50,10 +50,11 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             return ScanPlan(
                 effort: .fast,
                 passes: [
-                    ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
                     // A small image (under 1 MP): zxing-cpp over it for every symbology first,
-                    // with its own tries (cheap at that size); ZBar then only where no sure read.
+                    // with its own tries (cheap at that size); the grid decoder then for the QR
+                    // codes it left, ZBar only where no sure read.
                     ScanPass("zxing-fit1", [.fit(megapixels: 1)], when: [.under(megapixels: 1)], symbols: .all, decoder: .zxing),
+                    ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
                     ScanPass("fit1", [.fit(megapixels: 1)], when: [.atLeast(megapixels: 1)], symbols: .allButSettledQR),
                     ScanPass("fit1-unsure", [.fit(megapixels: 1)], when: [.under(megapixels: 1), .noSureRead(minQuality: 40)], symbols: .allButSettledQR),
                     // A sheet of codes (big, code-like over much of it): ZBar at full resolution on

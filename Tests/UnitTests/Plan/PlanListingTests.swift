@@ -7,14 +7,14 @@ struct PlanListingTests {
     @Test("plans are data: every effort level lists its passes")
     func listing() {
         let normal = ScanPlan.forEffort(.normal)
-        // fast: the grid decoder on located QR codes first; under 1 MP zxing-cpp over the frame,
-        // then ZBar at 1 MP only where no read is sure; from 1 MP one ZBar pass at 1 MP (QR codes
-        // only while they are not settled); then a sheet of codes at full resolution where texture
-        // no code read explains is left.
+        // fast: under 1 MP zxing-cpp over the frame first, then the grid decoder on the located QR
+        // codes it left (from 1 MP the grid decoder first), then ZBar at 1 MP only where no read
+        // is sure; from 1 MP one ZBar pass at 1 MP (QR codes only while they are not settled); then
+        // a sheet of codes at full resolution where texture no code read explains is left.
         let fast = ScanPlan.forEffort(.fast).passes
-        #expect(fast.map(\.name) == ["grid", "zxing-fit1", "fit1", "fit1-unsure", "sheet-tiles", "zxing-places"])
-        #expect(fast[0].decoder == .grid)
-        #expect(fast[1].decoder == .zxing && fast[1].symbols == .all && fast[1].when == [.under(megapixels: 1)])
+        #expect(fast.map(\.name) == ["zxing-fit1", "grid", "fit1", "fit1-unsure", "sheet-tiles", "zxing-places"])
+        #expect(fast[1].decoder == .grid)
+        #expect(fast[0].decoder == .zxing && fast[0].symbols == .all && fast[0].when == [.under(megapixels: 1)])
         #expect(fast[2].symbols == .allButSettledQR && fast[2].when == [.atLeast(megapixels: 1)])
         #expect(fast[3].when == [.under(megapixels: 1), .noSureRead(minQuality: 40)])
         #expect(fast[4].when == [.sheet] && fast[4].source == .full)

@@ -19,7 +19,8 @@ struct SettledQRTests {
         let fast = ScanPlan.forEffort(.fast)
         var fit1 = fast.passes.first { $0.name == "fit1" }!
         fit1.when = []
-        options.plan = ScanPlan(effort: .fast, passes: [fast.passes[0], fit1], settings: fast.settings)
+        let grid = fast.passes.first { $0.name == "grid" }!
+        options.plan = ScanPlan(effort: .fast, passes: [grid, fit1], settings: fast.settings)
         let asked = Asked()
         let executor = PlanExecutor(options: options) { _, request in
             asked.requests.append(request)
