@@ -20,7 +20,8 @@ struct DigitalLocatorTests {
         var settings = PlanSettings()
         settings.digitalLocatorDoubles = doubles
         var options = ReaderOptions(effort: .fast)
-        options.plan = digital
+        options.plan =
+            digital
             ? ScanPlan(effort: .fast, passes: [], digital: [grid], settings: settings)
             : ScanPlan(effort: .fast, passes: [grid], settings: settings)
         let lines = Lines()
