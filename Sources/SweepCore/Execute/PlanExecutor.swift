@@ -179,11 +179,11 @@ package struct PlanExecutor {
         if pass.decoder == .grid { return runGrid(pass, scanned: scanned, frameIndex: frameIndex, state: &state) }
         guard let reader = reader(pass.decoder) else { return }
         var symbols = pass.symbols.filter(scanned).intersection(reader.symbologies)
-        var lineStep = 1
+        var lineStep = pass.lineStep
         let settled = pass.symbols == .allButSettledQR && qrSettled(&state)
         if settled {
             symbols.remove(.qr)
-            lineStep = settings.settledLineStep
+            lineStep = max(lineStep, settings.settledLineStep)
         }
         // A settled frame's pass looks for bars only where the bar-field test sees them.
         let barsOnly = settled && settings.settledNeedsBarField

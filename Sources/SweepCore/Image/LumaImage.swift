@@ -84,8 +84,15 @@ extension LumaImage {
         return LumaImage(width: w, height: h, pixels: out)
     }
 
-    /// Bilinear upscale by an integer factor (for codes whose modules are 1-2 px wide).
+    /// Bilinear upscale by an integer factor (for codes whose modules are 1-2 px wide). By 2 it is
+    /// `doubled()`, the same pixels in integers.
     public func upscaled(by factor: Int) -> LumaImage {
+        if factor == 2 && width >= 2 && height >= 2 { return doubled() }
+        return bilinearUpscaled(by: factor)
+    }
+
+    /// Bilinear upscale by an integer factor, centre-aligned, edges clamped, in floating point.
+    package func bilinearUpscaled(by factor: Int) -> LumaImage {
         precondition(factor >= 1)
         if factor == 1 || width == 0 || height == 0 { return self }
         let w = width * factor, h = height * factor
@@ -125,9 +132,9 @@ extension LumaImage {
     }
 
     /// Bilinear x2 upscale in integers (centre-aligned, weights 3/4 and 1/4 on each axis): the
-    /// same image as `upscaled(by: 2)` to within rounding, several times faster.
+    /// same pixels as `bilinearUpscaled(by: 2)` (every sum is exact in sixteenths), several times faster.
     public func doubled() -> LumaImage {
-        guard width >= 2, height >= 2 else { return upscaled(by: 2) }
+        guard width >= 2, height >= 2 else { return bilinearUpscaled(by: 2) }
         let w2 = width * 2
         // Rows like the one above (a drawn code's module rows) give the same output: copied.
         let same = rowsRepeatingAbove()

@@ -77,11 +77,11 @@ extension ScanPlan {
         ScanPass("upscale2", [.upscale(2)], when: smallImage),
         // Blur: bars smeared into grey, lifted back out and cut at one level.
         ScanPass("sharpen", [.sharpen], when: smallImage),
-        ScanPass("upscale2-sharpen-binarize", [.upscale(2), .sharpen, .binarize], when: smallImage),
+        ScanPass("upscale2-sharpen-binarize", [.upscale(2), .sharpen, .binarize], when: smallImage, lineStep: 2),
         ScanPass("unsharp3-binarize", [.unsharp(radius: 3, amount: 3), .binarize], when: smallImage),
         ScanPass("unsharp5", [.unsharp(radius: 5, amount: 3)], when: smallImage),
         // Drawn codes with broken modules (BoofCV's pathological set: 3 codes).
-        ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: smallImage),
+        ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: smallImage, lineStep: 2),
         ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: smallImage),
         ScanPass("rotate45", [.rotate(45)], when: smallImage),
     ]

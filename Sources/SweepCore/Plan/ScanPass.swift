@@ -257,13 +257,18 @@ public struct ScanPass: Sendable, Equatable, Codable {
     public var decoder: DecodingEngine
     /// What zxing-cpp tries beyond a plain look (`ReaderTries`; its default, `.all`, unless said).
     public var tries: ReaderTries
+    /// ZBar scans every `lineStep`-th row and column of the pass's views (1: every one). A view
+    /// doubled in size holds each source line twice over: every second line of it is every line
+    /// of the source, at twice the resolution along it.
+    public var lineStep: Int
     public init(
         _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar, tries: ReaderTries = .all
+        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar, tries: ReaderTries = .all, lineStep: Int = 1
     ) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
         self.decoder = decoder
         self.tries = tries
+        self.lineStep = lineStep
     }
 }

@@ -107,8 +107,9 @@ public struct ScanPlan: Sendable, Equatable, Codable {
         passes.enumerated().map { i, p in
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
             let tries = p.decoder == .zxing && p.tries != .all ? " tries \(p.tries)" : ""
+            let lines = p.lineStep > 1 ? " every \(p.lineStep == 2 ? "second" : "\(p.lineStep)th") line" : ""
             return
-                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]\(tries)   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
+                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]\(tries)\(lines)   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
         }
     }
 }

@@ -238,12 +238,20 @@ struct LocatorTests {
             "\(listing)")
     }
 
-    @Test func integerDoublingMatchesBilinearUpscale() {
-        var img = LumaImage(width: 37, height: 23, fill: 0)
-        for i in img.pixels.indices { img.pixels[i] = UInt8((i * 7919 + (i / 37) * 31) % 256) }
-        let fast = img.doubled(), slow = img.upscaled(by: 2)
-        #expect(fast.width == 74 && fast.height == 46)
-        #expect(zip(fast.pixels, slow.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    @Test("doubling in integers gives the floating-point bilinear upscale's pixels exactly (so upscale(2) steps use it)")
+    func integerDoublingMatchesBilinearUpscale() {
+        for (w, h) in [(37, 23), (2, 2), (2, 9), (64, 3)] {
+            var img = LumaImage(width: w, height: h, fill: 0)
+            for i in img.pixels.indices { img.pixels[i] = UInt8((i * 7919 + (i / w) * 31) % 256) }
+            let fast = img.doubled(), slow = img.bilinearUpscaled(by: 2)
+            #expect(fast.width == 2 * w && fast.height == 2 * h)
+            #expect(fast.pixels == slow.pixels, "\(w)x\(h)")
+            #expect(img.upscaled(by: 2).pixels == slow.pixels)
+        }
+        // Extremes: black and white next to each other round the same way.
+        var edge = LumaImage(width: 5, height: 4, fill: 255)
+        for y in 0..<4 { edge[y % 5, y] = 0 }
+        #expect(edge.doubled().pixels == edge.bilinearUpscaled(by: 2).pixels)
     }
 
     @Test("doubling copies the output of rows like the ones above: bit for bit the plain formula")
