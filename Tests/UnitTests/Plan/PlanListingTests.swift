@@ -39,4 +39,24 @@ struct PlanListingTests {
         let names = normal.passes.map(\.name)
         #expect(names.firstIndex(of: "grid")! < names.firstIndex(of: "located")!)
     }
+
+    @Test("a pass's line step is plan data: the doubled sharpened and thresholded views are read on every second line, and ZBar is asked for it")
+    func lineStep() {
+        let normal = ScanPlan.forEffort(.normal)
+        let steps = Dictionary(uniqueKeysWithValues: normal.passes.map { ($0.name, $0.lineStep) })
+        #expect(steps["upscale2-sharpen-binarize"] == 2 && steps["upscale2-threshold"] == 2)
+        #expect(steps["upscale2"] == 1 && steps["fit3"] == 1)
+        #expect(normal.listing.contains("upscale2-threshold: upscale(x2) → adaptive-threshold(r=12) → zbar[all] every second line"), "\(normal.listing)")
+        // The executor hands the pass's step to the reader.
+        final class Asked: @unchecked Sendable { var steps: [Int] = [] }
+        let asked = Asked()
+        var options = ReaderOptions(effort: .normal)
+        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("a", []), ScanPass("b", [.upscale(2)], lineStep: 2)])
+        let executor = PlanExecutor(options: options) { _, request in
+            asked.steps.append(request.lineStep)
+            return []
+        }
+        _ = executor.scan(LumaImage(width: 64, height: 48, fill: 200))
+        #expect(asked.steps == [1, 2])
+    }
 }
