@@ -72,7 +72,7 @@ check-slurm: build
 # then a held-out batch of 24 camera-like shots of small QR codes (bench/camera_batch.py).
 bench-recall: release
 	python3 bench/recall.py --jobs 2
-	python3 bench/corpus_vs_zxing.py --bin $(BIN) --jobs 2 --efforts fast,normal
+	python3 bench/corpus_vs_zxing.py --bin $(BIN) --jobs 2 --efforts fast,normal --rounds 3
 	python3 bench/camera_batch.py --bin $(BIN)
 
 # Peak memory of sweeps over 2,000 and 200,000 empty files: the streamed walk keeps it flat.
