@@ -125,7 +125,7 @@ public enum BarcodeReader {
         }
         let notes = Notes()
         if options.keepsDecodeLog { notes.log = DecodeLog() }
-        let config = ZBarDecoder.Config(minITFLength: Int32(options.minITFLength))
+        let config = ZBarDecoder.Config(minITFLength: Int32(options.zbarMinITFLength))
         let earlier = frame.reusing
         let log: ((DecodeLog.Entry) -> Void)? = notes.log == nil ? nil : { notes.log?.entries.append($0) }
         let readers = viewReaders(config, reusing: earlier, log: log).filter { !options.leftOut.contains($0.engine) }

@@ -155,7 +155,7 @@ package struct ResumeSettings: Equatable, Sendable {
     package var timings: Bool
 
     package init(
-        symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int,
+        symbologies: [String], effort: String, roi: String?, minQuality: Int, minITFLength: Int?,
         hashes: [String], timings: Bool, charset: String?, limits: String
     ) {
         self.hashes = hashes.sorted()
@@ -165,7 +165,7 @@ package struct ResumeSettings: Equatable, Sendable {
             ("--effort", effort),
             ("--roi", roi ?? "whole image"),
             ("--min-quality", String(minQuality)),
-            ("--min-itf-length", String(minITFLength)),
+            ("--min-itf-length", minITFLength.map(String.init) ?? "each reader's own"),
             ("--hash", Self.describe(self.hashes)),
             ("--timings", timings ? "on" : "off"),
             ("--charset", charset ?? "detect"),

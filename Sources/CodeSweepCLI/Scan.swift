@@ -56,8 +56,11 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Drop linear (1D) codes read on fewer scan lines than this (1 keeps everything).")
     var minQuality: Int = 2
 
-    @Option(help: "Minimum length of an Interleaved 2 of 5 payload.")
-    var minItfLength: Int = 6
+    @Option(
+        help: ArgumentHelp(
+            "Minimum length of an Interleaved 2 of 5 payload, for every reader. (default: each reader's own rule: ZBar 6 digits; zxing-cpp 6, or 4 for a code alone on its line, as in a crop or a label of the code alone)",
+            valueName: "digits"))
+    var minItfLength: Int?
 
     @Option(
         help:
@@ -122,6 +125,7 @@ struct Scan: AsyncParsableCommand {
         do { _ = try SymbologySet.parse(symbologies) } catch { throw ValidationError(error.description) }
         if maxMemory < 0 || (maxMemory > 0 && maxMemory < 128) { throw ValidationError("--max-memory takes MiB, at least 128 (0: no limit)") }
         if minQuality < 1 { throw ValidationError("--min-quality must be at least 1") }
+        if let n = minItfLength, n < 2 { throw ValidationError("--min-itf-length takes a number of digits, at least 2") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if let resume, let output = report.output, output != resume {

@@ -37,11 +37,12 @@ public struct ViewOutcome: Sendable {
 
 extension PlanExecutor {
     /// Whether a reader's symbol counts: a symbology asked for, a linear read of at least
-    /// `minLinearQuality`, an ITF of at least `minITFLength` digits.
+    /// `minLinearQuality`, an ITF of at least `minITFLength` digits when one is given (else each
+    /// reader kept to its own rule).
     func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }
         if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
-        if raw.symbology == .itf && raw.bytes.count < options.minITFLength { return false }
+        if raw.symbology == .itf, let min = options.minITFLength, raw.bytes.count < min { return false }
         return true
     }
 }

@@ -9,8 +9,13 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
     /// Linear codes read on fewer scan lines than this are dropped (ZBar's quality 1 reads on
     /// photo noise are false).
     public var minLinearQuality: Int
-    /// Minimum length of an Interleaved 2 of 5 payload (ZBar reads fragments of long ITF codes).
-    public var minITFLength: Int
+    /// Minimum length of an Interleaved 2 of 5 payload, for every reader (ZBar reads fragments of
+    /// long ITF codes). nil: each reader's own rule, as their command-line tools read: ZBar 6
+    /// digits (`zbarMinITFLength`); zxing-cpp 6, or 4 for a code alone on its line (no other bars
+    /// left or right of it: a crop or label of the code alone; zxing-cpp's `ITFReader`).
+    public var minITFLength: Int?
+    /// ZBar's minimum ITF length (its `min-length` setting): the one given, or 6.
+    public var zbarMinITFLength: Int { minITFLength ?? 6 }
     /// Keep the read's plain ZBar decodes beside its codes (the engine's `ReadResult.log`), for a
     /// caller that decodes the same pixels again: generate's grading of a code drawn with its
     /// quiet zone decodes the frame the plan's first pass decoded.
@@ -28,7 +33,7 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
 
     public init(
         symbologies: SymbologySet = .standard, effort: Effort = .normal, roi: FractionalRect? = nil,
-        minLinearQuality: Int = 2, minITFLength: Int = 6
+        minLinearQuality: Int = 2, minITFLength: Int? = nil
     ) {
         self.symbologies = symbologies
         self.plan = ScanPlan.forEffort(effort)
