@@ -16,10 +16,12 @@ extension PlanExecutor {
         case .busyAreaBelow(let f): return probe(&state).busyArea < f
         case .noSureRead(let q):
             // Sure: a 2D code, a linear one read on enough lines, or one zxing-cpp read (it reads
-            // a linear code only once enough of its lines agree).
-            return !state.merged.codes.contains {
+            // a linear code only once enough of its lines agree). Finder patterns the locator saw
+            // outside every code read are a QR code left (one it could not group): not sure then.
+            let sure = state.merged.codes.contains {
                 (settings.addOnAloneCounts || !$0.symbology.isAddOn) && ($0.symbology.isTwoDimensional || $0.quality >= q || $0.facts != nil)
             }
+            return !sure || unexplainedFinders(state) >= 2
         case .locatedUnread: _ = locate(&state); return !state.unreadLocated.isEmpty
         case .locatedAtLeast(let n): return locate(&state).count >= n
         case .locatedReadAtLeast(let n): return locate(&state).count - state.unreadLocated.count >= n
@@ -30,8 +32,16 @@ extension PlanExecutor {
         case .codeEvidence(let mp, let small, let finders):
             if state.fullMegapixels < small { return true }
             if let finders, locate(&state).count > 0 || state.finders >= finders { return true }
+            // A QR code beside one read: finder patterns the locator saw outside every code read.
+            if !state.merged.codes.isEmpty && unexplainedFinders(state) >= 2 { return true }
             return barField(mp, &state)
         }
+    }
+
+    /// Finder patterns the locator saw (when it ran) that lie in no 2D code read so far.
+    func unexplainedFinders(_ state: FrameState) -> Int {
+        let read = state.merged.codes.filter(\.symbology.isTwoDimensional).map(\.corners)
+        return state.finderCenters.filter { p in !read.contains { $0.contains(p) } }.count
     }
 
     /// The bar-field test on the frame at `mp` megapixels, or halved (blurred bars show their

@@ -70,6 +70,8 @@ package struct PlanExecutor {
         var located: [QRCandidate]?
         /// The finder patterns the locator saw (grouped into codes or not).
         var finders = 0
+        /// Their centres, in full-resolution pixels.
+        var finderCenters: [Point] = []
         /// Located candidates (indices) the grid decoder has tried, and those it found to be no
         /// QR code (no format information in any frame): no warp pass spends time on those.
         var gridTried = Set<Int>()
@@ -303,9 +305,10 @@ package struct PlanExecutor {
         if state.digital && !settings.digitalLocatorDoubles { locatorOptions.upscaleBelowMegapixels = 0 }
         let result = QRLocator.locateTimed(view.image, options: locatorOptions)
         var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
-        state.finders = result.finders
+        state.finders = result.finders.count
+        state.finderCenters = result.finders.map { toFull.apply($0.center) }
         trace?(
-            "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
+            "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders.count) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
         )
         // The view was reduced: codes whose modules it shrank under 2 px are found in full-resolution tiles.
         if Double(view.image.width) < Double(state.base.width) / state.baseScale * 0.9 { found += locateTiles(found, &state) }

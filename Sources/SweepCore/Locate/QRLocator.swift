@@ -134,7 +134,7 @@ package enum QRLocator {
 
     /// The same, with the milliseconds of each stage and the finder count (for the trace).
     package static func locateTimed(_ image: LumaImage, options: Options = Options())
-        -> (candidates: [QRCandidate], finders: Int, stages: [(String, Double)])
+        -> (candidates: [QRCandidate], finders: [FinderPattern], stages: [(String, Double)])
     {
         var stages: [(String, Double)] = []
         var t = ContinuousClock.now
@@ -144,12 +144,12 @@ package enum QRLocator {
         }
         let levels = pyramid(image, options: options)
         lap("binarise")
-        guard !levels.isEmpty else { return ([], 0, stages) }
+        guard !levels.isEmpty else { return ([], [], stages) }
         let finders = findFinders(levels, options: options)
         lap("finders")
         let candidates = group(finders, levels: levels, options: options)
         lap("group")
-        return (candidates, finders.count, stages)
+        return (candidates, finders, stages)
     }
 
     // MARK: - Grouping

@@ -81,7 +81,7 @@ extension ScanPlan {
         ScanPass("unsharp3-binarize", [.unsharp(radius: 3, amount: 3), .binarize], when: smallImage),
         ScanPass("unsharp5", [.unsharp(radius: 5, amount: 3)], when: smallImage),
         // Drawn codes with broken modules (BoofCV's pathological set: 3 codes).
-        ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: smallImage, lineStep: 2),
+        ScanPass("upscale2-threshold", [.upscale(2), .adaptiveThreshold(radius: 12)], when: smallImage),
         ScanPass("stretch-sharpen", [.contrastStretch, .sharpen], when: smallImage),
         ScanPass("rotate45", [.rotate(45)], when: smallImage),
     ]
