@@ -96,7 +96,7 @@ public enum BarcodeReader {
     package static func viewReaders(
         _ config: ZBarDecoder.Config = ZBarDecoder.Config(), reusing earlier: DecodeLog? = nil, log: ((DecodeLog.Entry) -> Void)? = nil
     ) -> [ViewReader] {
-        let zbar = ViewReader(engine: .zbar, symbologies: ZBarDecoder.symbologies) { img, request in
+        let zbar = ViewReader(engine: .zbar, symbologies: ZBarDecoder.symbologies, confirmsWeakReads: true) { img, request in
             var config = config
             config.lineStep = Int32(request.lineStep)
             let symbols = request.symbologies
@@ -112,6 +112,10 @@ public enum BarcodeReader {
         }
         return [zbar, zxing]
     }
+
+    /// The readers that may crash or hang (`ViewReader.isolated`): a worker that dies inside one
+    /// of them reads the file again without them.
+    package static let isolatedReaders: [DecodingEngine] = viewReaders().filter(\.isolated).map(\.engine)
 
     /// Reads one frame: the scan plan (`PlanExecutor`) with ZBar and, for the passes that ask
     /// for it, zxing-cpp.

@@ -11,12 +11,16 @@ public enum Isolation: Sendable, Equatable {
 }
 
 extension WorkerSlot {
-    /// A record read without zxing-cpp after it failed on the file: named and warned about.
+    /// A record read without the isolated readers (zxing-cpp) after one failed on the file: named
+    /// and warned about, with the symbologies only they read.
     static func withoutSecondReader(_ record: FileRecord, _ what: String, _ kept: String) -> FileRecord {
         var r = record
-        r.failedDecoder = DecodingEngine.zxing.rawValue
+        let readers = BarcodeReader.isolatedReaders
+        let names = readers.map(\.rawValue).joined(separator: ", ")
+        let only = Symbology.allCases.filter { readers.contains($0.engine) }.prefix(6).map(\.displayName).joined(separator: ", ")
+        r.failedDecoder = names
         r.warnings.append(
-            "the second decoder (zxing-cpp) \(what); the worker was replaced and \(kept). Codes only zxing-cpp reads (Data Matrix, PDF417, Aztec, Micro QR, rMQR, MaxiCode, ...) may be missing"
+            "the second decoder (\(names)) \(what); the worker was replaced and \(kept). Codes only \(names) reads (\(only), ...) may be missing"
         )
         return r
     }

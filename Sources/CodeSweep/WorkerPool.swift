@@ -96,7 +96,7 @@ final class WorkerSlot: @unchecked Sendable {
         // readers' codes, all of them), else what was sent before it ran is kept.
         func salvage(_ what: String) -> FileRecord? {
             guard partial != nil else { return nil }
-            if without.isEmpty, let again = blockingScan(entry, without: [.zxing]), again.error == nil {
+            if without.isEmpty, let again = blockingScan(entry, without: BarcodeReader.isolatedReaders), again.error == nil {
                 return Self.withoutSecondReader(again, what, "the file was read again without it")
             }
             return partial.map { Self.withoutSecondReader($0, what, "the codes read before it ran are kept") }

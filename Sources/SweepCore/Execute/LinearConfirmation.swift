@@ -26,16 +26,16 @@ extension PlanExecutor {
         }
     }
 
-    /// The confirmation step, after a ZBar pass: each held read not tried yet gets crops around
+    /// The confirmation step, after a pass of a reader that `confirmsWeakReads` (ZBar), by it: each held read not tried yet gets crops around
     /// it at other scales or from other pixels than the view that read it, until one confirms
     /// it: full resolution (for a read in a reduced view; decoded now if the frame is not yet),
     /// the read's own scale made from full resolution (when those are other pixels than its
     /// view's), half the read's scale. Each crop is turned as the read's view was. Whatever a
     /// crop reads is taken like a pass's reads: the same code confirms the held one; another
     /// weak read there is held in turn (and not cropped again).
-    func confirmHeld(_ symbols: Set<Symbology>, _ state: inout FrameState) {
+    func confirmHeld(_ symbols: Set<Symbology>, _ reader: ViewReader, _ state: inout FrameState) {
         let wanted = symbols.intersection(settings.linearConfirmSymbologies)
-        guard !wanted.isEmpty, let zbar = reader(.zbar) else { return }
+        guard !wanted.isEmpty else { return }
         while let i = state.merged.held.firstIndex(where: { !$0.checked }) {
             state.merged.markChecked(i)
             let held = state.merged.held[i]
@@ -52,7 +52,7 @@ extension PlanExecutor {
                 // At full resolution every linear symbology of the pass is read, to see what the
                 // held read's bars are (the others' reads only overrule; they are not taken).
                 let asked = target > 0.999 ? wanted.union(symbols.filter { !$0.isTwoDimensional }) : wanted
-                for raw in zbar.read(view.image, ViewRequest(asked)).symbols where accept(raw, scanned: options.scanned) {
+                for raw in reader.read(view.image, ViewRequest(asked)).symbols where accept(raw, scanned: options.scanned) {
                     let code = DetectedCode(raw, in: view.image, toFull: toFull, frame: held.code.frame, pass: Self.confirmationPass)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
                     if target > 0.999 && CodeMerger.overrules(code, held.code) && code.quality >= settings.linearConfirmBelow { overruled = true }

@@ -29,7 +29,7 @@ package struct PlanExecutor {
     /// scripted decoders).
     package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
         let zbar = Set(Symbology.allCases.filter { $0.engine == .zbar })
-        self.init(options: options, readers: [ViewReader(engine: .zbar, symbologies: zbar, decode: decode)])
+        self.init(options: options, readers: [ViewReader(engine: .zbar, symbologies: zbar, confirmsWeakReads: true, decode: decode)])
     }
 
     /// The reader named `engine`, if the list has it.
@@ -242,7 +242,7 @@ package struct PlanExecutor {
                 take(code, source: pass.steps, toFull: toFull, view: view.image, &state)
             }
         }
-        if pass.decoder == .zbar { confirmHeld(symbols, &state) }
+        if reader.confirmsWeakReads { confirmHeld(symbols, reader, &state) }
         // Warped views depend on what is still unread: never reuse them.
         for key in state.cache.keys where key.contains(where: { $0.isLocated || $0 == .sheetTiles }) { state.cache[key] = nil }
         trace?(

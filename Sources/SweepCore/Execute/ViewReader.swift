@@ -12,18 +12,23 @@ public struct ViewReader {
     /// The reader may crash or hang (a C++ library): before it reads, the codes found so far
     /// are handed to `PlanExecutor.beforeIsolatedReader`, so a worker can send them on first.
     public let isolated: Bool
+    /// The reader that confirms weak linear reads (few agreeing scan lines, `RawSymbol.quality`,
+    /// in a big photo; from any reader): after each of its passes it reads crops around the held
+    /// reads again (`PlanExecutor.confirmHeld`). ZBar.
+    public let confirmsWeakReads: Bool
     public let read: (LumaImage, ViewRequest) -> ViewOutcome
 
     public init(
-        engine: DecodingEngine, symbologies: Set<Symbology>, isolated: Bool = false,
+        engine: DecodingEngine, symbologies: Set<Symbology>, isolated: Bool = false, confirmsWeakReads: Bool = false,
         read: @escaping (LumaImage, ViewRequest) -> ViewOutcome
     ) {
-        self.engine = engine; self.symbologies = symbologies; self.isolated = isolated; self.read = read
+        self.engine = engine; self.symbologies = symbologies; self.isolated = isolated; self.confirmsWeakReads = confirmsWeakReads
+        self.read = read
     }
 
     /// A reader that never fails, from a decode function (tests, and ZBar).
-    public init(engine: DecodingEngine, symbologies: Set<Symbology>, decode: @escaping SymbolDecoder) {
-        self.init(engine: engine, symbologies: symbologies) { ViewOutcome(symbols: decode($0, $1)) }
+    public init(engine: DecodingEngine, symbologies: Set<Symbology>, confirmsWeakReads: Bool = false, decode: @escaping SymbolDecoder) {
+        self.init(engine: engine, symbologies: symbologies, confirmsWeakReads: confirmsWeakReads) { ViewOutcome(symbols: decode($0, $1)) }
     }
 }
 

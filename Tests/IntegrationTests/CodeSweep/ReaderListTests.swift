@@ -53,6 +53,14 @@ struct ReaderListTests {
         #expect(Self.reads(image, .zbar, readers: [zxing]).isEmpty)
     }
 
+    @Test("each reader's roles are its entry's: zxing-cpp is the isolated one (a worker dying in it reads the file again without it), ZBar confirms weak linear reads")
+    func roles() {
+        let all = BarcodeReader.viewReaders()
+        #expect(all.filter(\.isolated).map(\.engine) == [.zxing])
+        #expect(BarcodeReader.isolatedReaders == [.zxing])
+        #expect(all.filter(\.confirmsWeakReads).map(\.engine) == [.zbar])
+    }
+
     @Test("each symbology has its home reader (Symbology.engine) in the list; zxing-cpp 3.1 reads all but SQ Code, ISBN and the add-ons")
     func symbologiesPerReader() {
         for s in Symbology.allCases {
