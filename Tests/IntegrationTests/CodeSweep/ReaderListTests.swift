@@ -53,7 +53,7 @@ struct ReaderListTests {
         #expect(Self.reads(image, .zbar, readers: [zxing]).isEmpty)
     }
 
-    @Test("each reader's roles are its entry's: zxing-cpp is the isolated one (a worker dying in it reads the file again without it), ZBar confirms weak linear reads")
+    @Test("each reader's roles are its entry's: zxing-cpp is isolated (a worker dying in it reads again without it), ZBar confirms weak reads")
     func roles() {
         let all = BarcodeReader.viewReaders()
         #expect(all.filter(\.isolated).map(\.engine) == [.zxing])
