@@ -31,7 +31,7 @@ extension PlanExecutor {
         case .codesRead(let n): return state.merged.codes.count >= n
         case .codeEvidence(let mp, let small, let finders):
             if state.fullMegapixels < small { return true }
-            if let finders, locate(&state).count > 0 || state.finders >= finders { return true }
+            if let finders, locate(&state).count > 0 || state.finderCenters.count >= finders { return true }
             // A QR code beside one read: finder patterns the locator saw outside every code read.
             if !state.merged.codes.isEmpty && unexplainedFinders(state) >= 2 { return true }
             return barField(mp, &state)

@@ -68,9 +68,8 @@ package struct PlanExecutor {
         var look: TextureProbe.Result?
         /// The locator's candidates, in full-resolution pixels (nil until it runs).
         var located: [QRCandidate]?
-        /// The finder patterns the locator saw (grouped into codes or not).
-        var finders = 0
-        /// Their centres, in full-resolution pixels.
+        /// The centres of the finder patterns the locator saw (grouped into codes or not), in
+        /// full-resolution pixels.
         var finderCenters: [Point] = []
         /// Located candidates (indices) the grid decoder has tried, and those it found to be no
         /// QR code (no format information in any frame): no warp pass spends time on those.
@@ -305,7 +304,6 @@ package struct PlanExecutor {
         if state.digital && !settings.digitalLocatorDoubles { locatorOptions.upscaleBelowMegapixels = 0 }
         let result = QRLocator.locateTimed(view.image, options: locatorOptions)
         var found = denoised(result.candidates).map { $0.mapped(by: toFull) }
-        state.finders = result.finders.count
         state.finderCenters = result.finders.map { toFull.apply($0.center) }
         trace?(
             "locate ms=\(ms(since: start)) (\(result.stages.map { "\($0.0) \(NumberText.trimmed($0.1, decimals: 1))" }.joined(separator: ", "))) size=\(view.image.width)x\(view.image.height) finders=\(result.finders.count) candidates=\(found.count) modules=\(found.prefix(8).map { NumberText.trimmed($0.moduleSize, decimals: 1) }.joined(separator: ","))"
