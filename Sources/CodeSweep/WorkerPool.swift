@@ -89,7 +89,6 @@ final class WorkerSlot: @unchecked Sendable {
         let deadline = now() + timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
-        noteIdleSize()  // a worker that has not answered yet: its size as it starts the file
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
         var partial: FileRecord? = nil
         // The worker died inside zxing-cpp: the file is read again without it (the other
@@ -117,6 +116,11 @@ final class WorkerSlot: @unchecked Sendable {
                 case .skipped:
                     noteIdleSize()
                     return nil
+                case .ready(let size):
+                    // A fresh worker's size as it measured it before reading this request.
+                    if size.virtual > 0 { idleVirtual = size.virtual }
+                    idlePeakResident = size.peakResident
+                    continue
                 case .invalid:
                     stop(graceful: false)
                     return failure(entry, .internalError, "worker sent an unreadable reply")
@@ -169,7 +173,7 @@ final class WorkerSlot: @unchecked Sendable {
         return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
     }
 
-    /// The worker's size between files: what its address-space limit was added to.
+    /// The worker's size between files (after it answered): what the next file's growth is measured from.
     private func noteIdleSize() {
         if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
         if memoryLimitMiB > 0, let r = ProcessMemory.peakResidentBytes(pid) { idlePeakResident = r }
@@ -246,6 +250,7 @@ final class WorkerSlot: @unchecked Sendable {
         guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return false }
         pid = child
         idleVirtual = Int.max
+        idlePeakResident = 0
         toWorker = inPipe[1]
         fromWorker = outPipe[0]
         pending.removeAll()

@@ -45,13 +45,23 @@ enum WorkerProtocol {
         return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without)
     }
 
-    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), skipped, invalid }
+    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), skipped, ready(IdleSize), invalid }
+
+    /// A worker's size once started, before its first file (its address-space limit set): what
+    /// the coordinator measures a dead worker's growth from. Measured by the worker itself, so a
+    /// busy machine cannot make the coordinator sample it after it began to grow.
+    struct IdleSize: Codable, Equatable {
+        /// Address space (statm's first field) and peak resident size (VmHWM), bytes.
+        var virtual: Int
+        var peakResident: Int
+    }
 
     /// A reply line as it crosses the pipe.
     struct Line: Codable {
         var record: FileRecord?
         var partial: FileRecord?
         var skipped: Bool?
+        var ready: IdleSize?
         /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
         var measurements: [String?]?
 
@@ -81,6 +91,13 @@ enum WorkerProtocol {
         line(Line(partial: record))
     }
 
+    /// The first line a worker writes, before it reads a request.
+    static func ready(_ size: IdleSize) -> String {
+        var l = Line()
+        l.ready = size
+        return line(l)
+    }
+
     static func line(_ l: Line) -> String {
         // Strings, numbers (non-finite ones as strings), booleans and arrays of them: encoding cannot fail.
         guard let data = try? Wire.encoder.encode(l) else { fatalError("a worker reply did not encode as JSON") }
@@ -90,6 +107,7 @@ enum WorkerProtocol {
     static func parseReply(_ line: [UInt8]) -> Reply {
         guard let l = try? Wire.decoder.decode(Line.self, from: Data(line)) else { return .invalid }
         if l.skipped == true { return .skipped }
+        if let size = l.ready { return .ready(size) }
         if let r = l.partial { return l.completed(r).map(Reply.partial) ?? .invalid }
         if let r = l.record { return l.completed(r).map(Reply.record) ?? .invalid }
         return .invalid

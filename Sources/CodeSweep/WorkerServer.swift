@@ -23,6 +23,8 @@ package enum WorkerServer {
         watchLifeline()
         MagickEnvironment.start()
         limitAddressSpace(mib: settings.memoryLimitMiB)
+        let me = getpid()
+        write(WorkerProtocol.ready(.init(virtual: ProcessMemory.virtualBytes(me) ?? 0, peakResident: ProcessMemory.peakResidentBytes(me) ?? 0)))
         let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
         while let line = reader.next() {

@@ -195,6 +195,8 @@ struct SweepTests {
         }
         #expect(f == failed)
         #expect(WorkerProtocol.parseReply(Array(WorkerProtocol.reply(nil).utf8)) == .skipped)
+        let size = WorkerProtocol.IdleSize(virtual: 5 << 20, peakResident: 3 << 20)
+        #expect(WorkerProtocol.parseReply(Array(WorkerProtocol.ready(size).utf8)) == .ready(size))
         #expect(WorkerProtocol.parseReply(Array("{\"record\": {\"path\": 1}}".utf8)) == .invalid)
         #expect(WorkerProtocol.reply(record).filter { $0 == "\n" }.count == 1, "one line")
     }
