@@ -144,7 +144,7 @@ bench-screenshots: release
 	python3 bench/screenshots.py --bin $(BIN) --jobs 2 --efforts $(SCREENSHOT_EFFORTS) --pages $(SCREENSHOT_PAGES)
 
 clean:
-	rm -rf .build .build-dist dist Sources/CodeSweepCLI/DistVersion.generated.swift
+	rm -rf .build .build-dist dist Sources/Commands/DistVersion.generated.swift
 
 # Release packages for Debian 12 x86_64 (Swift runtime linked in; see README "Installing"):
 # dist/codesweep-VERSION-linux-x86_64.tar.gz and dist/codesweep_VERSION_amd64.deb, VERSION from

@@ -120,8 +120,12 @@ let package = Package(
                 "ZlibBridge", "Reporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .executableTarget(
-            name: "CodeSweepCLI",
+        // The `codesweep` commands (swift-argument-parser: each command a type, its help from its
+        // declarations): scan, check, generate, plan, summarize, merge, report, the worker. A
+        // library, so the tests can build the same commands with readers of their own
+        // (Tests/FaultInjectingCLI).
+        .target(
+            name: "Commands",
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
@@ -129,6 +133,12 @@ let package = Package(
                 "Reporting", "CodeDiff", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The shipped binary: main.swift calls the commands.
+        .executableTarget(name: "CodeSweepCLI", dependencies: ["Commands"]),
+        // The commands with readers that fail on chosen frames (abort, crash, hang, eat memory):
+        // the binary the tests of crash isolation, timeouts, interrupts and --resume run. Built
+        // with the tests; never shipped.
+        .executableTarget(name: "FaultInjectingCLI", dependencies: ["CodeSweep", "Commands", "SweepCore", "TestSupport"], path: "Tests/FaultInjectingCLI"),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
         .target(name: "TestSupport", dependencies: ["SweepCore", "Records", "Reporting", "QRSymbol"], path: "Tests/TestSupport"),

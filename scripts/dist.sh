@@ -20,7 +20,7 @@ echo "dist: version $VERSION (deb $DEBVERSION)" >&2
 
 # The version goes in through a generated file (gitignored) and a compilation condition; a plain
 # `swift build` leaves both out and prints Version.swift's default. Rewritten only when it changes.
-gen=Sources/CodeSweepCLI/DistVersion.generated.swift
+gen=Sources/Commands/DistVersion.generated.swift
 want=$(printf '// Written by scripts/dist.sh (make dist); not in git.\nlet distVersion = "%s"\n' "$VERSION")
 [ -f "$gen" ] && [ "$(cat "$gen")" = "$want" ] || printf '%s\n' "$want" > "$gen"
 

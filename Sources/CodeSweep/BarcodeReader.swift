@@ -1,5 +1,6 @@
 import Records
 import SweepCore
+import Synchronization
 import ZBarBridge
 import ZXingBridge
 
@@ -113,6 +114,17 @@ public enum BarcodeReader {
         return [zbar, zxing]
     }
 
+    /// Makes every read of this process use `adapt(readers)` instead of the readers above: set
+    /// once, before the first read, by a program built on the library. The shipped tool sets
+    /// none; the tests' fault-injecting build of the commands (Tests/FaultInjectingCLI) wraps them
+    /// in readers that abort, crash, hang or eat memory on a frame of a chosen size, to test what
+    /// survives such a failure.
+    package static func adaptReaders(_ adapt: @escaping @Sendable ([ViewReader]) -> [ViewReader]) {
+        adaptation.withLock { $0 = adapt }
+    }
+
+    private static let adaptation = Mutex<(@Sendable ([ViewReader]) -> [ViewReader])?>(nil)
+
     /// The readers that may crash or hang (`ViewReader.isolated`): a worker that dies inside one
     /// of them reads the file again without them.
     package static let isolatedReaders: [DecodingEngine] = viewReaders().filter(\.isolated).map(\.engine)
@@ -132,7 +144,9 @@ public enum BarcodeReader {
         let config = ZBarDecoder.Config(minITFLength: Int32(options.zbarMinITFLength))
         let earlier = frame.reusing
         let log: ((DecodeLog.Entry) -> Void)? = notes.log == nil ? nil : { notes.log?.entries.append($0) }
-        let readers = viewReaders(config, reusing: earlier, log: log).filter { !options.leftOut.contains($0.engine) }
+        var readers = viewReaders(config, reusing: earlier, log: log)
+        if let adapt = adaptation.withLock({ $0 }) { readers = adapt(readers) }
+        readers.removeAll { options.leftOut.contains($0.engine) }
         var executor = PlanExecutor(options: options, readers: readers)
         executor.failed = { engine, failure in
             if !notes.failures.contains(failure) { notes.failures.append(failure) }

@@ -25,14 +25,12 @@ package enum WorkerServer {
         limitAddressSpace(mib: settings.memoryLimitMiB)
         let me = getpid()
         write(WorkerProtocol.ready(.init(virtual: ProcessMemory.virtualBytes(me) ?? 0, peakResident: ProcessMemory.peakResidentBytes(me) ?? 0)))
-        let hooks = getenv("CODESWEEP_TEST_HOOKS").map { String(cString: $0) == "1" } ?? false
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
             guard let (entry, without) = WorkerProtocol.parseRequest(line) else {
                 write(WorkerProtocol.reply(FileRecord.failure(path: "?", RecordError(.internalError, "bad worker request"))))
                 continue
             }
-            if hooks { testHook(entry) }
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
@@ -71,21 +69,6 @@ package enum WorkerServer {
                 let n = (try? FileIO.read(fd, into: &byte)) ?? 0
                 if n <= 0 || getppid() != parent { _exit(0) }
             }
-        }
-    }
-
-    /// Test-only (CODESWEEP_TEST_HOOKS=1): a file whose content starts with
-    /// "CODESWEEP-TEST-HANG" hangs the worker, "CODESWEEP-TEST-CRASH" crashes it,
-    /// "CODESWEEP-TEST-GREEDY" allocates and touches memory until it dies (as a decoder run
-    /// away would).
-    static func testHook(_ e: FileEntry) {
-        guard let head = try? FileScanner.readFile(e.pathBytes, limit: 1 << 20).prefix(32) else { return }
-        let s = String(decoding: head, as: UTF8.self)
-        if s.hasPrefix("CODESWEEP-TEST-HANG") { while true { sleep(1000) } }
-        if s.hasPrefix("CODESWEEP-TEST-CRASH") { abort() }
-        if s.hasPrefix("CODESWEEP-TEST-GREEDY") {
-            var hoard: [[UInt8]] = []
-            while true { hoard.append([UInt8](repeating: 1, count: 32 << 20)) }
         }
     }
 

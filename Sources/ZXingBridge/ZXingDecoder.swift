@@ -2,10 +2,6 @@ import CZXing
 import Records
 import SweepCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// zxing-cpp 3.1.1 through its own C API (`ZXingC.h`, built statically by
 /// scripts/build-zxing.sh): a luma image in, raw symbols out, every reader object made and freed
 /// inside the call (no C handle outlives it). It reads every symbology CodeSweep names except SQ
@@ -24,12 +20,6 @@ package enum ZXingDecoder {
     /// The library's version, "3.1.1".
     package static var version: String { String(cString: ZXing_Version()) }
 
-    /// Test hook: `CODESWEEP_TEST_SECOND_DECODER` = `abort` (abort() where the reader would run),
-    /// `crash` (SIGKILL) or `hang` (sleeps for ever) instead of reading. For the tests of what
-    /// survives such a failure: zxing-cpp 3.1 is built without assertions, but a C++ library may
-    /// still die, and a worker keeps the codes found before it.
-    static let fault: String? = getenv("CODESWEEP_TEST_SECOND_DECODER").map { String(cString: $0) }
-
     /// Reads the given symbologies (those zxing-cpp reads; others are ignored) in `image`, with
     /// what `tries` allows beyond a plain look (`.all`: zxing-cpp's own defaults, try harder,
     /// rotated, inverted, downscaled, as ZXingReader and the Python module read). Corners come in ZBar's order for 2D codes (top-left, bottom-left,
@@ -38,12 +28,6 @@ package enum ZXingDecoder {
         let asked = wanted.intersection(symbologies)
         let formats = ZXingFormats.formats(for: asked)
         guard !formats.isEmpty, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
-        switch fault {
-        case "abort": abort()
-        case "crash": raise(SIGKILL)
-        case "hang": while true { sleep(1000) }
-        default: break
-        }
         guard let options = ZXing_ReaderOptions_new() else { return failed("no reader options", image) }
         defer { ZXing_ReaderOptions_delete(options) }
         formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }

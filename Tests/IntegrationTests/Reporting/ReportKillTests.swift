@@ -16,10 +16,14 @@ struct ReportKillTests {
         return dir
     }
 
-    /// Starts the CLI, held by the test hook after `holdAfter` records, waits until `ready` says
+    /// Starts the fault-injecting CLI on `dir` with one worker, held after the third record by a
+    /// picture that hangs its worker (removed again after the kill), waits until `ready` says
     /// so, then SIGKILLs it. Returns false when the run ended before the kill.
-    static func runAndKill(_ args: [String], holdAfter: Int = 3, ready: () -> Bool) throws -> Bool {
-        let p = try start(codesweepBinary, args, env: ["CODESWEEP_TEST_HOLD_AFTER": String(holdAfter)])
+    static func runAndKill(_ args: [String], dir: String, ready: () -> Bool) throws -> Bool {
+        let hang = dir + "/img0002z.png"
+        try Make.faultFrame(.hang, to: hang)
+        defer { try? FileManager.default.removeItem(atPath: hang) }
+        let p = try start(faultInjectingBinary, ["scan", "--jobs", "1"] + args + [dir])
         let deadline = Date().addingTimeInterval(60)
         while p.isRunning && !ready() && Date() < deadline { usleep(2_000) }
         let killed = p.isRunning
@@ -39,7 +43,7 @@ struct ReportKillTests {
         let temp = try TempDir("kill")
         let dir = try Self.makeImages(temp, count: count)
         let out = dir + ".jsonl"
-        let killed = try Self.runAndKill(["scan", "--quiet", "-o", out, dir]) {
+        let killed = try Self.runAndKill(["--quiet", "-o", out], dir: dir) {
             Self.lineCount(out) >= 3
         }
         let data = try #require(FileManager.default.contents(atPath: out))
@@ -65,7 +69,7 @@ struct ReportKillTests {
         func tempFiles() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(tempPrefix) }
         }
-        let killed = try Self.runAndKill(["scan", "--quiet", "--format", "json", "-o", target, dir]) {
+        let killed = try Self.runAndKill(["--quiet", "--format", "json", "-o", target], dir: dir) {
             tempFiles().contains { Self.lineCount(parent + "/" + $0) >= 3 }
         }
         #expect(killed)

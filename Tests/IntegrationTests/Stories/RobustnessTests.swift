@@ -24,11 +24,11 @@ struct RobustnessTests {
     @Test("A worker that hangs or crashes costs one file; the sweep goes on and exits 1")
     func hangAndCrashAreIsolated() throws {
         let dir = try TempDir("robust-hooks")
-        try Data("CODESWEEP-TEST-HANG".utf8).write(to: dir.url.appendingPathComponent("a-hang.png"))
-        try Data("CODESWEEP-TEST-CRASH".utf8).write(to: dir.url.appendingPathComponent("b-crash.png"))
+        try Make.faultFrame(.hang, to: dir.url.appendingPathComponent("a-hang.png").path)
+        try Make.faultFrame(.crash, to: dir.url.appendingPathComponent("b-crash.png").path)
         try Self.makeQR("after-the-crash", at: dir.url.appendingPathComponent("c-good.png"))
         let start = Date()
-        let r = try run(codesweepBinary, ["scan", "-q", "--jobs", "1", "--timeout", "2", dir.path], env: ["CODESWEEP_TEST_HOOKS": "1"], check: false)
+        let r = try run(faultInjectingBinary, ["scan", "-q", "--jobs", "1", "--timeout", "2", dir.path], check: false)
         #expect(r.status == 1)
         #expect(Date().timeIntervalSince(start) < 30)
         let recs = try Self.records(r.stdout)
@@ -120,12 +120,16 @@ struct RobustnessTests {
         // The same settings for all three runs.
         #expect(try run(codesweepBinary, ["scan", "-q", "-o", full.path, images.path], check: false).status == 0)
 
-        // Killed when its third record is on disk: the test hook holds the sweep there.
-        let p = try start(codesweepBinary, ["scan", "-q", "-o", partial.path, images.path], env: ["CODESWEEP_TEST_HOLD_AFTER": "3"])
+        // Killed when its third record is on disk: the fourth file hangs its worker there (the
+        // fault-injecting binary); the sweep is killed, the file then goes away.
+        let hang = images.appendingPathComponent("img002z.png").path
+        try Make.faultFrame(.hang, to: hang)
+        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "1", "-o", partial.path, images.path])
         try Self.waitForLines(partial, 3, while: p)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal)
+        try FileManager.default.removeItem(atPath: hang)
         let before = try String(contentsOf: partial, encoding: .utf8).split(separator: "\n")
         #expect(before.count == 3)
         let resumed = try run(codesweepBinary, ["scan", "-q", "--resume", partial.path, images.path], check: false)
@@ -137,8 +141,8 @@ struct RobustnessTests {
         #expect(identical, "resumed: \(b.count) records; differing: \(Set(a).symmetricDifference(Set(b)).count)")
     }
 
-    /// Waits until `file` holds `count` lines while `process` runs (the sweep holds there, see
-    /// `CODESWEEP_TEST_HOLD_AFTER`); fails if the process ends first or after two minutes.
+    /// Waits until `file` holds `count` lines while `process` runs (the sweep holds there, in a
+    /// file that hangs its worker); fails if the process ends first or after two minutes.
     static func waitForLines(_ file: URL, _ count: Int, while process: Process) throws {
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
@@ -154,8 +158,10 @@ struct RobustnessTests {
         let dir = try TempDir("robust-sigint")
         try Self.makeTree(dir.url, count: 30)
         let out = dir.url.appendingPathComponent("out.jsonl")
-        // Held by the test hook once two records are on disk, then interrupted.
-        let p = try start(codesweepBinary, ["scan", "-q", "-o", out.path, dir.path], env: ["CODESWEEP_TEST_HOLD_AFTER": "2"])
+        // Held once two records are on disk (the third file hangs its worker in the
+        // fault-injecting binary), then interrupted.
+        try Make.faultFrame(.hang, to: dir.url.appendingPathComponent("img001z.png").path)
+        let p = try start(faultInjectingBinary, ["scan", "-q", "-o", out.path, dir.path])
         try Self.waitForLines(out, 2, while: p)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()

@@ -16,9 +16,9 @@ struct SilentFailureTests {
     static func records(_ text: String) throws -> [JSONValue] { try JSONL.values(text) }
 
     /// `count` QR code PNGs with longish payloads (records of ~400 bytes each).
-    /// Files that hang their worker under the test hooks (named to sort after the images).
+    /// Pictures that hang their worker in the fault-injecting binary (named to sort after the images).
     static func addHangingFiles(_ folder: String, _ names: String...) throws {
-        for name in names { try Data("CODESWEEP-TEST-HANG".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        for name in names { try Make.faultFrame(.hang, to: folder + "/" + name) }
     }
 
     static func makeImages(_ dir: TempDir, _ folder: String, count: Int) throws -> String {
@@ -159,9 +159,6 @@ struct SilentFailureTests {
 
     // MARK: - 4. --resume: a lock, stored settings, the earlier part's failures
 
-    /// The test hooks: a file starting CODESWEEP-TEST-HANG hangs its worker.
-    static let hooks = ["CODESWEEP_TEST_HOOKS": "1"]
-
     /// Waits (polling, up to `limit` seconds) until FILE holds at least `lines` lines.
     static func waitForLines(_ file: String, _ lines: Int, limit: Double = 60) -> Int {
         let end = Date().addingTimeInterval(limit)
@@ -181,9 +178,9 @@ struct SilentFailureTests {
         try Self.addHangingFiles(images, "z-hang.png")
         let report = dir.file("report.jsonl")
         // The first sweep reaches the hanging file last and holds the lock until its timeout.
-        let first = try start(codesweepBinary, ["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images], env: Self.hooks)
+        let first = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "1", "--timeout", "5", "--resume", report, images])
         #expect(Self.waitForLines(report, 5) == 5)
-        let second = try sh("CODESWEEP_TEST_HOOKS=1 exec \"$CS\" scan -q --jobs 1 --timeout 5 --resume \"$1\" \"$2\"", [report, images])
+        let second = try sh("exec \"$FAULTY\" scan -q --jobs 1 --timeout 5 --resume \"$1\" \"$2\"", [report, images])
         #expect(second.status == 2)
         #expect(second.stderr.contains("is locked by another codesweep sweep"), "\(second.stderr)")
         first.waitUntilExit()
@@ -261,7 +258,7 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 5)
         try Self.addHangingFiles(images, "z-hang.png")
         let out = dir.file("out.jsonl")
-        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images], env: Self.hooks)
+        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
         #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; the last file hangs
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
@@ -283,7 +280,7 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 5)
         try Self.addHangingFiles(images, "z-hang.png")
         let out = dir.file("out.jsonl")
-        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images], env: Self.hooks)
+        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
         #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; a worker is in the hanging file
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
@@ -307,7 +304,7 @@ struct SilentFailureTests {
         let images = try Self.makeImages(dir, "images", count: 3)
         try Self.addHangingFiles(images, "y-hang.png", "z-hang.png")
         let out = dir.file("out.jsonl")
-        let p = try start(codesweepBinary, ["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images], env: Self.hooks)
+        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images])
         #expect(Self.waitForLines(out, 3) == 3)  // both workers are now in the hanging files
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
@@ -396,8 +393,8 @@ struct SilentFailureTests {
     func workerMemoryLimit() throws {
         let dir = try TempDir()
         let images = try Self.makeImages(dir, "images", count: 1)
-        try Data("CODESWEEP-TEST-GREEDY".utf8).write(to: URL(fileURLWithPath: images + "/a-greedy.png"))
-        let r = try sh("CODESWEEP_TEST_HOOKS=1 exec python3 -c \"$1\" \"$CS\" scan -q --jobs 1 --max-memory 256 \"$2\"", [Self.peakRSS, images])
+        try Make.faultFrame(.greedy, to: images + "/a-greedy.png")
+        let r = try sh("exec python3 -c \"$1\" \"$FAULTY\" scan -q --jobs 1 --max-memory 256 \"$2\"", [Self.peakRSS, images])
         #expect(r.status == 1, "\(r.stderr)")
         let recs = try Self.records(r.stdout)
         #expect(recs.count == 2)

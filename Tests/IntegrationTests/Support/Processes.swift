@@ -23,6 +23,10 @@ let codesweepBinary: String = {
     return dir.appendingPathComponent("codesweep").path
 }()
 
+/// The same commands with readers that fail on `FaultFrame`'s frames (Tests/FaultInjectingCLI),
+/// built beside it: for the tests of what survives a reader that aborts, crashes, hangs or eats memory.
+let faultInjectingBinary: String = (codesweepBinary as NSString).deletingLastPathComponent + "/FaultInjectingCLI"
+
 /// The environment for child processes: the library sets MAGICK_CONFIGURE_PATH (its own
 /// locked-down policy) in this process once ImageMagick starts; tools such as `convert` and the
 /// codesweep binary must not inherit it.
@@ -122,10 +126,12 @@ func start(_ program: String, _ arguments: [String], env: [String: String] = [:]
     return p
 }
 
-/// Runs `/bin/sh -c script` with `args` as $1... and the codesweep binary as $CS (never throws
+/// Runs `/bin/sh -c script` with `args` as $1..., the codesweep binary as $CS and the
+/// fault-injecting one as $FAULTY (never throws
 /// on a non-zero exit). The shell lets a test redirect (to /dev/full, a closed descriptor) and
 /// pass arguments that are not UTF-8 (built with printf), which Foundation's Process cannot.
 @discardableResult
 func sh(_ script: String, _ args: [String] = [], stdin: Data? = nil, env: [String: String] = [:]) throws -> ProcessResult {
-    try run("/bin/sh", ["-c", script, "sh"] + args, stdin: stdin, env: ["CS": codesweepBinary].merging(env) { $1 }, check: false)
+    try run(
+        "/bin/sh", ["-c", script, "sh"] + args, stdin: stdin, env: ["CS": codesweepBinary, "FAULTY": faultInjectingBinary].merging(env) { $1 }, check: false)
 }

@@ -47,6 +47,12 @@ enum Make {
         try run(Tools.zint, ["-b", String(type), "--scale=\(scale)", "--height=\(height)", "-d", data, "-o", path])
     }
 
+    /// A seeded plasma picture (a photo to the engine: ZBar reads it first) of `fault`'s size: the fault-injecting
+    /// binary's readers fail on it (`FaultFrame`); the shipped binary reads it as an image with no code.
+    static func faultFrame(_ fault: FaultFrame, to path: String) throws {
+        try convert(["-size", "\(fault.size.width)x\(fault.size.height)", "-seed", "7", "plasma:fractal", path])
+    }
+
     /// `convert` with the given arguments (timestamps never matter here).
     static func convert(_ args: [String]) throws {
         try run(Tools.convert, args)

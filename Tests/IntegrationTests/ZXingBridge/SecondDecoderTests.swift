@@ -156,28 +156,24 @@ struct SecondDecoderTests {
         #expect(failed.violations.first?.message.contains("zxing-cpp") == true)
     }
 
-    /// A QR code (ZBar's) beside a Data Matrix (the second decoder's) on one canvas.
-    static func mixed(_ dir: TempDir) throws -> String {
+    /// A QR code (ZBar's) beside a Data Matrix (the second decoder's) on one canvas, 640 x 360
+    /// or the size of `fault` (`FaultFrame`: zxing-cpp fails on it in the fault-injecting binary).
+    static func mixed(_ dir: TempDir, fault: FaultFrame? = nil) throws -> String {
         let folder = try dir.mkdir("in")
         let dm = dir.file("dm.png")
         try run(Tools.zint, ["-b", "71", "--square", "--scale=4", "-d", "PART 99-1234", "-o", dm])
         let qr = dir.file("qr.png")
         try Make.qr("https://example.com/ticket/42", to: qr, scale: 5, margin: 2)
         try Make.convert([
-            "-size", "640x360", "xc:white", qr, "-geometry", "+40+40", "-composite",
+            "-size", fault.map { "\($0.size.width)x\($0.size.height)" } ?? "640x360", "xc:white", qr, "-geometry", "+40+40", "-composite",
             dm, "-geometry", "+380+80", "-composite", folder + "/mixed.png",
         ])
         return folder
     }
 
-    static func scanCLI(_ folder: String, isolation: String, hook: String) throws -> JSONValue {
-        // `run` passes no environment of its own: env(1) sets the hook.
-        let r = try run(
-            "/usr/bin/env",
-            [
-                "CODESWEEP_TEST_SECOND_DECODER=\(hook)", codesweepBinary, "scan", "-q",
-                "--isolation", isolation, "--timeout", "5", folder,
-            ], check: false)
+    /// The record of `folder`'s one file, scanned by `binary` with `--isolation process`.
+    static func scanCLI(_ folder: String, binary: String = codesweepBinary) throws -> JSONValue {
+        let r = try run(binary, ["scan", "-q", "--isolation", "process", "--timeout", "5", folder], check: false)
         let line = try #require(r.stdoutLines.first, "no record: \(r.stderr)")
         return try JSONReading.value(line)
     }
@@ -186,7 +182,7 @@ struct SecondDecoderTests {
     func bothDecoders() throws {
         let dir = try TempDir()
         let folder = try Self.mixed(dir)
-        let rec = try Self.scanCLI(folder, isolation: "process", hook: "none")
+        let rec = try Self.scanCLI(folder)
         let syms = (rec["codes"]?.arrayValue ?? []).compactMap { $0["symbology"]?.stringValue }
         #expect(Set(syms) == ["qr", "datamatrix"])
         #expect(rec["failed_decoder"] == nil)
@@ -194,13 +190,13 @@ struct SecondDecoderTests {
 
     @Test(
         "an abort, crash or hang inside the second decoder: the file is read again without it, with a warning naming it",
-        arguments: [("process", "abort"), ("process", "crash"), ("process", "hang")])
-    func faultKeepsZBarCodes(_ isolation: String, _ hook: String) throws {
+        arguments: [FaultFrame.isolatedAbort, .isolatedCrash, .isolatedHang])
+    func faultKeepsZBarCodes(_ fault: FaultFrame) throws {
         let dir = try TempDir()
-        let folder = try Self.mixed(dir)
-        let rec = try Self.scanCLI(folder, isolation: isolation, hook: hook)
+        let folder = try Self.mixed(dir, fault: fault)
+        let rec = try Self.scanCLI(folder, binary: faultInjectingBinary)
         let codes = rec["codes"]?.arrayValue ?? []
-        #expect(codes.compactMap { $0["symbology"]?.stringValue } == ["qr"], "\(isolation) \(hook): \(rec.serialized())")
+        #expect(codes.compactMap { $0["symbology"]?.stringValue } == ["qr"], "\(fault): \(rec.serialized())")
         #expect(codes.first?["text"]?.stringValue == "https://example.com/ticket/42")
         #expect(rec["status"]?.stringValue == "ok")
         #expect(rec["failed_decoder"]?.stringValue == "zxing-cpp")

@@ -41,15 +41,6 @@ enum Interrupt {
     static var writeFailed: Bool { writeFailureFlag != 0 }
     static func stopForWriteFailure() { writeFailureFlag = 1 }
 
-    /// Test hook: with `CODESWEEP_TEST_HOLD_AFTER=N` in the environment, the sweep holds after
-    /// its N-th record is written, until a signal (SIGINT/SIGTERM end it cleanly, SIGKILL at
-    /// once): the kill and interrupt tests know exactly what is on disk, with no timing guess.
-    static let holdAfter = getenv("CODESWEEP_TEST_HOLD_AFTER").flatMap { Int(String(cString: $0)) }
-    static func holdIfAsked(written: Int) {
-        guard let holdAfter, written == holdAfter else { return }
-        while !requested { usleep(10_000) }
-    }
-
     static func install() {
         let handler: @convention(c) (Int32) -> Void = { sig in
             if Interrupt.flag != 0 { _exit(128 + sig) }

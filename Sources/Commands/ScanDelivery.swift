@@ -58,7 +58,6 @@ final class ScanDelivery {
         if raw, let error = record.error {
             Stderr.say("codesweep: error: \(record.path): \(error.kind.rawValue): \(error.message)")
         }
-        Interrupt.holdIfAsked(written: summary.filesScanned)
         if let error = record.error, failedNames.count < 3 {
             failedNames.append("\(TerminalText.escape(record.path)) (\(error.kind.rawValue))")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Reporting
 import UserInput
 
@@ -6,9 +7,13 @@ import UserInput
 import Glibc
 #endif
 
-@main
-struct CodeSweepCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `codesweep` command: its subcommands are types (swift-argument-parser), and `main` runs
+/// one as a user gave it. Entered from `CodeSweepCLI/main.swift`, and from the tests' fault-injecting
+/// build of the same commands (Tests/FaultInjectingCLI).
+package struct CodeSweepCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "codesweep",
         abstract: "Find every barcode and QR code in folders of images.",
         discussion: """
@@ -24,9 +29,21 @@ struct CodeSweepCommand: AsyncParsableCommand {
         defaultSubcommand: Scan.self
     )
 
-    /// ArgumentParser exits 64 (EX_USAGE) on usage errors; CodeSweep documents 2.
-    static func main() async {
+    /// The program's entry (main.swift), synchronous: the standard descriptors are reserved
+    /// before the concurrency runtime starts (it opens an eventfd, which would take a closed
+    /// stdout's number and swallow the report), then the command runs on the main actor.
+    package static func runFromCommandLine() -> Never {
         reserveStandardDescriptors()
+        Task { @MainActor in
+            await runCommand()
+            Glibc.exit(0)
+        }
+        dispatchMain()
+    }
+
+    /// Runs the command the arguments name. ArgumentParser exits 64 (EX_USAGE) on usage errors;
+    /// CodeSweep documents 2.
+    static func runCommand() async {
         do {
             // Arguments are bytes: CommandLine.arguments would turn bytes that are not UTF-8
             // into U+FFFD; escaped, they reach the walker and output files exactly.
