@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -11,7 +11,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product codesweep
 
 # Scan the bundled samples and print one JSON record per file (exit 1: Samples/ holds a corrupt file on purpose).
 demo: release
@@ -31,6 +31,13 @@ test:
 test-quick: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'CodeSweepUnitTests\.'
+
+# The whole suite as `make test` runs it, then its slowest tests and suites (scripts/test-times.py;
+# the output is kept in .build/test-times.log).
+test-times:
+	@bash scripts/install-deps.sh --tests
+	$(SWIFT) build --build-tests
+	bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/test-times.log | python3 scripts/test-times.py --top 30 | tail -n 75'
 
 # Style gate (CI runs it before the tests): `swift format lint --strict` with the checked-in
 # .swift-format, then the size rules (no Sources file over 350 lines, no function over 80:
