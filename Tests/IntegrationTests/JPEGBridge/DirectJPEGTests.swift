@@ -92,15 +92,8 @@ struct DirectJPEGTests {
                 #expect(direct.warnings == magick.warnings, "\(what)")
                 let a = try #require(direct.frames.first), b = try #require(magick.frames.first)
                 #expect(a.width == b.width && a.height == b.height, "\(what): \(a.width)x\(a.height) vs \(b.width)x\(b.height)")
-                guard a.width == b.width && a.height == b.height else { continue }
-                var total = 0, worst = 0
-                for (p, q) in zip(a.pixels, b.pixels) {
-                    let d = abs(Int(p) - Int(q))
-                    total += d
-                    worst = max(worst, d)
-                }
-                let mean = Double(total) / Double(a.pixels.count)
-                #expect(mean < 1.0 && worst <= 12, "\(what): mean difference \(mean), largest \(worst)")
+                guard let diff = PixelDifference(a, b) else { continue }
+                #expect(diff.mean < 1.0 && diff.worst <= 12, "\(what): mean difference \(diff.mean), largest \(diff.worst)")
             }
         }
         let exif = try Self.load(try #require(paths["exif6"]), .direct)
