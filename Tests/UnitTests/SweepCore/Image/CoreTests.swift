@@ -154,31 +154,6 @@ struct CoreTests {
         #expect(c.center == Point(x: 35, y: 35))
     }
 
-    // MARK: SymbologySet.parse
-
-    @Test func parsesNamesGroupsAliasesAndRemovals() throws {
-        #expect(try SymbologySet.parse("qr").members == [.qr])
-        #expect(try SymbologySet.parse(" QR , EAN-13 ").members == [.qr, .ean13])
-        #expect(try SymbologySet.parse("2d").members == [.qr, .sq, .datamatrix, .pdf417, .aztec, .microqr, .rmqr, .micropdf417, .maxicode])
-        #expect(try SymbologySet.parse("micro-qr,rmqr").members == [.microqr, .rmqr])
-        #expect(try SymbologySet.parse("ean").members == [.ean13, .ean8, .upca, .upce])
-        #expect(try SymbologySet.parse("default") == .standard)
-        #expect(try SymbologySet.parse("all").members == Set(Symbology.allCases))
-        let noCode39 = try SymbologySet.parse("default,-code39")
-        #expect(!noCode39.members.contains(.code39) && noCode39.members.contains(.qr))
-        // Starting with a removal starts from the default set.
-        #expect(try SymbologySet.parse("-qr").members == SymbologySet.standard.members.subtracting([.qr]))
-        let oneD = try SymbologySet.parse("1d")
-        // Add-ons are in (reported only beside their EAN/UPC code); ISBN re-labelling is not.
-        #expect(!oneD.hasTwoDimensional && oneD.hasLinear && oneD.members.contains(.ean5) && !oneD.members.contains(.isbn13))
-        #expect(try SymbologySet.parse("i25,rss14").members == [.itf, .databar])
-    }
-
-    @Test(arguments: ["", " , ", "nope", "qr,nope", "qr,-qr", "-all"])
-    func rejectsUnknownOrEmptySelections(_ text: String) {
-        #expect(throws: SymbologyParseError.self) { try SymbologySet.parse(text) }
-    }
-
     // MARK: ImageFormat.sniff
 
     static let ftyp: [UInt8] = [0, 0, 0, 0x18] + Array("ftyp".utf8)
@@ -220,34 +195,7 @@ struct CoreTests {
         #expect(ImageFormat.sniff(head) == nil)
     }
 
-    // MARK: JSON
-
-    @Test func jsonEscapesEveryControlCharacterAndLineSeparators() throws {
-        var s = ""
-        for v in 0..<0x20 { s.unicodeScalars.append(Unicode.Scalar(UInt8(v))) }
-        s += "\u{7F}\u{85}\u{2028}\u{2029}\"\\/é中😀"
-        let line = JSONValue.object([("text", .string(s))]).serialized()
-        // Nothing that could end a line or drive a terminal survives raw.
-        for u in line.unicodeScalars {
-            #expect(
-                u.value >= 0x20 && u.value != 0x7F && u.value != 0x2028 && u.value != 0x2029 && !(0x80...0x9F).contains(u.value),
-                "raw U+\(String(u.value, radix: 16)) in \(line)")
-        }
-        #expect(line.contains("\\u0000") && line.contains("\\u001f") && line.contains("\\u2028") && line.contains("\\u2029"))
-        #expect(line.contains("\\n") && line.contains("\\t") && line.contains("\\\"") && line.contains("\\\\"))
-        // And it is valid JSON that decodes back to the very same string.
-        let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        #expect(parsed?["text"] as? String == s)
-    }
-
-    @Test func jsonNumbersAndStructure() {
-        let v = JSONValue.object([
-            ("a", .array([.int(1), .double(2.5), .double(3), .double(.nan), .null, .bool(true)])),
-            ("b", .object([])), ("c", .array([])),
-        ])
-        #expect(v.serialized() == "{\"a\":[1,2.5,3,null,null,true],\"b\":{},\"c\":[]}")
-        #expect(!v.serialized(pretty: true).isEmpty)
-    }
+    // MARK: The record's JSON
 
     @Test func recordJSONHasTheDocumentedFieldsInOrder() throws {
         var r = FileRecord(path: "a/b.png")
