@@ -154,7 +154,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Records", "UserInput", "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
-                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting",
+                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge",
             ],
             path: "Tests/IntegrationTests"),
     ]
