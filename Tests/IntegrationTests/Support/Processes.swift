@@ -95,7 +95,7 @@ func run(
 /// (or closed its stdin) fails with EPIPE instead of killing the test runner. A SIGPIPE raised
 /// meanwhile is taken off before the mask is restored. Ignoring SIGPIPE process-wide would not
 /// do: every child started afterwards would inherit the ignored signal.
-private func withoutSIGPIPE(_ body: () -> Void) {
+func withoutSIGPIPE(_ body: () -> Void) {
     var pipeSignal = sigset_t(), previous = sigset_t()
     sigemptyset(&pipeSignal)
     sigaddset(&pipeSignal, SIGPIPE)
