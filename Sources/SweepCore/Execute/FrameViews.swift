@@ -9,7 +9,7 @@ struct PassView { var image: LumaImage; var toBase: Homography }
 /// made so far, cached by their steps. Made per `scan` call and dropped with it.
 final class FrameViews {
     private let roi: FractionalRect?
-    private let steps: StepViews
+    private let stepViews: StepViews
     private(set) var base: LumaImage
     /// The base's size relative to full resolution, and the map from its pixels to full resolution.
     private(set) var baseScale: Double
@@ -27,7 +27,7 @@ final class FrameViews {
     init?(_ frame: LumaImage, scale: Double, fullResolution: (() -> LumaImage?)?, options: ReaderOptions) {
         let settings = options.plan.settings
         roi = options.roi
-        steps = StepViews(settings: settings)
+        stepViews = StepViews(settings: settings)
         var (base, baseToFull) = Self.cutToRegion(frame, scale: scale, roi: roi)
         guard base.width >= 1, base.height >= 1 else { return nil }
         // A strip a few pixels high (a scan of one bar code line) or narrow: ZBar needs some
@@ -65,7 +65,7 @@ final class FrameViews {
         let at = places(step)
         var out: [PassView] = []
         for v in parent {
-            for child in self.steps.apply(step, to: v.image, places: at) {
+            for child in stepViews.apply(step, to: v.image, places: at) {
                 out.append(PassView(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
             }
         }

@@ -13,7 +13,7 @@ final class GridPass {
     private let settings: PlanSettings
     private let trace: (@Sendable (String) -> Void)?
     /// Located candidates (indices) the grid decoder has tried.
-    private var tried = Set<Int>()
+    private var triedCandidates = Set<Int>()
 
     init(frame: FrameViews, located: LocatedQRCodes, settings: PlanSettings, trace: (@Sendable (String) -> Void)?) {
         self.frame = frame
@@ -44,9 +44,9 @@ final class GridPass {
             guard let d = t?.duration(to: .now).components else { return 0 }
             return Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
         }
-        for index in located.unreadIndices(codes) where !self.tried.contains(index) {
+        for index in located.unreadIndices(codes) where !triedCandidates.contains(index) {
             let candidate = candidates[index]
-            self.tried.insert(index)
+            triedCandidates.insert(index)
             tried += 1
             let t0 = trace == nil ? nil : ContinuousClock.now
             switch QRGridReader.read(frame.base, candidate: candidate.mapped(by: toBase)) {
