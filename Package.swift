@@ -54,8 +54,9 @@ let package = Package(
         // The engine, pure Swift: no C, the decoders come in as functions (CodeSweep's reader
         // passes ZBar and zxing-cpp). In folders by stage: Image (luma and RGB images,
         // orientation, format sniffing, file headers, geometry), Plan (the scan plan as data, a
-        // reason per pass; reader options), Execute (the plan executor: the views each pass's
-        // steps make, the cheap look, the grid pass, linear confirmation, merging, add-on
+        // reason per pass; reader options), Execute (the plan executor and the passes it makes
+        // per frame, each owning its state: the frame's views, the cheap look, the located QR
+        // codes, the grid pass, the sheet, the view pass, linear confirmation; merging, add-on
         // pairing), Locate (the QR locator and grid reader).
         .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads", "Records"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call. ZBar's symbol

@@ -62,19 +62,3 @@ public enum DigitalFrame {
         return busy == 0 ? 1 : Double(clean) / Double(busy)
     }
 }
-
-extension PlanExecutor {
-    /// The frame decides its path: a clean digital frame takes the plan's digital passes (when
-    /// it has them), a photo or a scan its other passes.
-    /// Returns the passes and whether the frame is digital.
-    func passes(for base: LumaImage, scale: Double) -> (passes: [ScanPass], digital: Bool) {
-        // A frame decoded reduced (a big JPEG, DCT-scaled) is a photo: the reduction smooths the
-        // noise the test looks for (12 BoofCV photos looked drawn at half size).
-        guard !options.plan.digital.isEmpty, scale > 0.999 else { return (options.plan.passes, false) }
-        let start = ContinuousClock.now
-        let clean = DigitalFrame.cleanShare(base)
-        let digital = clean >= DigitalFrame.minCleanShare
-        trace?("frame ms=\(ms(since: start)) clean-tiles=\(NumberText.trimmed(clean, decimals: 3)) digital=\(digital)")
-        return digital ? (options.plan.digital, true) : (options.plan.passes, false)
-    }
-}

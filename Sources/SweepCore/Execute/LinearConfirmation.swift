@@ -4,24 +4,31 @@ import Records
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`): held aside by the
 /// merger until a second view confirms them, and the cheap confirmation tried for each: the
 /// decoder on crops around the read at other scales, or from other pixels, than its view's.
-extension PlanExecutor {
+/// The held reads are the merger's (`CodeMerger.held`): the executor hands it over.
+struct LinearConfirmation {
+    let frame: FrameViews
+    let options: ReaderOptions
+    let trace: (@Sendable (String) -> Void)?
+    var settings: PlanSettings { options.plan.settings }
+
     /// The name reads from a confirmation crop carry when they are new codes.
     static let confirmationPass = "confirm-linear"
 
     /// Whether a read counts only once confirmed: a weak EAN/UPC read in a large frame.
-    func needsConfirmation(_ code: DetectedCode, _ state: FrameState) -> Bool {
+    func needsConfirmation(_ code: DetectedCode) -> Bool {
         code.quality < settings.linearConfirmBelow && settings.linearConfirmSymbologies.contains(code.symbology)
-            && state.fullMegapixels >= settings.linearConfirmMegapixels
+            && frame.fullMegapixels >= settings.linearConfirmMegapixels
     }
 
-    /// Takes one read of a pass into the frame's codes; a read that needs confirmation is held,
-    /// with the view it came from (`source`: the pass's steps) and that view's geometry.
-    func take(_ code: DetectedCode, source: [PassStep], toFull: Homography, view: LumaImage, _ state: inout FrameState) {
-        guard needsConfirmation(code, state) else { state.merged.add(code); return }
+    /// Takes one read of a pass into the frame's codes (`merged`); a read that needs
+    /// confirmation is held, with the view it came from (`source`: the pass's steps) and that
+    /// view's geometry.
+    func take(_ code: DetectedCode, source: [PassStep], toFull: Homography, view: LumaImage, into merged: inout CodeMerger) {
+        guard needsConfirmation(code) else { merged.add(code); return }
         var read = ReadView(toFull, at: Point(x: Double(view.width) / 2, y: Double(view.height) / 2))
-        read.reducedDecode = state.baseScale < 0.999
+        read.reducedDecode = frame.baseScale < 0.999
         read.filtered = source.contains { !$0.isResampling }
-        if state.merged.hold(code, source: source.map(\.description).joined(separator: " → "), view: read) {
+        if merged.hold(code, source: source.map(\.description).joined(separator: " → "), view: read) {
             trace?("hold \(code.symbology.rawValue) quality=\(code.quality) pass=\(code.pass)")
         }
     }
@@ -33,38 +40,38 @@ extension PlanExecutor {
     /// view's), half the read's scale. Each crop is turned as the read's view was. Whatever a
     /// crop reads is taken like a pass's reads: the same code confirms the held one; another
     /// weak read there is held in turn (and not cropped again).
-    func confirmHeld(_ symbols: Set<Symbology>, _ reader: ViewReader, _ state: inout FrameState) {
+    func confirmHeld(_ symbols: Set<Symbology>, _ reader: ViewReader, _ merged: inout CodeMerger) {
         let wanted = symbols.intersection(settings.linearConfirmSymbologies)
         guard !wanted.isEmpty else { return }
-        while let i = state.merged.held.firstIndex(where: { !$0.checked }) {
-            state.merged.markChecked(i)
-            let held = state.merged.held[i]
+        while let i = merged.held.firstIndex(where: { !$0.checked }) {
+            merged.markChecked(i)
+            let held = merged.held[i]
             // Sure reads of another symbology the full-resolution crop made over the held read.
             var overruled = false
             for (target, needsFull) in held.view.confirmationScales {
-                if needsFull || target > state.baseScale * 1.01 { decodeFullResolution(&state) }
-                if needsFull && state.baseScale < 0.999 { continue }
-                guard let view = confirmationView(held, scale: target, state) else { continue }
+                if needsFull || target > frame.baseScale * 1.01 { frame.decodeFullResolution() }
+                if needsFull && frame.baseScale < 0.999 { continue }
+                guard let view = confirmationView(held, scale: target) else { continue }
                 let source = "confirm(\(format(target)) of full)"
-                let toFull = Homography(state.baseToFull).concatenating(view.toBase)
+                let toFull = Homography(frame.baseToFull).concatenating(view.toBase)
                 let start = ContinuousClock.now
                 var read: [String] = []
                 // At full resolution every linear symbology of the pass is read, to see what the
                 // held read's bars are (the others' reads only overrule; they are not taken).
                 let asked = target > 0.999 ? wanted.union(symbols.filter { !$0.isTwoDimensional }) : wanted
-                for raw in reader.read(view.image, ViewRequest(asked)).symbols where accept(raw, scanned: options.scanned) {
+                for raw in reader.read(view.image, ViewRequest(asked)).symbols where options.accepts(raw, scanned: options.scanned) {
                     let code = DetectedCode(raw, in: view.image, toFull: toFull, frame: held.code.frame, pass: Self.confirmationPass)
                     read.append("\(raw.symbology.rawValue)/\(raw.quality)")
                     if target > 0.999 && CodeMerger.overrules(code, held.code) && code.quality >= settings.linearConfirmBelow { overruled = true }
                     guard wanted.contains(raw.symbology) else { continue }
-                    if needsConfirmation(code, state) {
+                    if needsConfirmation(code) {
                         let crop = ReadView(toFull, at: Point(x: Double(view.image.width) / 2, y: Double(view.image.height) / 2))
-                        state.merged.hold(code, source: source, view: crop, checked: true)
+                        merged.hold(code, source: source, view: crop, checked: true)
                     } else {
-                        state.merged.add(code)
+                        merged.add(code)
                     }
                 }
-                let confirmed = state.merged.codes.contains { CodeMerger.same($0, held.code) }
+                let confirmed = merged.codes.contains { CodeMerger.same($0, held.code) }
                 trace?(
                     "confirm \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass) at=\(format(target)) ms=\(ms(since: start)) size=\(view.image.width)x\(view.image.height) read=\(read.joined(separator: ",")) confirmed=\(confirmed)"
                 )
@@ -73,8 +80,8 @@ extension PlanExecutor {
             // Unconfirmed where full resolution reads another code, surely, on its bars: a
             // misread of that code (ZBar's DataBar on an EAN-13's bars), which a later view
             // misreading it the same way must not confirm.
-            if overruled, let j = state.merged.held.firstIndex(where: { $0.code == held.code }) {
-                state.merged.refute(j)
+            if overruled, let j = merged.held.firstIndex(where: { $0.code == held.code }) {
+                merged.refute(j)
                 trace?("refuted \(held.code.symbology.rawValue) quality=\(held.code.quality) pass=\(held.code.pass)")
             }
         }
@@ -83,24 +90,25 @@ extension PlanExecutor {
     /// The crop around a held read at `scale` of full resolution (from the base as it is, shrunk
     /// by a whole factor where the scale is smaller), turned as the read's view was; nil when
     /// the base holds too little resolution for that scale or the crop is empty.
-    func confirmationView(_ held: CodeMerger.Held, scale: Double, _ state: FrameState) -> View? {
-        guard scale <= state.baseScale * 1.01, let fullToBase = state.baseToFull.inverted else { return nil }
+    func confirmationView(_ held: CodeMerger.Held, scale: Double) -> PassView? {
+        let base = frame.base, baseScale = frame.baseScale
+        guard scale <= baseScale * 1.01, let fullToBase = frame.baseToFull.inverted else { return nil }
         let q = held.code.corners.points
         let along = ((q[1].x - q[0].x) * (q[1].x - q[0].x) + (q[1].y - q[0].y) * (q[1].y - q[0].y)).squareRoot()
         let box = held.code.corners.transformed(by: fullToBase).boundingBox
         // ZBar's points may cover only part of the bars (read on a few lines, one way): room
         // for a whole code around them, at least 100 pixels of the view that read it.
         let length = max(along, 100 * held.view.pixelSize)
-        let grow = max(Double(settings.cropMargin) * state.baseScale / scale, length * state.baseScale)
+        let grow = max(Double(settings.cropMargin) * baseScale / scale, length * baseScale)
         let r = PixelRect(
             x: Int((box.minX - grow).rounded(.down)), y: Int((box.minY - grow).rounded(.down)),
             width: Int((box.maxX - box.minX + 2 * grow).rounded(.up)), height: Int((box.maxY - box.minY + 2 * grow).rounded(.up))
         )
-        .clamped(width: state.base.width, height: state.base.height)
+        .clamped(width: base.width, height: base.height)
         guard r.width >= settings.minViewSide, r.height >= settings.minViewSide else { return nil }
-        var image = state.base.cropped(r)
+        var image = base.cropped(r)
         var toBase = AffineTransform.translation(Double(r.x), Double(r.y))
-        let factor = Int((state.baseScale / scale).rounded())
+        let factor = Int((baseScale / scale).rounded())
         if factor > 1 {
             image = image.downscaled(by: factor)
             toBase = toBase.concatenating(.unscale(1 / Double(factor)))
@@ -111,7 +119,7 @@ extension PlanExecutor {
             toBase = toBase.concatenating(back)
         }
         guard image.width >= settings.minViewSide, image.height >= settings.minViewSide else { return nil }
-        return View(image: image, toBase: Homography(toBase))
+        return PassView(image: image, toBase: Homography(toBase))
     }
 }
 

@@ -5,7 +5,7 @@ import Records
 /// a list of them (`PlanExecutor.readers`); a pass runs the reader it names, asking it only for
 /// the symbologies that reader reads. The readers are made where the C libraries are
 /// (`BarcodeReader`: ZBar and zxing-cpp); the engine knows none of them. (The grid decoder reads
-/// located QR codes, not views: it is the plan's `grid` pass, `PlanGridPass.swift`.)
+/// located QR codes, not views: it is the plan's `grid` pass, `GridPass`.)
 public struct ViewReader {
     public let engine: DecodingEngine
     public let symbologies: Set<Symbology>
@@ -14,7 +14,7 @@ public struct ViewReader {
     public let isolated: Bool
     /// The reader that confirms weak linear reads (few agreeing scan lines, `RawSymbol.quality`,
     /// in a big photo; from any reader): after each of its passes it reads crops around the held
-    /// reads again (`PlanExecutor.confirmHeld`). ZBar.
+    /// reads again (`LinearConfirmation.confirmHeld`). ZBar.
     public let confirmsWeakReads: Bool
     public let read: (LumaImage, ViewRequest) -> ViewOutcome
 
@@ -40,14 +40,14 @@ public struct ViewOutcome: Sendable {
     public init(symbols: [RawSymbol], failure: String? = nil) { self.symbols = symbols; self.failure = failure }
 }
 
-extension PlanExecutor {
+extension ReaderOptions {
     /// Whether a reader's symbol counts: a symbology asked for, a linear read of at least
     /// `minLinearQuality`, an ITF of at least `minITFLength` digits when one is given (else each
     /// reader kept to its own rule).
-    func accept(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
+    func accepts(_ raw: RawSymbol, scanned: SymbologySet) -> Bool {
         guard scanned.members.contains(raw.symbology) else { return false }
-        if !raw.symbology.isTwoDimensional && raw.quality < options.minLinearQuality { return false }
-        if raw.symbology == .itf, let min = options.minITFLength, raw.bytes.count < min { return false }
+        if !raw.symbology.isTwoDimensional && raw.quality < minLinearQuality { return false }
+        if raw.symbology == .itf, let min = minITFLength, raw.bytes.count < min { return false }
         return true
     }
 }

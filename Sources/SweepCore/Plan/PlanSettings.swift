@@ -68,7 +68,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// of the code's, and the full-resolution read of it then counted as a second code.
     public var settledLineStep = 1
     /// A full-frame pass over a settled frame runs only where the bar-field test sees bars in its
-    /// view (`PlanExecutor.barsToLookFor`): a photo of QR codes alone costs no ZBar pass.
+    /// view (`CheapLook.barsToLookFor`): a photo of QR codes alone costs no ZBar pass.
     public var settledNeedsBarField = false
     /// The share of a 16x16 block's pixels on an edge that makes it part of a bar field for that
     /// test: looser than the sheet's 0.6, since a code of narrow bars one pixel apart shows edges
@@ -100,7 +100,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
     /// `linearConfirmSymbologies` on fewer than `linearConfirmBelow` scan lines, in a frame of at
     /// least `linearConfirmMegapixels` (full resolution), is held aside until another view reads
     /// the same code at an overlapping place (another pass, or a crop around it at another scale
-    /// or from other pixels, see `PlanExecutor.confirmHeld`) or a stronger read of it agrees. A
+    /// or from other pixels, see `LinearConfirmation.confirmHeld`) or a stronger read of it agrees. A
     /// held read is no find (`nothing-found` and `no-read-of-quality` still hold, so the
     /// fallbacks run); one still held at the end is dropped.
     public var linearConfirmBelow = 40

@@ -42,7 +42,7 @@ public struct ScanPlan: Sendable, Equatable, Codable {
             // decoded at half size (DCT scaling) and averaged down once more; finds modules of
             // about 6 px and more at full size. (At 0.7 MP the decode is 1/4 size and 40 %
             // cheaper, but two thirds of the benchmark's codes are lost.) Once the frame's QR codes
-            // are settled (`PlanExecutor.qrSettled`) that pass looks for bars only: with
+            // are settled (`LocatedQRCodes.settled`) that pass looks for bars only: with
             // --symbologies qr it then does not run.
             var settings = PlanSettings()
             settings.settledLineStep = 2

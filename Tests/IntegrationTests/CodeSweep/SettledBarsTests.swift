@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 39, item 4: once a frame's QR codes are settled, `fast`'s and `normal`'s full-frame ZBar
 /// passes run only where the bar-field test sees bars no code read explains
-/// (`PlanExecutor.barsToLookFor`). The linear codes beside a QR code must still be read; a photo
+/// (`CheapLook.barsToLookFor`). The linear codes beside a QR code must still be read; a photo
 /// of a QR code alone costs no ZBar pass (`SettledQRTests`).
 @Suite("Settled QR codes: bars beside them are still read")
 struct SettledBarsTests {

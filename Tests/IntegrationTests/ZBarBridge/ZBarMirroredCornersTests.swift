@@ -38,7 +38,7 @@ struct ZBarMirroredCornersTests {
             // The code's own top-left finder: the image's top-left, or its top-right mirrored.
             let topLeft = Point(x: isMirrored ? side - q : q, y: q)
             #expect(QRLocator.distance(corners.points[0], topLeft) < 8, "\(path): \(corners.points)")
-            let frame = try #require(PlanExecutor.frameThroughCorners(corners, image: image), "\(path)")
+            let frame = try #require(GridPass.frameThroughCorners(corners, image: image), "\(path)")
             guard case .read(let r) = QRGridReader.read(image, candidate: frame, polish: false) else {
                 Issue.record("\(path): not read through ZBar's corners")
                 continue

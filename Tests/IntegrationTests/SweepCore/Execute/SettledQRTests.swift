@@ -6,8 +6,8 @@ import Testing
 
 /// QR codes located first (issue 39): the grid decoder reads the located QR codes before any ZBar
 /// pass, and ZBar's full-frame passes then look for QR codes only while the frame's QR codes are
-/// not settled (`PlanExecutor.qrSettled`); once they are, for bars only, on every second line,
-/// and only where the bar-field test sees bars in the pass's view (`PlanExecutor.barsToLookFor`).
+/// not settled (`LocatedQRCodes.settled`); once they are, for bars only, on every second line,
+/// and only where the bar-field test sees bars in the pass's view (`CheapLook.barsToLookFor`).
 @Suite("QR codes located first: ZBar's full-frame passes and settled QR codes")
 struct SettledQRTests {
     final class Asked: @unchecked Sendable { var requests: [ViewRequest] = [] }

@@ -14,19 +14,19 @@ struct LocatedCropTests {
     @Test func aCropIsTheOutlineGrownByTheMarginTimesItsLongerSide() {
         // A tilted outline: its bounding box is 100..200 x 150..230, the longer side 100.
         let tilted = Quad([Point(x: 110, y: 150), Point(x: 200, y: 160), Point(x: 190, y: 230), Point(x: 100, y: 220)])
-        let crops = PlanExecutor.locatedCrops([tilted], margin: 0.5, width: 1000, height: 800)
+        let crops = StepViews.locatedCrops([tilted], margin: 0.5, width: 1000, height: 800)
         #expect(crops == [PixelRect(x: 50, y: 100, width: 200, height: 180)])
     }
 
     @Test func aCropStopsAtTheImageEdges() {
-        let crops = PlanExecutor.locatedCrops([Self.square(10, 700, 80)], margin: 1, width: 1000, height: 800)
+        let crops = StepViews.locatedCrops([Self.square(10, 700, 80)], margin: 1, width: 1000, height: 800)
         #expect(crops == [PixelRect(x: 0, y: 620, width: 170, height: 180)])
     }
 
     @Test func anOutlineWithinAnEarlierCropGetsNoCropOfItsOwn() {
         // The second code lies within the first one's crop (0..300); the third does not.
         let outlines = [Self.square(100, 100, 100), Self.square(210, 210, 50), Self.square(500, 500, 50)]
-        let crops = PlanExecutor.locatedCrops(outlines, margin: 1, width: 1000, height: 1000)
+        let crops = StepViews.locatedCrops(outlines, margin: 1, width: 1000, height: 1000)
         #expect(crops == [PixelRect(x: 0, y: 0, width: 300, height: 300), PixelRect(x: 450, y: 450, width: 150, height: 150)])
     }
 
@@ -36,9 +36,9 @@ struct LocatedCropTests {
         let huge = Quad([Point(x: 0, y: 0), Point(x: 1e300, y: 0), Point(x: 1e300, y: 1e300), Point(x: 0, y: 1e300)])
         let infinite = Quad([Point(x: 0, y: 0), Point(x: .infinity, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)])
         let outside = Self.square(5000, 5000, 10)
-        #expect(PlanExecutor.locatedCrops([wild, infinite, outside], margin: 1, width: 100, height: 100).isEmpty)
+        #expect(StepViews.locatedCrops([wild, infinite, outside], margin: 1, width: 100, height: 100).isEmpty)
         // A finite but enormous outline is clamped to the image, not turned into an overflow.
-        #expect(PlanExecutor.locatedCrops([huge], margin: 1, width: 100, height: 100) == [PixelRect(x: 0, y: 0, width: 100, height: 100)])
+        #expect(StepViews.locatedCrops([huge], margin: 1, width: 100, height: 100) == [PixelRect(x: 0, y: 0, width: 100, height: 100)])
     }
 
     @Test func oneSymbolReadTwiceIsTheSameSymbolACodeInsideAnotherIsNot() {

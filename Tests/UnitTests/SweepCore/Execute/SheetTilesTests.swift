@@ -8,7 +8,7 @@ import Testing
 struct SheetTilesTests {
     @Test("tiles cover the image, each whole, the last of a row and column against the edge; any part of at most the overlap lies in one tile")
     func tiling() {
-        let tiles = PlanExecutor.sheetTiles(width: 8200, height: 4500, side: 2048, overlap: 512)
+        let tiles = SheetOfCodes.sheetTiles(width: 8200, height: 4500, side: 2048, overlap: 512)
         #expect(Set(tiles.map(\.x)) == [0, 1536, 3072, 4608, 6144, 6152])
         #expect(Set(tiles.map(\.y)) == [0, 1536, 2452])
         #expect(tiles.count == 18 && tiles.allSatisfy { $0.width == 2048 && $0.height == 2048 })
@@ -19,9 +19,9 @@ struct SheetTilesTests {
             }
         }
         // An image smaller than a tile is one tile, itself.
-        #expect(PlanExecutor.sheetTiles(width: 1000, height: 3000, side: 2048, overlap: 512).map(\.width) == [1000, 1000])
-        #expect(PlanExecutor.sheetTiles(width: 1000, height: 800, side: 2048, overlap: 512) == [PixelRect(x: 0, y: 0, width: 1000, height: 800)])
-        #expect(PlanExecutor.sheetTiles(width: 0, height: 800, side: 2048, overlap: 512).isEmpty)
+        #expect(SheetOfCodes.sheetTiles(width: 1000, height: 3000, side: 2048, overlap: 512).map(\.width) == [1000, 1000])
+        #expect(SheetOfCodes.sheetTiles(width: 1000, height: 800, side: 2048, overlap: 512) == [PixelRect(x: 0, y: 0, width: 1000, height: 800)])
+        #expect(SheetOfCodes.sheetTiles(width: 0, height: 800, side: 2048, overlap: 512).isEmpty)
     }
 
     @Test("busy blocks a code explains are not counted; the count stops at enough")
@@ -29,7 +29,7 @@ struct SheetTilesTests {
         // 20 x 10 blocks (160 x 80 px), busy in columns 2-5 and 12-15 of rows 2-7.
         var mask = [Bool](repeating: false, count: 200)
         for y in 2...7 { for x in Array(2...5) + Array(12...15) { mask[y * 20 + x] = true } }
-        let map = PlanExecutor.BusyMap(mask: mask, blocksWide: 20, blocksHigh: 10)
+        let map = SheetOfCodes.BusyMap(mask: mask, blocksWide: 20, blocksHigh: 10)
         let all = PixelRect(x: 0, y: 0, width: 160, height: 80)
         #expect(map.unexplained(in: all, explained: [], enough: 1000) == 48)
         #expect(map.unexplained(in: all, explained: [], enough: 4) == 4)

@@ -102,7 +102,7 @@ struct TextureProbeTests {
         look.fine = [big, small]
         look.fineBars = [false, false]
         let places = { (read: [Point], unread: [Point], explained: [Point]) in
-            PlanExecutor.places(.fineRegions(maxArea: 0.05), look: look, read: read, unread: unread, explained: explained)
+            StepViews.places(.fineRegions(maxArea: 0.05), look: look, read: read, unread: unread, explained: explained)
         }
         #expect(places([], [], []) == [small])
         // Bars no code read so far explains (a fine bar code): cropped; bars with a code read in
@@ -132,14 +132,14 @@ struct TextureProbeTests {
         let wide = FractionalBox(x0: 0, y0: 0.7, x1: 0.5, y1: 1)
         look.regions = [a, b, wide]
         look.regionBars = [false, false, false]
-        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look).isEmpty)
+        #expect(StepViews.places(.smallRegions(maxArea: 0.02), look: look).isEmpty)
         look.regionBars = [false, true, false]
-        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look) == [b])
+        #expect(StepViews.places(.smallRegions(maxArea: 0.02), look: look) == [b])
         // A located code not read yet in `a`; one in the wide place does not make it small.
         look.regionBars = [false, false, false]
-        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look, unread: [Point(x: 0.15, y: 0.12), Point(x: 0.2, y: 0.8)]) == [a])
+        #expect(StepViews.places(.smallRegions(maxArea: 0.02), look: look, unread: [Point(x: 0.15, y: 0.12), Point(x: 0.2, y: 0.8)]) == [a])
         // A 2D code read there is no evidence (nothing is left to find).
-        #expect(PlanExecutor.places(.smallRegions(maxArea: 0.02), look: look, read: [Point(x: 0.15, y: 0.12)]).isEmpty)
+        #expect(StepViews.places(.smallRegions(maxArea: 0.02), look: look, read: [Point(x: 0.15, y: 0.12)]).isEmpty)
     }
 
     @Test("the look marks bars in a small code-like place, not a code's modules")

@@ -4,57 +4,23 @@ import Records
 import Glibc
 #endif
 /// What the steps of a pass make of an image: the views (crops, warps, scales, filters) and
-/// the places the crop steps cut, each view with its transform back to the base frame.
-extension PlanExecutor {
-    /// The frame as the passes see it, cut to the region of interest when there is one (the one
-    /// place the ROI is cropped, for the frame as decoded and for its full-resolution decode),
-    /// and the map from its pixels to full resolution (`scale`: the frame's size relative to it).
-    func cutToRegion(_ frame: LumaImage, scale: Double) -> (LumaImage, AffineTransform) {
-        let toFull = AffineTransform.unscale(scale)
-        guard let roi = options.roi else { return (frame, toFull) }
-        let r = roi.pixels(width: frame.width, height: frame.height)
-        return (frame.cropped(r), toFull.concatenating(.translation(Double(r.x), Double(r.y))))
-    }
+/// the places the crop steps cut, each view with its transform back to the view it was made of.
+struct StepViews {
+    let settings: PlanSettings
 
-    func materialize(_ steps: [PassStep], _ state: inout FrameState) -> [View] {
-        if let hit = state.cache[steps] { return hit }
-        let parent = materialize(Array(steps.dropLast()), &state)
-        let step = steps.last!
-        var places = Places()
-        if step.isCrop, let look = state.look {
-            places.look = look; places.read = state.readFractions; places.unread = unreadFractions(step, &state)
-            places.explained = explainedFractions(step, &state)
-        }
-        if step == .sheetTiles { places.tiles = unexplainedTiles(state.merged.codes.map(\.corners), &state) }
-        if step.isLocated, let fullToBase = state.baseToFull.inverted {
-            places.located = state.unreadLocated.map { $0.mapped(by: Homography(fullToBase)) }
-        }
-        var out: [View] = []
-        for v in parent {
-            for child in apply(step, to: v.image, places: places) {
-                out.append(View(image: child.image, toBase: v.toBase.concatenating(child.toBase)))
-            }
-        }
-        state.cache[steps] = out
-        return out
-    }
-
-    /// The places' explanations: every code read so far; for the second decoder's places
-    /// (`.unexplainedRegions`) also every located QR code, read or not, that the grid decoder
-    /// did not find to be no code (a QR code is what is there: no Data Matrix, PDF417 or
-    /// Aztec for zxing-cpp to look for, turned both ways, in its place).
-    func explainedFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
-        guard case .unexplainedRegions = step else { return state.explainedFractions }
-        let located = locate(&state).indices.filter { !state.notCodes.contains($0) }.map { state.located![$0].center }
-        return state.explainedFractions + state.fractions(located)
-    }
-
-    /// Where the located codes not read yet are, for the crop steps that need it (the locator
-    /// runs for them if it has not).
-    func unreadFractions(_ step: PassStep, _ state: inout FrameState) -> [Point] {
-        guard case .smallRegions = step else { return [] }
-        _ = locate(&state)
-        return state.unreadFractions
+    /// Where the crop and warp steps cut: the cheap look's places (fractions of the frame) and
+    /// the located QR codes not read yet (in pixels of the base image).
+    struct Places {
+        var look = TextureProbe.Result()
+        /// Centres of the 2D codes read so far, as fractions of the base frame.
+        var read: [Point] = []
+        /// Centres of the located QR codes not read yet, as fractions of the base frame.
+        var unread: [Point] = []
+        /// Centres of every code read so far (linear ones too), as fractions of the base frame.
+        var explained: [Point] = []
+        var located: [QRCandidate] = []
+        /// A sheet's full-resolution tiles with texture no code read explains (base pixels).
+        var tiles: [PixelRect] = []
     }
 
     /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
@@ -108,8 +74,8 @@ extension PlanExecutor {
         return cut
     }
 
-    func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [View] {
-        func affine(_ image: LumaImage, _ t: AffineTransform) -> View { View(image: image, toBase: Homography(t)) }
+    func apply(_ step: PassStep, to img: LumaImage, places: Places) -> [PassView] {
+        func affine(_ image: LumaImage, _ t: AffineTransform) -> PassView { PassView(image: image, toBase: Homography(t)) }
         switch step {
         case .regions, .fineRegions, .smallRegions, .unexplainedRegions:
             return Self.places(step, look: places.look, read: places.read, unread: places.unread, explained: places.explained).map { box in
@@ -123,7 +89,7 @@ extension PlanExecutor {
                 let perModule = min(settings.locatedModulePixels.upperBound, max(settings.locatedModulePixels.lowerBound, c.moduleSize))
                 let s = max(side, Int(perModule.rounded()) * c.dimension)
                 let (image, back) = img.rectified(c.toImage, dimension: c.dimension, side: s, margin: Int(Double(s) * margin))
-                return View(image: image, toBase: back)
+                return PassView(image: image, toBase: back)
             }
         case .locatedGrid(let shift):
             // The best frame's grid, then the next-best frames' (another version, another corner);
@@ -134,7 +100,7 @@ extension PlanExecutor {
                 return frames.flatMap { frame in
                     offsets.map { dx, dy in
                         let (image, back) = img.sampledGrid(frame.1, dimension: frame.0, modulePixels: 4, quiet: 4, offset: Point(x: dx, y: dy))
-                        return View(image: image, toBase: back)
+                        return PassView(image: image, toBase: back)
                     }
                 }
             }
@@ -145,7 +111,7 @@ extension PlanExecutor {
         case .fit(let mp):
             let f = Int((img.megapixels / mp).squareRoot().rounded(.up))
             return f <= 1
-                ? [View(image: img, toBase: .identity)]
+                ? [PassView(image: img, toBase: .identity)]
                 : [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
         case .downscale(let f):
             return [affine(img.downscaled(by: f), .unscale(1 / Double(f)))]
@@ -154,19 +120,19 @@ extension PlanExecutor {
             guard img.pixelCount * f * f <= settings.maxUpscaledPixels else { return [] }
             return [affine(img.upscaled(by: f), .unscale(Double(f)))]
         case .invert:
-            return [View(image: img.inverted(), toBase: .identity)]
+            return [PassView(image: img.inverted(), toBase: .identity)]
         case .contrastStretch:
-            return [View(image: img.contrastStretched(), toBase: .identity)]
+            return [PassView(image: img.contrastStretched(), toBase: .identity)]
         case .adaptiveThreshold(let r):
-            return [View(image: img.adaptiveThresholded(radius: r), toBase: .identity)]
+            return [PassView(image: img.adaptiveThresholded(radius: r), toBase: .identity)]
         case .sharpen:
-            return [View(image: img.sharpened(), toBase: .identity)]
+            return [PassView(image: img.sharpened(), toBase: .identity)]
         case .unsharp(let r, let a):
-            return [View(image: img.sharpened(radius: r, amount: a), toBase: .identity)]
+            return [PassView(image: img.sharpened(radius: r, amount: a), toBase: .identity)]
         case .binarize:
-            return [View(image: img.binarized(), toBase: .identity)]
+            return [PassView(image: img.binarized(), toBase: .identity)]
         case .median:
-            return [View(image: img.median3(), toBase: .identity)]
+            return [PassView(image: img.median3(), toBase: .identity)]
         case .rotate(let deg):
             // A long thin strip turned makes a canvas far larger than itself (18080x45 at 30
             // degrees: 142 MP for 0.8): no turned view past 4 times the view's pixels.
@@ -187,9 +153,9 @@ extension PlanExecutor {
     }
 
     /// A grid x grid tiling of the view, each tile grown by `overlap` of a tile on every side.
-    static func tiles(_ img: LumaImage, grid: Int, overlap: Double) -> [View] {
-        guard grid > 1 else { return [View(image: img, toBase: .identity)] }
-        var views: [View] = []
+    static func tiles(_ img: LumaImage, grid: Int, overlap: Double) -> [PassView] {
+        guard grid > 1 else { return [PassView(image: img, toBase: .identity)] }
+        var views: [PassView] = []
         let tw = Double(img.width) / Double(grid), th = Double(img.height) / Double(grid)
         for ty in 0..<grid {
             for tx in 0..<grid {
@@ -198,7 +164,7 @@ extension PlanExecutor {
                 let x1 = Int((Double(tx + 1) * tw + overlap * tw).rounded(.up))
                 let y1 = Int((Double(ty + 1) * th + overlap * th).rounded(.up))
                 let r = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).clamped(width: img.width, height: img.height)
-                views.append(View(image: img.cropped(r), toBase: Homography(.translation(Double(r.x), Double(r.y)))))
+                views.append(PassView(image: img.cropped(r), toBase: Homography(.translation(Double(r.x), Double(r.y)))))
             }
         }
         return views

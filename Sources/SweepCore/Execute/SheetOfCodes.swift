@@ -3,8 +3,23 @@ import Records
 /// Sheets of codes: big frames whose code-like places cover much of them (label sheets, asset
 /// tags, scanned pages). Their codes can be too small for every reduced view, so the locator
 /// and ZBar look at them at full resolution, tile by tile, where the full-resolution look sees
-/// texture that nothing found so far explains.
-extension PlanExecutor {
+/// texture that nothing found so far explains. Made per `scan` call; it holds the busy blocks
+/// of the full-resolution look, taken once.
+final class SheetOfCodes {
+    private let frame: FrameViews
+    private let look: CheapLook
+    private let settings: PlanSettings
+    private let trace: (@Sendable (String) -> Void)?
+    /// The busy blocks at full resolution (a sheet's full look), taken once.
+    private var fullBusy: BusyMap?
+
+    init(frame: FrameViews, look: CheapLook, settings: PlanSettings, trace: (@Sendable (String) -> Void)?) {
+        self.frame = frame
+        self.look = look
+        self.settings = settings
+        self.trace = trace
+    }
+
     /// The busy 8x8 blocks of the frame at full resolution (`TextureProbe.busyMask`).
     struct BusyMap {
         var mask: [Bool]
@@ -59,44 +74,40 @@ extension PlanExecutor {
 
     /// Whether the frame is a sheet of codes: big enough, code-like over much of it, in many
     /// separate places, and codes among them: several QR codes located in the reduced view
-    /// (`located`: their count, when the locator is running), or, where nothing was read yet, a
-    /// bar field in the frame as decoded. A page of text or a fabric has the places and neither.
-    func isSheet(_ state: inout FrameState, located: Int? = nil) -> Bool {
-        guard state.fullMegapixels >= settings.sheetMegapixels else { return false }
+    /// (`qrCodes`: the located codes some pass read, or their count while the locator is
+    /// running; asked only of a big frame), or, where nothing of `codes` was read yet, a bar
+    /// field in the frame as decoded. A page of text or a fabric has the places and neither.
+    func isSheet(_ codes: [DetectedCode], qrCodes: () -> Int) -> Bool {
+        guard frame.fullMegapixels >= settings.sheetMegapixels else { return false }
         // Bars are looked for only where nothing was read yet: a photo whose code the first view
         // or the grid decoder read, with fewer QR codes located, costs no look (fast takes none).
         // Located codes that some pass read: a field of finder-like rings makes candidates by
         // the dozen, some with format information by chance, none of them read.
-        let qrCodes = located ?? (locate(&state).count - state.unreadLocatedIndices.count - state.notCodes.count)
-        guard qrCodes >= settings.sheetMinLocated || state.merged.codes.isEmpty else { return false }
-        let look = probe(&state)
-        guard look.codeLike && look.busyArea >= settings.sheetBusyArea && look.places >= settings.sheetMinPlaces else { return false }
+        let qrCodes = qrCodes()
+        guard qrCodes >= settings.sheetMinLocated || codes.isEmpty else { return false }
+        let seen = look.probe()
+        guard seen.codeLike && seen.busyArea >= settings.sheetBusyArea && seen.places >= settings.sheetMinPlaces else { return false }
         if qrCodes >= settings.sheetMinLocated { return true }
-        if let seen = state.barField[0] { return seen }
-        let start = ContinuousClock.now
-        let seen = TextureProbe.hasBarField(state.base, in: .whole)
-        state.barField[0] = seen
-        trace?("bar-field ms=\(ms(since: start)) at=base seen=\(seen)")
-        return seen
+        return look.barFieldInBase()
     }
 
     /// The look at full resolution (the frame decoded at full size first if it is not yet): its
     /// busy blocks, taken once.
-    func fullLook(_ state: inout FrameState) -> BusyMap {
-        decodeFullResolution(&state)
-        if let map = state.fullBusy { return map }
+    private func fullLook() -> BusyMap {
+        frame.decodeFullResolution()
+        if let map = fullBusy { return map }
         let start = ContinuousClock.now
-        let (mask, bw, bh) = TextureProbe.busyMask(state.base)
+        let (mask, bw, bh) = TextureProbe.busyMask(frame.base)
         let map = BusyMap(mask: mask, blocksWide: bw, blocksHigh: bh)
-        state.fullBusy = map
-        trace?("full-look ms=\(ms(since: start)) busy=\(mask.filter { $0 }.count) size=\(state.base.width)x\(state.base.height)")
+        fullBusy = map
+        trace?("full-look ms=\(ms(since: start)) busy=\(mask.filter { $0 }.count) size=\(frame.base.width)x\(frame.base.height)")
         return map
     }
 
     /// Outlines (full-resolution pixels) as boxes in base pixels, each grown by a tenth of its
     /// size and 8 px: the code and its quiet zone.
-    func explainedBoxes(_ outlines: [Quad], _ state: FrameState) -> [PixelRect] {
-        guard let fullToBase = state.baseToFull.inverted else { return [] }
+    private func explainedBoxes(_ outlines: [Quad]) -> [PixelRect] {
+        guard let fullToBase = frame.baseToFull.inverted else { return [] }
         let toBase = Homography(fullToBase)
         return outlines.compactMap { q in
             let b = q.transformed(by: toBase).boundingBox
@@ -109,14 +120,14 @@ extension PlanExecutor {
     }
 
     /// The full-resolution tiles of a sheet where the full look sees at least a few busy blocks
-    /// that `outlines` (full-resolution pixels) do not explain; none for a frame that is no sheet.
-    /// `merging`: when most tiles are kept, the frame whole (one view costs less than its
-    /// overlapping tiles). `located`: the located codes so far, while the locator runs.
-    func unexplainedTiles(_ outlines: [Quad], merging: Bool = true, located: Int? = nil, _ state: inout FrameState) -> [PixelRect] {
-        guard isSheet(&state, located: located) else { return [] }
-        let map = fullLook(&state)
-        let explained = explainedBoxes(outlines, state)
-        let w = state.base.width, h = state.base.height
+    /// that `outlines` (full-resolution pixels) do not explain; none for a frame that is no sheet
+    /// (`isSheet`, with `codes` and `qrCodes`). `merging`: when most tiles are kept, the frame
+    /// whole (one view costs less than its overlapping tiles).
+    func unexplainedTiles(_ outlines: [Quad], merging: Bool = true, codes: [DetectedCode], qrCodes: () -> Int) -> [PixelRect] {
+        guard isSheet(codes, qrCodes: qrCodes) else { return [] }
+        let map = fullLook()
+        let explained = explainedBoxes(outlines)
+        let w = frame.base.width, h = frame.base.height
         let all = Self.sheetTiles(width: w, height: h, side: settings.sheetTileSide, overlap: settings.sheetTileOverlap)
         let kept = all.filter { map.unexplained(in: $0, explained: explained, enough: TextureProbe.minBusyBlocks) >= TextureProbe.minBusyBlocks }
         // Most of the sheet: the frame whole costs less than its overlapping tiles.
@@ -126,21 +137,22 @@ extension PlanExecutor {
     /// The locator at full resolution on a sheet's tiles where texture no located code explains
     /// is (a code whose modules the reduced view shrank under 2 px): the candidates found there,
     /// in full-resolution pixels, less those that a candidate found before (or in an
-    /// overlapping tile) already stands for.
-    func locateTiles(_ found: [QRCandidate], _ state: inout FrameState) -> [QRCandidate] {
+    /// overlapping tile) already stands for. Asked by the locator while it runs (`found`: what it
+    /// found in the reduced view; `codes`: the codes read so far).
+    func locateTiles(_ found: [QRCandidate], codes: [DetectedCode]) -> [QRCandidate] {
         // Only where the reduced view found a few codes: elsewhere the sheet's ZBar pass reads
         // what it missed, and a photo whose code it located costs no look here.
-        guard found.count >= settings.sheetMinLocated, holdsCodes(found, state) else { return [] }
+        guard found.count >= settings.sheetMinLocated, holdsCodes(found) else { return [] }
         let start = ContinuousClock.now
-        let tiles = unexplainedTiles(found.map(\.corners), merging: false, located: found.count, &state)
+        let tiles = unexplainedTiles(found.map(\.corners), merging: false, codes: codes) { found.count }
         guard !tiles.isEmpty else { return [] }
         var options = QRLocator.Options()
         options.maxFinders = settings.sheetMaxFinders
-        let baseToFull = Homography(state.baseToFull)
+        let baseToFull = Homography(frame.baseToFull)
         var all = found, added: [QRCandidate] = []
         for tile in tiles {
             let toFull = baseToFull.concatenating(Homography(.translation(Double(tile.x), Double(tile.y))))
-            for c in denoised(QRLocator.locate(state.base.cropped(tile), options: options)) {
+            for c in LocatedQRCodes.denoised(QRLocator.locate(frame.base.cropped(tile), options: options), settings) {
                 let m = c.mapped(by: toFull)
                 let center = m.center
                 if all.contains(where: { $0.corners.contains(center) && m.corners.contains($0.center) }) { continue }
@@ -152,28 +164,17 @@ extension PlanExecutor {
         return added
     }
 
-    /// A locator's candidates less pixel noise: more than `noisyLocatedAbove` of them with a
-    /// median finder match under `noisyFinderMatch` keep only those matching `noisyKeepFinderMatch`.
-    func denoised(_ candidates: [QRCandidate]) -> [QRCandidate] {
-        guard candidates.count > settings.noisyLocatedAbove else { return candidates }
-        let matches = candidates.map(\.finderMatch).sorted()
-        guard matches[matches.count / 2] < settings.noisyFinderMatch else { return candidates }
-        return candidates.filter { $0.finderMatch >= settings.noisyKeepFinderMatch }
-    }
-}
-
-extension PlanExecutor {
     /// Whether the grid decoder reads at least `settings.sheetMinLocated` of the reduced view's
     /// first `4 * sheetMinLocated` candidates (full-resolution pixels) on the base frame: a
     /// field of finder-like rings or squares gives triples by the dozen, some with format
     /// information by chance, none a code, and is no reason to look at full resolution. (The
     /// grid pass reads them again; a few reads are cheap beside a full-resolution look.)
-    func holdsCodes(_ found: [QRCandidate], _ state: FrameState) -> Bool {
-        guard let fullToBase = state.baseToFull.inverted else { return false }
+    private func holdsCodes(_ found: [QRCandidate]) -> Bool {
+        guard let fullToBase = frame.baseToFull.inverted else { return false }
         let toBase = Homography(fullToBase)
         var codes = 0
         for candidate in found.prefix(4 * settings.sheetMinLocated) {
-            if case .read = QRGridReader.read(state.base, candidate: candidate.mapped(by: toBase)) { codes += 1 }
+            if case .read = QRGridReader.read(frame.base, candidate: candidate.mapped(by: toBase)) { codes += 1 }
             if codes >= settings.sheetMinLocated { return true }
         }
         return false
