@@ -44,7 +44,7 @@ def main(argv):
     if not tests:
         print("test-times: no test result in the output: nothing was timed", file=sys.stderr)
         return 1
-    print(f"\n== the {min(top, len(tests))} slowest of {len(tests)} tests (seconds, wall, run in parallel)")
+    print(f"\n== the {min(top, len(tests))} slowest of {len(tests)} tests (seconds; a test run beside others counts their time too)")
     for secs, name, status in sorted(tests, reverse=True)[:top]:
         print(f"{secs:8.2f}  {name}{'' if status == 'passed' else '  FAILED'}")
     if suites:
