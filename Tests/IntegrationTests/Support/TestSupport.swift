@@ -2,6 +2,7 @@ import Foundation
 import MagickBridge
 import Records
 import Reporting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -100,13 +101,30 @@ enum Make {
         try run(
             Tools.convert,
             [
-                "-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
-                "-attenuate", "0.5", "+noise", "Gaussian",
-                "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
+                try cameraScene(), "(", code, "-background", "white", "-rotate", "\(tilt)", ")", "-geometry", "+\(x)+\(y)", "-composite",
                 "-blur", "0x\(blur)", "-quality", "85", out,
             ])
         return out
     }
+
+    /// The scene every camera shot is pasted on (seeded: the same pixels in one command or two),
+    /// made once per test process, as MIFF (nothing to compress): 5 s of ImageMagick a shot saved.
+    static func cameraScene() throws -> String {
+        try cameraSceneFile.withLock { made in
+            if let made { return made.file("scene.miff") }
+            let dir = try TempDir("camera-scene")
+            try run(
+                Tools.convert,
+                [
+                    "-seed", "101", "-size", "200x150", "plasma:fractal", "-blur", "0x1", "-resize", "4000x3000!",
+                    "-attenuate", "0.5", "+noise", "Gaussian", dir.file("scene.miff"),
+                ])
+            made = dir
+            return dir.file("scene.miff")
+        }
+    }
+
+    private static let cameraSceneFile = Mutex<TempDir?>(nil)
 
     /// Encodes text to bytes with the iconv command (independent of the code under test).
     static func iconv(_ text: String, to charset: String) throws -> [UInt8] {
