@@ -11,8 +11,11 @@ test result at all (a run that timed nothing must not look like a fast one).
 import re
 import sys
 
-TEST = re.compile(r'^[^\w]*Test (\S+?)(?:\(.*?\))? (passed|failed) after ([0-9.]+) seconds')
-NAMED = re.compile(r'^[^\w]*Test "(.+?)" (passed|failed) after ([0-9.]+) seconds')
+# A test line: `Test name()` or `Test "display name"`, then, for a parameterized one,
+# `with N test cases`, then the result.
+CASES = r'(?: with \d+ test cases?)?'
+TEST = re.compile(r'^[^\w]*Test (\S+?)(?:\(.*?\))?' + CASES + r' (passed|failed) after ([0-9.]+) seconds')
+NAMED = re.compile(r'^[^\w]*Test "(.+?)"' + CASES + r' (passed|failed) after ([0-9.]+) seconds')
 SUITE = re.compile(r'^[^\w]*Suite "?(.+?)"? (passed|failed) after ([0-9.]+) seconds')
 RUN = re.compile(r'^[^\w]*Test run with (\d+) tests? (?:in \d+ suites? )?(passed|failed) after ([0-9.]+) seconds')
 
@@ -44,7 +47,7 @@ def main(argv):
     if not tests:
         print("test-times: no test result in the output: nothing was timed", file=sys.stderr)
         return 1
-    print(f"\n== the {min(top, len(tests))} slowest of {len(tests)} tests (seconds; a test run beside others counts their time too)")
+    print(f"\n== the {min(top, len(tests))} slowest of {len(tests)} tests (seconds)")
     for secs, name, status in sorted(tests, reverse=True)[:top]:
         print(f"{secs:8.2f}  {name}{'' if status == 'passed' else '  FAILED'}")
     if suites:

@@ -15,12 +15,18 @@ import UserInput
 /// fault-injecting binary, whose workers hang on chosen pictures.
 @Suite("Interrupts and the workers' lifetime", .serialized)
 struct InterruptTests: SweepRuns {
-    /// Alive: the process exists and is not a zombie (a dead child not yet reaped).
-    static func alive(_ pid: pid_t) -> Bool {
+    /// The fields of /proc/PID/stat after the command's name (state, parent, ...); nil when the
+    /// process is gone.
+    static func statFields(_ pid: pid_t) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
-        else { return false }
-        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
+    }
+
+    /// Alive: the process exists and is not a zombie (a dead child not yet reaped).
+    static func alive(_ pid: pid_t) -> Bool {
+        guard let state = statFields(pid)?.first else { return false }
         return state != "Z" && state != "X"
     }
 
@@ -28,26 +34,33 @@ struct InterruptTests: SweepRuns {
     static func workers(of parent: pid_t) -> [pid_t] {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
         return pids.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, pid_t(fields[1]) == parent else { return false }
+            guard let fields = statFields(pid), fields.count > 1, pid_t(fields[1]) == parent else { return false }
             let cmd = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
             return String(decoding: cmd, as: UTF8.self).contains("__worker")
         }
     }
 
-    @Test("SIGINT while a worker hangs: exit 130 within 3 s, every finished record written")
-    func sigintDuringAHangingFile() throws {
+    /// `images` QR pictures and the pictures `hanging` (named to sort after them), swept by the
+    /// fault-injecting binary with two workers until the images' records are written: the sweep,
+    /// its report, its two workers (in the hanging files, or one idle) and the folder (kept while
+    /// the test holds it).
+    static func heldSweep(images count: Int, hanging: [String], timeout: Int) throws -> (sweep: Process, out: String, workers: [pid_t], dir: TempDir) {
         let dir = try TempDir()
-        let images = try Self.makeImages(dir, "images", count: 5)
-        try Self.addHangingFiles(images, "z-hang.png")
+        let images = try makeImages(dir, "images", count: count)
+        for name in hanging { try Make.faultFrame(.hang, to: images + "/" + name) }
         let out = dir.file("out.jsonl")
-        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
-        #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; the last file hangs
+        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "\(timeout)", "-o", out, images])
+        #expect(waitForLines(out, count) == count)
         let workers = Self.workers(of: p.processIdentifier)
         #expect(workers.count == 2)
+        return (p, out, workers, dir)
+    }
+
+    @Test("SIGINT while a worker hangs: exit 130 within 3 s, every finished record written")
+    func sigintDuringAHangingFile() throws {
+        // The five images are done; the last file hangs.
+        let (p, out, workers, dir) = try Self.heldSweep(images: 5, hanging: ["z-hang.png"], timeout: 60)
+        defer { _ = dir }
         let sent = Date()
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
@@ -62,14 +75,9 @@ struct InterruptTests: SweepRuns {
 
     @Test("SIGTERM to the sweep and its workers at once (scancel, a systemd stop): exit 130, no file recorded as a crash")
     func sigtermToEveryProcess() throws {
-        let dir = try TempDir()
-        let images = try Self.makeImages(dir, "images", count: 5)
-        try Self.addHangingFiles(images, "z-hang.png")
-        let out = dir.file("out.jsonl")
-        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "60", "-o", out, images])
-        #expect(Self.waitForLines(out, 5) == 5)  // the five images are done; a worker is in the hanging file
-        let workers = Self.workers(of: p.processIdentifier)
-        #expect(workers.count == 2)
+        // The five images are done; a worker is in the hanging file.
+        let (p, out, workers, dir) = try Self.heldSweep(images: 5, hanging: ["z-hang.png"], timeout: 60)
+        defer { _ = dir }
         // As a scheduler stops a job: every process of it gets the signal, here the workers first.
         for w in workers { kill(w, SIGTERM) }
         kill(p.processIdentifier, SIGTERM)
@@ -86,14 +94,9 @@ struct InterruptTests: SweepRuns {
 
     @Test("kill -9 of the sweep leaves no worker alive after 2 s, hung or idle")
     func workersDieWithTheSweep() throws {
-        let dir = try TempDir()
-        let images = try Self.makeImages(dir, "images", count: 3)
-        try Self.addHangingFiles(images, "y-hang.png", "z-hang.png")
-        let out = dir.file("out.jsonl")
-        let p = try start(faultInjectingBinary, ["scan", "-q", "--jobs", "2", "--timeout", "600", "-o", out, images])
-        #expect(Self.waitForLines(out, 3) == 3)  // both workers are now in the hanging files
-        let workers = Self.workers(of: p.processIdentifier)
-        #expect(workers.count == 2)
+        // Both workers are now in the hanging files.
+        let (p, _, workers, dir) = try Self.heldSweep(images: 3, hanging: ["y-hang.png", "z-hang.png"], timeout: 600)
+        defer { _ = dir }
         #expect(workers.allSatisfy(Self.alive))
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
