@@ -51,32 +51,36 @@ let package = Package(
         // What a person hands the tool, pure Swift over libc: argument bytes, user paths opened
         // by their bytes, file I/O on descriptors, the glob dialect, did-you-mean.
         .target(name: "UserInput"),
+        // Pictures, pure Swift: luma and RGB images and their filters, orientation, format
+        // sniffing (images and documents), file headers (dimensions, PNG chunks, JPEG's MPF
+        // pictures), points, quads and homographies. Shared by the loaders (MagickBridge,
+        // JPEGBridge, PNGBridge, DocumentBridge), the readers' wrappers, the engine and generate.
+        .target(name: "Imaging", dependencies: ["Records"]),
         // The engine, pure Swift: no C, the decoders come in as functions (CodeSweep's reader
-        // passes ZBar and zxing-cpp). In folders by stage: Image (luma and RGB images,
-        // orientation, format sniffing, file headers, geometry), Plan (the scan plan as data, a
+        // passes ZBar and zxing-cpp). In folders by stage: Plan (the scan plan as data, a
         // reason per pass; reader options), Execute (the plan executor and the passes it makes
         // per frame, each owning its state: the frame's views, the cheap look, the located QR
         // codes, the grid pass, the sheet, the view pass, linear confirmation; merging, add-on
         // pairing), Locate (the QR locator and grid reader).
-        .target(name: "SweepCore", dependencies: ["QRSymbol", "Payloads", "Records"]),
+        .target(name: "SweepCore", dependencies: ["Imaging", "QRSymbol", "Payloads", "Records"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call. ZBar's symbol
         // types (`Symbology.zbarType`) live here, not in the core.
-        .target(name: "ZBarBridge", dependencies: ["CZBar", "Records", "SweepCore"]),
+        .target(name: "ZBarBridge", dependencies: ["CZBar", "Imaging", "Records"]),
         // zxing-cpp wrapper, the second decoder: Data Matrix, PDF417 and Aztec (which ZBar lacks),
         // and QR codes in its own passes. Luma image in, raw symbols out.
-        .target(name: "ZXingBridge", dependencies: ["CZXing", "Records", "SweepCore"]),
+        .target(name: "ZXingBridge", dependencies: ["CZXing", "Imaging", "Records"]),
         // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
         // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
-        .target(name: "JPEGBridge", dependencies: ["CJPEG", "SweepCore"]),
+        .target(name: "JPEGBridge", dependencies: ["CJPEG", "Imaging"]),
         // libpng wrapper: a PNG's bytes in, grey (alpha over white) out; declines animated PNGs and
         // anything libpng warns about.
-        .target(name: "PNGBridge", dependencies: ["CPNG", "SweepCore"]),
+        .target(name: "PNGBridge", dependencies: ["CPNG", "Imaging"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs and PNGs it can
         // through JPEGBridge and PNGBridge, straight to grey); each format's ImageMagick coder.
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "JPEGBridge", "PNGBridge", "Records", "SweepCore"]),
+        .target(name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "Records"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
-        .target(name: "DocumentBridge", dependencies: ["Records", "SweepCore"]),
+        .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["Records", "UserInput"]),
         // The record's JSON shape (its Codable conformance, written through JSONValueEncoder,
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
+                "SweepCore", "Imaging", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
                 "Reporting", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
@@ -97,7 +101,7 @@ let package = Package(
         .target(
             name: "Forensics",
             dependencies: [
-                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
+                "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
@@ -107,7 +111,7 @@ let package = Package(
         .target(
             name: "AssetCheck",
             dependencies: [
-                "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent",
+                "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -117,7 +121,7 @@ let package = Package(
         .target(
             name: "CodeGenerate",
             dependencies: [
-                "AssetCheck", "CodeSweep", "SweepCore", "Records", "UserInput", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol",
+                "AssetCheck", "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "QREncodeBridge", "QRSymbol",
                 "ZlibBridge", "Reporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -130,7 +134,7 @@ let package = Package(
             // Every module it imports, named: SwiftPM rebuilds a target when a module it declares
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
-                "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Records", "UserInput", "Payloads", "FileWalker",
+                "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
                 "Reporting", "CodeDiff", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,18 +146,20 @@ let package = Package(
         .executableTarget(name: "FaultInjectingCLI", dependencies: ["CodeSweep", "Commands", "SweepCore", "TestSupport"], path: "Tests/FaultInjectingCLI"),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
-        .target(name: "TestSupport", dependencies: ["SweepCore", "Records", "Reporting", "QRSymbol"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SweepCore", "Imaging", "Records", "Reporting", "QRSymbol"], path: "Tests/TestSupport"),
         // Unit tests: pure Swift modules only (no C library, no external tool, no process):
         // `make test-quick`.
         .testTarget(
-            name: "CodeSweepUnitTests", dependencies: ["TestSupport", "SweepCore", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent"],
+            name: "CodeSweepUnitTests",
+            dependencies: ["TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent"],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
         .testTarget(
             name: "CodeSweepIntegrationTests",
             dependencies: [
-                "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Records", "UserInput", "Payloads",
+                "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Imaging", "Records", "UserInput",
+                "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge",
             ],

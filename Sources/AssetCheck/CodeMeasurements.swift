@@ -1,5 +1,5 @@
+import Imaging
 import Records
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
+import Imaging
 import Payloads
 import Records
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
+import Imaging
 import Payloads
 import QRSymbol
-import SweepCore
 
 /// The file format a code is written in.
 package enum OutputKind: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import SweepCore
+import Imaging
 
 /// Foreground/background contrast as a scanner sees it: both colours turned to grey (Rec. 601
 /// luma, as every picture is before decoding), the difference over 255 — the same measure as

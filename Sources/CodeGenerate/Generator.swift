@@ -1,9 +1,9 @@
 import AssetCheck
+import Imaging
 import MagickBridge
 import QREncodeBridge
 import QRSymbol
 import Records
-import SweepCore
 
 /// One code made in memory: the file's bytes and what went into them.
 package struct GeneratedCode: Sendable {

@@ -1,6 +1,5 @@
 import QRSymbol
 import Records
-import SweepCore
 
 /// Where a centred logo goes and how much of the code it costs, against what the error
 /// correction can restore.

@@ -1,7 +1,7 @@
+import Imaging
 import MagickBridge
 import QREncodeBridge
 import QRSymbol
-import SweepCore
 
 /// A logo placed on a code: the symbol with its free bits chosen to show the plate and logo
 /// (`LogoFit`), the budget that admitted it, the layout, and the logo's pixels with where they go.

@@ -1,4 +1,4 @@
-import SweepCore
+import Imaging
 import ZlibBridge
 
 /// The PNG files `generate` writes: the drawn pixels exactly, as small as the picture allows.

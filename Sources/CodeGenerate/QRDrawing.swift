@@ -1,7 +1,7 @@
+import Imaging
 import QRSymbol
 import Records
 import Reporting
-import SweepCore
 
 /// The module matrix drawn: as pixels or as one SVG path. No files, no C.
 

@@ -1,5 +1,5 @@
+import Imaging
 import QRSymbol
-import SweepCore
 
 /// Choosing a symbol's free bits so that the modules under a logo plate already show what the
 /// plate and the logo show (the technique of Russ Cox's "QArt codes", 2012).

@@ -1,5 +1,6 @@
 import AssetCheck
 import CodeSweep
+import Imaging
 import MagickBridge
 import Payloads
 import Records

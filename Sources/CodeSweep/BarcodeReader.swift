@@ -1,3 +1,4 @@
+import Imaging
 import Records
 import SweepCore
 import Synchronization
@@ -108,7 +109,7 @@ public enum BarcodeReader {
             return found
         }
         let zxing = ViewReader(engine: .zxing, symbologies: ZXingDecoder.symbologies, isolated: true) { img, request in
-            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies, tries: request.tries)
+            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies, tries: ZXingDecoder.Tries(request.tries))
             return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
         }
         return [zbar, zxing]
@@ -159,5 +160,14 @@ public enum BarcodeReader {
         var result = ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
         result.failedReaders = notes.failedReaders
         return result
+    }
+}
+
+extension ZXingDecoder.Tries {
+    /// A pass's tries, as zxing-cpp's switches.
+    init(_ tries: ReaderTries) {
+        self.init(
+            harder: tries.contains(.harder), rotate: tries.contains(.rotate), invert: tries.contains(.invert),
+            downscale: tries.contains(.downscale))
     }
 }

@@ -1,7 +1,6 @@
 import DocumentBridge
 import MagickBridge
 import Records
-import SweepCore
 
 /// A document's page as a picture, for `--annotate` and `report --html`: rendered again at the
 /// resolution its record gives (`PageRender.dpi`), so the codes' corners fall where they were

@@ -1,4 +1,5 @@
 import DocumentBridge
+import Imaging
 import Records
 import SweepCore
 

@@ -1,5 +1,6 @@
 import DocumentBridge
 import FileWalker
+import Imaging
 import MagickBridge
 import Records
 import Reporting

@@ -1,7 +1,6 @@
 import AssetCheck
 import CodeGenerate
 import Reporting
-import SweepCore
 import UserInput
 
 /// What one `generate` makes, built from its flags in one place: the jobs (the one code, or one

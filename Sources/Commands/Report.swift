@@ -4,7 +4,6 @@ import FileWalker
 import Forensics
 import Records
 import Reporting
-import SweepCore
 import UserInput
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CodeSweep
 import FileWalker
 import Forensics
+import Imaging
 import Payloads
 import Records
 import Reporting

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Forensics
 import Reporting
-import SweepCore
 import UserInput
 
 #if canImport(Glibc)

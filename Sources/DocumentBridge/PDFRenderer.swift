@@ -1,5 +1,5 @@
+import Imaging
 import Records
-import SweepCore
 
 /// How much of a document is rendered, and how finely.
 public struct DocumentLimits: Sendable, Equatable, Codable {

@@ -1,5 +1,4 @@
 import Records
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
+import Imaging
 import Records
-import SweepCore
 
 /// Whether an SVG says how large it is: the root element's `width` and `height` in absolute
 /// units (a number alone or px, pt, pc, in, cm, mm, Q). Without them (a viewBox only,

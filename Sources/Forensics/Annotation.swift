@@ -1,9 +1,9 @@
 import CodeSweep
 import FileWalker
+import Imaging
 import MagickBridge
 import Records
 import Reporting
-import SweepCore
 import UserInput
 
 #if canImport(Glibc)

@@ -1,11 +1,11 @@
 import CodeContent
 import CodeSweep
 import Crypto
+import Imaging
 import MagickBridge
 import Payloads
 import Records
 import Reporting
-import SweepCore
 
 /// A thumbnail for the page: an encoded picture (shown as a data: URI) or why there is none.
 package struct Thumbnail: Sendable {

@@ -1,5 +1,5 @@
 import CJPEG
-import SweepCore
+import Imaging
 
 /// libjpeg-turbo, straight to grey: a JPEG's bytes in, 8-bit luma (the file's Y channel) out, at
 /// libjpeg's DCT scale for `1/denominator` (1...16: libjpeg-turbo decodes at the smallest M/8 at

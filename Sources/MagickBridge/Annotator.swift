@@ -1,6 +1,6 @@
 import CMagickWand
+import Imaging
 import Records
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import CMagickWand
+import Imaging
 import Records
-import SweepCore
 
 /// A logo scaled to fit a square, as straight-alpha RGBA pixels.
 package struct LogoPixels: Sendable, Equatable {

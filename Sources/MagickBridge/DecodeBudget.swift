@@ -1,6 +1,6 @@
 import CMagickWand
+import Imaging
 import Records
-import SweepCore
 
 /// What `ImageLoader.load` checks before any pixel is decoded: the size the header declares
 /// (our own parse, then ImageMagick's ping of every frame), and the size the frames will be

@@ -1,7 +1,7 @@
 import CMagickWand
+import Imaging
 import JPEGBridge
 import Records
-import SweepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import CMagickWand
+import Imaging
 import PNGBridge
 import Records
-import SweepCore
 
 /// The direct path of `ImageLoader.load` for a PNG (a screenshot, most often): the ping already
 /// made (the header checks, the frame count, EXIF orientation and XMP/EXIF metadata as MagickWand

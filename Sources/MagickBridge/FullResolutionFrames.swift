@@ -1,4 +1,4 @@
-import SweepCore
+import Imaging
 
 /// A loaded file's frames at full resolution, for what needs more pixels than a reduced first
 /// decode has (a pass that asks for resolution, grading a code on the frame it was read in).

@@ -1,5 +1,4 @@
 import Records
-import SweepCore
 
 /// A multi-picture JPEG (MPO) as frames: each picture its MP index lists (`JPEGPictures`) is
 /// a JPEG of its own, in the index's order. The first is loaded as any JPEG (DCT-scaled when

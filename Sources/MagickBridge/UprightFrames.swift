@@ -1,6 +1,6 @@
 import CMagickWand
+import Imaging
 import Records
-import SweepCore
 
 /// How `ImageLoader.load` turns the decoded wand into what a scan reads: the decoder's
 /// warnings, each once, and one upright 8-bit luma image per frame (GIF animations composed,

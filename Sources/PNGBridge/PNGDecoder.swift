@@ -1,5 +1,5 @@
 import CPNG
-import SweepCore
+import Imaging
 
 /// libpng, straight to grey: a PNG's bytes in, 8-bit luma out (alpha over white, Rec. 601 weights
 /// as `RGBImage.luma`). Every PNG libpng's simplified API reads without a warning; an animated

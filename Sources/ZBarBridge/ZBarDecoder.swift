@@ -1,6 +1,6 @@
 import CZBar
+import Imaging
 import Records
-import SweepCore
 
 /// Thin wrapper over ZBar's image scanner. Each call creates its own scanner and image and
 /// destroys them before returning, so no C handle ever outlives the call or crosses a task

@@ -1,6 +1,6 @@
 import CZXing
+import Imaging
 import Records
-import SweepCore
 
 /// zxing-cpp 3.1.1 through its own C API (`ZXingC.h`, built statically by
 /// scripts/build-zxing.sh): a luma image in, raw symbols out, every reader object made and freed
@@ -14,6 +14,15 @@ package enum ZXingDecoder {
         package var failure: String?
     }
 
+    /// What zxing-cpp tries beyond one plain look, its ReaderOptions' four switches; all on is
+    /// its own default (the engine's `ReaderTries` says which a pass wants).
+    package struct Tries: Sendable, Equatable {
+        package var harder = true, rotate = true, invert = true, downscale = true
+        package init(harder: Bool = true, rotate: Bool = true, invert: Bool = true, downscale: Bool = true) {
+            self.harder = harder; self.rotate = rotate; self.invert = invert; self.downscale = downscale
+        }
+    }
+
     /// What it reads.
     package static let symbologies = ZXingFormats.readable
 
@@ -21,10 +30,10 @@ package enum ZXingDecoder {
     package static var version: String { String(cString: ZXing_Version()) }
 
     /// Reads the given symbologies (those zxing-cpp reads; others are ignored) in `image`, with
-    /// what `tries` allows beyond a plain look (`.all`: zxing-cpp's own defaults, try harder,
+    /// what `tries` allows beyond a plain look (all on: zxing-cpp's own defaults, try harder,
     /// rotated, inverted, downscaled, as ZXingReader and the Python module read). Corners come in ZBar's order for 2D codes (top-left, bottom-left,
     /// bottom-right, top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
-    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>, tries: ReaderTries = .all) -> Outcome {
+    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>, tries: Tries = Tries()) -> Outcome {
         let asked = wanted.intersection(symbologies)
         let formats = ZXingFormats.formats(for: asked)
         guard !formats.isEmpty, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
@@ -32,10 +41,10 @@ package enum ZXingDecoder {
         defer { ZXing_ReaderOptions_delete(options) }
         formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }
         ZXing_ReaderOptions_setEanAddOnSymbol(options, ZXing_EanAddOnSymbol_Ignore)
-        ZXing_ReaderOptions_setTryHarder(options, tries.contains(.harder))
-        ZXing_ReaderOptions_setTryRotate(options, tries.contains(.rotate))
-        ZXing_ReaderOptions_setTryInvert(options, tries.contains(.invert))
-        ZXing_ReaderOptions_setTryDownscale(options, tries.contains(.downscale))
+        ZXing_ReaderOptions_setTryHarder(options, tries.harder)
+        ZXing_ReaderOptions_setTryRotate(options, tries.rotate)
+        ZXing_ReaderOptions_setTryInvert(options, tries.invert)
+        ZXing_ReaderOptions_setTryDownscale(options, tries.downscale)
         let found: OpaquePointer? = image.pixels.withUnsafeBufferPointer { buf in
             guard let view = ZXing_ImageView_new(buf.baseAddress, Int32(image.width), Int32(image.height), ZXing_ImageFormat_Lum, Int32(image.width), 1)
             else { return nil }

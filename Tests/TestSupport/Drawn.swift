@@ -1,7 +1,7 @@
 import Foundation
+import Imaging
 import QRSymbol
 import Records
-import SweepCore
 
 /// Pictures drawn in memory for the texture probe and the plan executor's tests, in the unit
 /// and the integration tests alike: a code-like patch of modules, bars at an angle, finder-like rings,

@@ -1,4 +1,4 @@
-import SweepCore
+import Imaging
 
 /// How far two grey pictures of one size differ, pixel by pixel: the mean and the largest
 /// absolute difference. Here (TestSupport is compiled optimised) rather than in a suite: a loop

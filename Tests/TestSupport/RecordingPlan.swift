@@ -1,3 +1,4 @@
+import Imaging
 import SweepCore
 
 /// The plan executor with a recording decoder instead of ZBar: every view a pass hands the

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// The cheap look at one frame and the bar-field tests, each taken once, on first use: the

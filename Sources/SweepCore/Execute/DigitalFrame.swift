@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// Tells a clean digital frame (a screenshot, a rendered page, generated art) from a photo or a

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// One frame's scan, the executor's per-frame half: it makes the frame's passes, each with the

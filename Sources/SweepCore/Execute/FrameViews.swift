@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// A view of the image a list of steps produces, with the transform back to the base.

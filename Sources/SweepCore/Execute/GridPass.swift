@@ -1,3 +1,4 @@
+import Imaging
 import Payloads
 import QRSymbol
 import Records

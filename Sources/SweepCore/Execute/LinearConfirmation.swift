@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Records
 
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`): held aside by the

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// ZBar places a linear code at the scan-line points where a decode ended: at one end of the

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// The QR codes the locator finds in one frame (run once, on first use) and what the scan has

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// Runs a scan plan over one upright frame and merges what the passes find: the readers and the

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// Sheets of codes: big frames whose code-like places cover much of them (label sheets, asset

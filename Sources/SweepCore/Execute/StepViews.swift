@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// A view pass's reading: one reader (`ViewReader`) on the views a pass made, what it reads

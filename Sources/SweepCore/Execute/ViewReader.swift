@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// One reader of views, as zxing-cpp's `Reader`: the name the plan's passes give it

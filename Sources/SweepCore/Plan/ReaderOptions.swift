@@ -1,3 +1,4 @@
+import Imaging
 import Records
 
 /// Options that shape what a scan reports (a plain value, like zxing-cpp's ReaderOptions).

@@ -1,7 +1,6 @@
 import AssetCheck
 import CodeGenerate
 import Foundation
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

@@ -1,9 +1,9 @@
 import CodeContent
 import Foundation
+import Imaging
 import Payloads
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import CodeGenerate
 import CodeSweep
+import Imaging
 import QREncodeBridge
 import QRSymbol
 import Records

@@ -1,5 +1,6 @@
 import CodeSweep
 import Foundation
+import Imaging
 import MagickBridge
 import QREncodeBridge
 import QRSymbol

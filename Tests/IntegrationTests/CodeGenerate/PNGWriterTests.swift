@@ -1,6 +1,6 @@
 import Foundation
+import Imaging
 import QREncodeBridge
-import SweepCore
 import TestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import FileWalker
 import Foundation
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import Payloads
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

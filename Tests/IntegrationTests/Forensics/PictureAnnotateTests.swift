@@ -1,6 +1,5 @@
 import Foundation
 import Records
-import SweepCore
 import TestSupport
 import Testing
 

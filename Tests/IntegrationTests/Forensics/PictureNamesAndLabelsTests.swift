@@ -1,7 +1,6 @@
 import Foundation
 import MagickBridge
 import Records
-import SweepCore
 import TestSupport
 import Testing
 

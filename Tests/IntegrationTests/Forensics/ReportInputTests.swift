@@ -1,5 +1,4 @@
 import Foundation
-import SweepCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

@@ -2,10 +2,10 @@ import AssetCheck
 import CodeGenerate
 import FileWalker
 import Foundation
+import Imaging
 import MagickBridge
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

@@ -3,7 +3,6 @@ import Foundation
 import MagickBridge
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

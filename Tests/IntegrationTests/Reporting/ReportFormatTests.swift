@@ -1,7 +1,6 @@
 import Foundation
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

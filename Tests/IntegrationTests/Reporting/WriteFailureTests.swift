@@ -3,7 +3,6 @@ import FileWalker
 import Foundation
 import MagickBridge
 import Records
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

@@ -1,6 +1,6 @@
 import Foundation
+import Imaging
 import MagickBridge
-import SweepCore
 
 /// Fixtures of generate's tests that the scannability gate's tests use too.
 extension Make {

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import MagickBridge
 import Records
 import Reporting

@@ -1,6 +1,5 @@
 import CodeGenerate
 import Foundation
-import SweepCore
 import TestSupport
 import Testing
 import UserInput

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Records
 import SweepCore
 import TestSupport

@@ -1,3 +1,4 @@
+import Imaging
 import QREncodeBridge
 import QRSymbol
 import Records

@@ -1,5 +1,6 @@
 import CodeSweep
 import Foundation
+import Imaging
 import Records
 import TestSupport
 import Testing

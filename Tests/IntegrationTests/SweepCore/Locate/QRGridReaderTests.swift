@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import QREncodeBridge
 import QRSymbol
 import Records

@@ -1,6 +1,7 @@
 import CodeSweep
 import FileWalker
 import Foundation
+import Imaging
 import Payloads
 import SweepCore
 

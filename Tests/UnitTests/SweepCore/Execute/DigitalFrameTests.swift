@@ -1,3 +1,4 @@
+import Imaging
 import Records
 import SweepCore
 import TestSupport

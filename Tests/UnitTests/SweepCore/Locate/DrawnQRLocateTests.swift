@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import QRSymbol
 import Records
 import TestSupport

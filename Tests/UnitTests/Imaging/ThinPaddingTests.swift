@@ -1,7 +1,7 @@
 import Records
 import Testing
 
-@testable import SweepCore
+@testable import Imaging
 
 /// A thin frame (under 16 px a side) is padded for the readers: white round a strip of bars,
 /// black round a light-on-dark code whose light modules touch the frame's edge (white would join them).

@@ -86,9 +86,9 @@ public struct FractionalBox: Sendable, Equatable, Hashable {
     public static let whole = FractionalBox(x0: 0, y0: 0, x1: 1, y1: 1)
     public var area: Double { max(0, x1 - x0) * max(0, y1 - y0) }
 
-    func overlaps(_ o: FractionalBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
-    func contains(_ p: Point) -> Bool { p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1 }
-    func union(_ o: FractionalBox) -> FractionalBox {
+    package func overlaps(_ o: FractionalBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+    package func contains(_ p: Point) -> Bool { p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1 }
+    package func union(_ o: FractionalBox) -> FractionalBox {
         FractionalBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
     }
 

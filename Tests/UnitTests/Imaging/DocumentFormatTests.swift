@@ -2,7 +2,7 @@ import Records
 import Reporting
 import Testing
 
-@testable import SweepCore
+@testable import Imaging
 
 /// Documents recognised by content: `%PDF-` within the first 1024 bytes, an `<svg` root after the prolog.
 @Suite("Document sniffing")

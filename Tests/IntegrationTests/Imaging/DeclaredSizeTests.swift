@@ -1,8 +1,8 @@
 import FileWalker
 import Foundation
+import Imaging
 import Records
 import Reporting
-import SweepCore
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import SweepCore
+@testable import Imaging
 
 /// A multi-picture JPEG's pictures found from its MP index, and a damaged index refused whole.
 @Suite("JPEG pictures")

@@ -3,7 +3,7 @@ import Records
 import Reporting
 import Testing
 
-@testable import SweepCore
+@testable import Imaging
 
 /// Unit tests of the pure core: no files, no C.
 @Suite("Pure core")
