@@ -2,7 +2,7 @@ import Payloads
 import Records
 
 /// How a record is written: a report's numbers rounded and payload text decoded, or the
-/// worker wire's exact values. The record's fields are declared in FileRecord.swift; the
+/// worker wire's exact values. The record's fields are written in FileRecordCoding.swift; the
 /// coding of the values in it (codes in CodeCoding.swift) is here.
 public struct RecordStyle: Sendable {
     /// Charset forced on payload text (`--charset`); nil: decided from the bytes and ECI.

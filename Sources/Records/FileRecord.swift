@@ -1,26 +1,14 @@
-import Records
-
-/// The result for one file: the unit every reporter writes, and its public JSON shape
-/// (docs/schema/record.schema.json). The shape is this declaration: `CodingKeys` lists the
-/// fields in output order with their JSON names, and `Codable` is synthesized from it, so a
-/// new field is one property and one key here, plus the schema. The worker's reply, the JSON
-/// and JSONL sinks, `--resume`, `merge`, `summarize`, `report` and `check` all read and
-/// write it through this conformance. What a field needs beyond its type says so on the field:
-/// `@OmittedWhenEmpty` (left out when empty), `@Rounded` (printed to so many decimals; the
-/// worker wire keeps them all, `RecordStyle.exact`). A property without a key is not in the
-/// JSON (`RecordSchemaTests` fails when one is added without its key or its schema entry).
-public struct FileRecord: Sendable, Equatable, Codable {
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, sequences, error, warnings
-        case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
-    }
-
+/// The result for one file: the unit every reporter writes. Values only: its public JSON
+/// shape (docs/schema/record.schema.json), the field names and their order, is Reporting's
+/// (`FileRecordCoding.swift`), and a field added here is also added there and to the schema
+/// (`RecordSchemaTests` fails otherwise).
+public struct FileRecord: Sendable, Equatable {
     /// As the user would write it (relative to the argument given). Lossy if the name is not UTF-8.
     public var path: String
     /// The exact bytes of a path that is not valid UTF-8 (`pathBytes`); nil when `path` is exact.
-    var exactPath: Base64Bytes?
+    package var exactPath: [UInt8]?
     /// "ok", or "error" when `error` is set (kept in step with it).
-    public private(set) var status = RecordStatus.ok
+    public package(set) var status = RecordStatus.ok
     public var format: ImageFormat?
     /// Upright dimensions (after EXIF orientation) of the first frame.
     public var width: Int?
@@ -30,18 +18,18 @@ public struct FileRecord: Sendable, Equatable, Codable {
     public var frames: Int?
     /// A document's pages as rendered (PDF, SVG), one per page read, in page order: a code's
     /// `frame` is its page's index and its corners are in that page's rendering's pixels.
-    @OmittedWhenEmpty public var pages: [PageRender] = []
+    public var pages: [PageRender] = []
     public var codes: [DetectedCode] = []
     /// Structured-append sequences whose parts `codes` holds, joined (`RecordSequence.within`).
-    @OmittedWhenEmpty public var sequences: [RecordSequence] = []
+    public var sequences: [RecordSequence] = []
     public var error: RecordError? { didSet { status = error == nil ? .ok : .error } }
-    @OmittedWhenEmpty public var warnings: [String] = []
+    public var warnings: [String] = []
     /// A decoder that failed on this file (crashed, aborted or hung) while the others' codes
     /// were kept: "zxing-cpp" (the second decoder); nil when none failed.
     public var failedDecoder: String?
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional), printed to the millisecond.
-    @Rounded<Thousandths> public var mtime: Double? = nil
+    public var mtime: Double?
     /// Digests of the file's bytes (only with --hash), by algorithm name: lowercase hex
     /// (written in the order of the names).
     public var hashes: [String: String]?
@@ -56,8 +44,8 @@ public struct FileRecord: Sendable, Equatable, Codable {
 
     /// The exact bytes of the path, kept to find the file again when it is not valid UTF-8.
     public var pathBytes: [UInt8] {
-        get { exactPath?.bytes ?? Array(path.utf8) }
-        set { exactPath = String(validating: newValue, as: UTF8.self) == nil ? Base64Bytes(newValue) : nil }
+        get { exactPath ?? Array(path.utf8) }
+        set { exactPath = String(validating: newValue, as: UTF8.self) == nil ? newValue : nil }
     }
     public var pathIsValidUTF8: Bool { exactPath == nil }
 
@@ -73,7 +61,7 @@ public struct FileRecord: Sendable, Equatable, Codable {
     }
 }
 
-public enum RecordStatus: String, Sendable, Codable {
+public enum RecordStatus: String, Sendable {
     case ok, error
 }
 

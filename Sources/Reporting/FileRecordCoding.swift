@@ -1,0 +1,74 @@
+import Records
+
+/// The record's public JSON shape (docs/schema/record.schema.json): `CodingKeys` lists the
+/// fields in output order with their JSON names, and both directions go through every key in
+/// one exhaustive switch, so a new key does not compile until it is written and read. The
+/// worker's reply, the JSON and JSONL sinks, `--resume`, `merge`, `summarize`, `report` and
+/// `check` all read and write it through this conformance. Empty lists (`pages`, `sequences`,
+/// `warnings`) and absent values are left out; `mtime` is printed to the millisecond (the worker
+/// wire keeps every digit, `RecordStyle.exact`). A property without a key is not in the JSON
+/// (`RecordSchemaTests` fails when one is added without its key or its schema entry).
+extension FileRecord: Codable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, sequences, error, warnings
+        case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        for key in CodingKeys.allCases {
+            switch key {
+            case .path: try c.encode(path, forKey: key)
+            case .exactPath: try c.encodeIfPresent(exactPath.map(Base64Bytes.init), forKey: key)
+            case .status: try c.encode(status, forKey: key)
+            case .format: try c.encodeIfPresent(format, forKey: key)
+            case .width: try c.encodeIfPresent(width, forKey: key)
+            case .height: try c.encodeIfPresent(height, forKey: key)
+            case .orientation: try c.encodeIfPresent(orientation, forKey: key)
+            case .frames: try c.encodeIfPresent(frames, forKey: key)
+            case .pages: if !pages.isEmpty { try c.encode(pages, forKey: key) }
+            case .codes: try c.encode(codes, forKey: key)
+            case .sequences: if !sequences.isEmpty { try c.encode(sequences, forKey: key) }
+            case .error: try c.encodeIfPresent(error, forKey: key)
+            case .warnings: if !warnings.isEmpty { try c.encode(warnings, forKey: key) }
+            case .failedDecoder: try c.encodeIfPresent(failedDecoder, forKey: key)
+            case .size: try c.encodeIfPresent(size, forKey: key)
+            case .mtime: try c.encodeIfPresent(mtime.map { RecordStyle.of(encoder).round($0, 3) }, forKey: key)
+            case .hashes: try c.encodeIfPresent(hashes, forKey: key)
+            case .metadata: try c.encodeIfPresent(metadata, forKey: key)
+            case .timings: try c.encodeIfPresent(timings, forKey: key)
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(path: try c.decode(String.self, forKey: .path))
+        for key in CodingKeys.allCases {
+            switch key {
+            case .path: break
+            case .exactPath: exactPath = try c.decodeIfPresent(Base64Bytes.self, forKey: key)?.bytes
+            case .status: break  // after `error`, whose setting sets it
+            case .format: format = try c.decodeIfPresent(ImageFormat.self, forKey: key)
+            case .width: width = try c.decodeIfPresent(Int.self, forKey: key)
+            case .height: height = try c.decodeIfPresent(Int.self, forKey: key)
+            case .orientation: orientation = try c.decodeIfPresent(Int.self, forKey: key)
+            case .frames: frames = try c.decodeIfPresent(Int.self, forKey: key)
+            case .pages: pages = try c.decodeIfPresent([PageRender].self, forKey: key) ?? []
+            case .codes: codes = try c.decode([DetectedCode].self, forKey: key)
+            case .sequences: sequences = try c.decodeIfPresent([RecordSequence].self, forKey: key) ?? []
+            case .error: error = try c.decodeIfPresent(RecordError.self, forKey: key)
+            case .warnings: warnings = try c.decodeIfPresent([String].self, forKey: key) ?? []
+            case .failedDecoder: failedDecoder = try c.decodeIfPresent(String.self, forKey: key)
+            case .size: size = try c.decodeIfPresent(Int.self, forKey: key)
+            case .mtime: mtime = try c.decodeIfPresent(Double.self, forKey: key)
+            case .hashes: hashes = try c.decodeIfPresent([String: String].self, forKey: key)
+            case .metadata: metadata = try c.decodeIfPresent(ImageMetadata.self, forKey: key)
+            case .timings: timings = try c.decodeIfPresent(RecordTimings.self, forKey: key)
+            }
+        }
+        status = try c.decode(RecordStatus.self, forKey: .status)
+    }
+}
+
+extension RecordStatus: Codable {}
