@@ -44,9 +44,9 @@ let package = Package(
         // the record's JSON, check, summarize and the HTML report.
         .target(name: "CodeContent", dependencies: ["Records", "Payloads", .product(name: "Crypto", package: "swift-crypto")]),
         // The values a sweep's result is made of, pure Swift: symbologies, codes (raw and
-        // detected, their corners), the file record and its parts (formats, errors, pages,
-        // metadata, timings), JSONValue, and how numbers are written. No behaviour beyond the
-        // values; their JSON shape is Reporting's.
+        // detected, their corners), the file record (FileRecord) and its parts (formats, errors,
+        // pages, metadata, timings, structured-append sequences), JSONValue, and how numbers are
+        // written. No behaviour beyond the values; their JSON shape is Reporting's.
         .target(name: "Records"),
         // What a person hands the tool, pure Swift over libc: argument bytes, user paths opened
         // by their bytes, file I/O on descriptors, the glob dialect, did-you-mean.
@@ -83,18 +83,25 @@ let package = Package(
         .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["Records", "UserInput"]),
-        // The record's JSON shape (its Codable conformance, written through JSONValueEncoder,
-        // read back through JSONReading) and the output sinks: jsonl, json, csv, text.
+        // The record's JSON shape (FileRecord's Codable conformance and its parts', written
+        // through JSONValueEncoder, read back through JSONReading) and the output sinks: jsonl,
+        // json, csv, text.
         .target(name: "Reporting", dependencies: ["Records", "UserInput", "Payloads", "CodeContent"]),
+        // Worker processes (--isolation process): the pool that starts, feeds and watches them
+        // (timeouts, --max-memory, crashes, the lifeline), the server loop a worker runs, and the
+        // line protocol between them (requests; the record in its own JSON shape, exact); how
+        // many cores the process may use. Knows no reader: the worker's scan is given to it.
+        .target(name: "WorkerProcesses", dependencies: ["FileWalker", "Records", "Reporting", "UserInput"]),
         // The sweep, all `scan` does between the walk and the sinks: the reader (SweepCore's plan
         // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
-        // digested and read, in worker processes, and which files a run sweeps (shards, path
-        // lists) and which it skips on resuming (the resume log).
+        // digested and read, in this process or in WorkerProcesses' workers (given the scanner
+        // and the settings), and which files a run sweeps (shards, path lists) and which it skips
+        // on resuming (the resume log, read back through Reporting).
         .target(
             name: "CodeSweep",
             dependencies: [
                 "SweepCore", "Imaging", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "Reporting", .product(name: "Crypto", package: "swift-crypto"),
+                "Reporting", "WorkerProcesses", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
@@ -135,7 +142,7 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", "CodeDiff", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reporting", "CodeDiff", "WorkerProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The shipped binary: main.swift calls the commands.
@@ -151,7 +158,9 @@ let package = Package(
         // `make test-quick`.
         .testTarget(
             name: "CodeSweepUnitTests",
-            dependencies: ["TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent"],
+            dependencies: [
+                "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses",
+            ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
         // codesweep binary run as a user runs it.
@@ -161,7 +170,7 @@ let package = Package(
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Imaging", "Records", "UserInput",
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
-                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge",
+                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses",
             ],
             path: "Tests/IntegrationTests"),
     ]

@@ -1,6 +1,5 @@
 import CodeContent
 import Records
-import Reporting
 
 /// The rules on what a code says (`CodeContent`): `content.type` (the types allowed),
 /// `content.valid` (a code whose payload has a known form must keep it) and `forbid_sensitive`

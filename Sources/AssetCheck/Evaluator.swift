@@ -1,6 +1,5 @@
 import Payloads
 import Records
-import Reporting
 import UserInput
 
 /// One code as the check saw it.

@@ -1,5 +1,4 @@
 import Records
-import Reporting
 
 /// `check` at print size: a document's page knows its size (`FileRecord.pages`), so a code's
 /// modules and quiet zone can be measured in millimetres as printed (docs/check.md, "Print size").

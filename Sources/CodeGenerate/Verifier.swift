@@ -4,7 +4,6 @@ import Imaging
 import MagickBridge
 import Payloads
 import Records
-import Reporting
 import SweepCore
 
 /// What verifying one code found.

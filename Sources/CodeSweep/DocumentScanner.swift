@@ -2,7 +2,6 @@ import DocumentBridge
 import Imaging
 import MagickBridge
 import Records
-import Reporting
 
 /// Scans a document (PDF, SVG): each page rendered grey by Poppler or librsvg (separate
 /// programs, DocumentBridge) is a frame read by the engine, then the places that look like codes

@@ -3,7 +3,6 @@ import FileWalker
 import Imaging
 import MagickBridge
 import Records
-import Reporting
 import SweepCore
 import UserInput
 

@@ -1,7 +1,7 @@
 import FileWalker
 import MagickBridge
 import Records
-import Reporting
+import WorkerProcesses
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +16,7 @@ public struct Sweep: Sendable {
     /// Ends a timeout record's message: where the limit is set (`check` has no --timeout).
     public var timeoutHint = " (see --timeout)"
     /// Measures codes in process when `settings.grade` is on (workers have their own, given
-    /// to `WorkerServer.run` by the executable).
+    /// to `FileScanner.workerTask` by the executable).
     public var grader: CodeGrader? = nil
     public init(settings: ScanSettings, jobs: Int, isolation: Isolation = .none) {
         self.settings = settings
@@ -48,9 +48,8 @@ public struct Sweep: Sendable {
         let window = jobs * 16
         let pool: WorkerPool?
         if case .processes(let exe, let timeout) = isolation {
-            pool = WorkerPool(
-                count: jobs, executable: exe, settings: settings, timeout: timeout,
-                timeoutHint: timeoutHint, shouldStop: shouldStop)
+            let launch = WorkerLaunch.sweep(executable: exe, settings: settings, timeout: timeout, timeoutHint: timeoutHint)
+            pool = WorkerPool(count: jobs, launch: launch, shouldStop: shouldStop)
         } else {
             pool = nil
         }
@@ -69,10 +68,7 @@ public struct Sweep: Sendable {
                         switch item {
                         case .file(let entry):
                             guard let pool else { return (index, FileScanner.scan(entry, settings: settings, grader: grader)) }
-                            let worker = await pool.acquire()
-                            let record = await worker.scan(entry)
-                            await pool.release(worker)
-                            return (index, record)
+                            return (index, await pool.scan(entry))
                         case .failure(let path, let bytes, let error):
                             return (index, FileRecord.failure(path: path, pathBytes: bytes, error))
                         }

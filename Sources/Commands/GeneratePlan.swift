@@ -1,6 +1,5 @@
 import AssetCheck
 import CodeGenerate
-import Reporting
 import UserInput
 
 /// What one `generate` makes, built from its flags in one place: the jobs (the one code, or one

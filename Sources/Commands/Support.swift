@@ -4,6 +4,7 @@ import CodeSweep
 import FileWalker
 import Foundation
 import Reporting
+import WorkerProcesses
 
 #if canImport(Glibc)
 import Glibc
@@ -26,8 +27,9 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "__worker", shouldDisplay: false)
     @Argument var settings: String
     func run() throws {
+        guard let settings = ScanSettings(workerArgument: settings) else { Glibc.exit(2) }
         // The executable's workers can grade for `check` (the engine does not know AssetCheck).
-        Glibc.exit(WorkerServer.run(settingsJSON: settings, grader: CheckGrading.grader))
+        Glibc.exit(WorkerServer.run(FileScanner.workerTask(settings, grader: CheckGrading.grader)))
     }
 }
 

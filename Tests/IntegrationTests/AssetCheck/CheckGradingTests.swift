@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import CodeSweep
+@testable import WorkerProcesses
 
 /// `check` grades each code inside the scan (`CheckGrading`, run by `FileScanner` in the worker
 /// that read the file), not by reading the file a second time in the coordinator.

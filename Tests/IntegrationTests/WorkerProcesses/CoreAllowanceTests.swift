@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CodeSweep
+@testable import WorkerProcesses
 
 /// `--jobs` defaults to the cores the process may use, not the machine's: a sweep in a Slurm
 /// allocation or under `taskset` starts one worker per allowed CPU.
@@ -27,7 +27,7 @@ struct CoreAllowanceTests {
         let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         #expect(CoreAllowance.allowedCPUs(try Self.status(under: "0-\(online - 1)")) == online)
         #expect(CoreAllowance.affinity() != nil)
-        #expect(Sweep.coreCount >= 1 && Sweep.coreCount <= online)
+        #expect(CoreAllowance.count >= 1 && CoreAllowance.count <= online)
         // The mask's words: 36 CPUs of 64 and more, a mask that is not hex.
         #expect(CoreAllowance.allowedCPUs("Name:\tx\nCpus_allowed:\t0000000f,ffffffff\n") == 36)
         #expect(CoreAllowance.allowedCPUs("Cpus_allowed:\t0\n") == nil && CoreAllowance.allowedCPUs("Cpus_allowed:\tzz\n") == nil)

@@ -1,19 +1,35 @@
 import FileWalker
-import MagickBridge
 import Records
-import Reporting
 import UserInput
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// What a worker process does with the files it is sent: the composition root gives it the
+/// scanner (`codesweep __worker`: CodeSweep's `FileScanner` with check's grader).
+package struct WorkerTask {
+    /// Address space a file may add (MiB; 0: none), measured after `prepare`.
+    package var memoryLimitMiB: Int
+    /// Loads what reading needs (ImageMagick) before the worker's idle size is measured.
+    package var prepare: () -> Void
+    /// Reads one file without the readers named (a file read again after one of them died on
+    /// it), calling `checkpoint` with the record so far before each isolated reader runs; nil
+    /// when the file is skipped.
+    package var scan: (_ entry: FileEntry, _ without: Set<DecodingEngine>, _ checkpoint: @escaping (FileRecord) -> Void) -> FileRecord?
+
+    package init(
+        memoryLimitMiB: Int, prepare: @escaping () -> Void,
+        scan: @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void) -> FileRecord?
+    ) {
+        self.memoryLimitMiB = memoryLimitMiB; self.prepare = prepare; self.scan = scan
+    }
+}
+
 /// The worker side: reads requests on stdin, scans each file, answers on stdout, until stdin
 /// closes. A crash or hang here costs one file; the sweep replaces the worker.
 package enum WorkerServer {
-    /// - grader: what measures codes when the settings ask for grading (`check`).
-    package static func run(settingsJSON: String, grader: CodeGrader? = nil) -> Int32 {
-        guard let settings = WorkerProtocol.decodeSettings(settingsJSON) else { return 2 }
+    package static func run(_ task: WorkerTask) -> Int32 {
         // The coordinator decides when to stop. A scheduler stopping a job (Slurm's scancel, a
         // systemd stop) sends SIGTERM to every process of it, workers included: a worker that
         // died of it mid-file would be recorded as a crash there, and --resume would skip the file.
@@ -21,8 +37,8 @@ package enum WorkerServer {
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         watchLifeline()
-        MagickEnvironment.start()
-        limitAddressSpace(mib: settings.memoryLimitMiB)
+        task.prepare()
+        limitAddressSpace(mib: task.memoryLimitMiB)
         let me = getpid()
         write(WorkerProtocol.ready(.init(virtual: ProcessMemory.virtualBytes(me) ?? 0, peakResident: ProcessMemory.peakResidentBytes(me) ?? 0)))
         var reader = LineReader(fd: 0)
@@ -34,9 +50,7 @@ package enum WorkerServer {
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
-            var fileSettings = settings
-            fileSettings.reader.leftOut = without
-            let record = FileScanner.scan(entry, settings: fileSettings, grader: grader) { partial in
+            let record = task.scan(entry, without) { partial in
                 guard partial.codes != sentCodes else { return }
                 sentCodes = partial.codes
                 write(WorkerProtocol.partial(partial))

@@ -1,8 +1,6 @@
 import Dispatch
 import FileWalker
-import MagickBridge
 import Records
-import Reporting
 import UserInput
 
 #if canImport(Glibc)
@@ -12,20 +10,13 @@ import Glibc
 /// One worker process and the pipes to it. Driven only from its own serial queue, so its
 /// blocking reads never occupy the Swift concurrency pool and its state is never shared.
 final class WorkerSlot: @unchecked Sendable {
-    let executable: String
-    let settingsJSON: String
-    let timeout: Double
-    let tmpdir: String?
+    let launch: WorkerLaunch
     let queue: DispatchQueue
     /// Polled while a file is in flight: once true, the worker gets `stopGrace` seconds to
     /// answer, then is killed and the file left unrecorded (SIGINT/SIGTERM, a write error).
     let shouldStop: @Sendable () -> Bool
     /// The read end of the pool's lifeline pipe, given to each worker as descriptor 3.
     let lifeline: Int32
-    /// The end of a timeout message: which flag changes the limit (" (see --timeout)").
-    let timeoutHint: String
-    /// The worker's address-space limit beyond its start (MiB; 0: none): a death there is no crash.
-    let memoryLimitMiB: Int
     /// Smallest and largest virtual size seen of the current worker (the first: its size
     /// between files; the second: while the current file is in flight).
     private var idleVirtual = Int.max
@@ -41,18 +32,10 @@ final class WorkerSlot: @unchecked Sendable {
     /// How often a worker in flight is looked at (the stop request, the memory limit).
     static let pollInterval = 0.1
 
-    init(
-        index: Int, executable: String, settingsJSON: String, timeout: Double, tmpdir: String?,
-        lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool, timeoutHint: String, memoryLimitMiB: Int
-    ) {
-        self.memoryLimitMiB = memoryLimitMiB
-        self.timeoutHint = timeoutHint
+    init(index: Int, launch: WorkerLaunch, lifeline: Int32, shouldStop: @escaping @Sendable () -> Bool) {
+        self.launch = launch
         self.lifeline = lifeline
         self.shouldStop = shouldStop
-        self.executable = executable
-        self.settingsJSON = settingsJSON
-        self.timeout = timeout
-        self.tmpdir = tmpdir
         queue = DispatchQueue(label: "codesweep.worker.\(index)")
     }
 
@@ -81,12 +64,12 @@ final class WorkerSlot: @unchecked Sendable {
         let request = Array(WorkerProtocol.request(entry, without: without).utf8)
         var sent = false
         for _ in 0..<2 where !sent {
-            if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(executable))") }
+            if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(launch.executable))") }
             sent = (try? FileIO.writeAll(toWorker, request)) != nil
             if !sent { stop(graceful: false) }  // died between files: replace it and send again
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
-        let deadline = now() + timeout
+        let deadline = now() + launch.timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
@@ -95,10 +78,10 @@ final class WorkerSlot: @unchecked Sendable {
         // readers' codes, all of them), else what was sent before it ran is kept.
         func salvage(_ what: String) -> FileRecord? {
             guard partial != nil else { return nil }
-            if without.isEmpty, let again = blockingScan(entry, without: BarcodeReader.isolatedReaders), again.error == nil {
-                return Self.withoutSecondReader(again, what, "the file was read again without it")
+            if without.isEmpty, let again = blockingScan(entry, without: launch.isolatedReaders), again.error == nil {
+                return withoutIsolatedReaders(again, what, "the file was read again without it")
             }
-            return partial.map { Self.withoutSecondReader($0, what, "the codes read before it ran are kept") }
+            return partial.map { withoutIsolatedReaders($0, what, "the codes read before it ran are kept") }
         }
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
@@ -130,8 +113,9 @@ final class WorkerSlot: @unchecked Sendable {
             let left = deadline - t
             if left <= 0 {
                 stop(graceful: false)
-                if let kept = salvage("did not finish within \(NumberText.trimmed(timeout)) s (see --timeout)") { return kept }
-                return failure(entry, .timeout, "decoding took longer than \(NumberText.trimmed(timeout)) s; the worker was stopped\(timeoutHint)")
+                if let kept = salvage("did not finish within \(NumberText.trimmed(launch.timeout)) s (see --timeout)") { return kept }
+                let limit = NumberText.trimmed(launch.timeout)
+                return failure(entry, .timeout, "decoding took longer than \(limit) s; the worker was stopped\(launch.timeoutHint)")
             }
             if stopSeen == nil && shouldStop() { stopSeen = t }
             if let seen = stopSeen, t - seen >= Self.stopGrace {
@@ -140,7 +124,7 @@ final class WorkerSlot: @unchecked Sendable {
                 stop(graceful: false)
                 return nil
             }
-            if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid) { busyVirtual = max(busyVirtual, v) }
+            if launch.memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid) { busyVirtual = max(busyVirtual, v) }
             var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(min(left, Self.pollInterval) * 1000) + 1)
             if ready < 0 && errno == EINTR { continue }
@@ -161,13 +145,13 @@ final class WorkerSlot: @unchecked Sendable {
     private func workerDied(_ entry: FileEntry, _ salvage: (String) -> FileRecord?) -> FileRecord? {
         let status = stop(graceful: false)
         if let kept = salvage("crashed (the worker died: \(status))") { return kept }
-        let limit = memoryLimitMiB << 20
+        let limit = launch.memoryLimitMiB << 20
         // Sampled address space, or (died between samples) peak resident size at death over that at the file's start.
         let grown = max(idleVirtual == Int.max ? 0 : busyVirtual - idleVirtual, diedPeakResident - idlePeakResident)
         if limit > 0, grown >= limit * 3 / 4 {
             return failure(
                 entry, .tooLarge,
-                "decoding this file needed more than the \(memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it grew by \(grown >> 20) MiB over its size between files); the worker died at the limit (\(status)) and was replaced"
+                "decoding this file needed more than the \(launch.memoryLimitMiB) MiB of memory a worker may use for one file (--max-memory; it grew by \(grown >> 20) MiB over its size between files); the worker died at the limit (\(status)) and was replaced"
             )
         }
         return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
@@ -175,8 +159,8 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// The worker's size between files (after it answered): what the next file's growth is measured from.
     private func noteIdleSize() {
-        if memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
-        if memoryLimitMiB > 0, let r = ProcessMemory.peakResidentBytes(pid) { idlePeakResident = r }
+        if launch.memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid), v > 0 { idleVirtual = min(idleVirtual, v) }
+        if launch.memoryLimitMiB > 0, let r = ProcessMemory.peakResidentBytes(pid) { idlePeakResident = r }
     }
 
     private func now() -> Double {
@@ -224,7 +208,7 @@ final class WorkerSlot: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attr, &empty)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let args = [executable, "__worker", settingsJSON]
+        let args = [launch.executable, "__worker", launch.settingsArgument]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var envStrings: [String] = []
@@ -238,13 +222,13 @@ final class WorkerSlot: @unchecked Sendable {
         // runtime's backtracer would first spend a second or more (more on a loaded machine)
         // symbolicating, which a short --timeout then reports as a hang.
         envStrings.append("SWIFT_BACKTRACE=enable=no")
-        if let tmpdir { envStrings.append("TMPDIR=\(tmpdir)") }
+        if let tmpdir = launch.tmpdir { envStrings.append("TMPDIR=\(tmpdir)") }
         if lifeline >= 0 { envStrings.append("CODESWEEP_LIFELINE_FD=3") }
         var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
         defer { for a in envp { free(a) } }
 
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attr, &argv, &envp)
+        let rc = posix_spawn(&child, launch.executable, &actions, &attr, &argv, &envp)
         close(inPipe[0])
         close(outPipe[1])
         guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return false }
@@ -286,62 +270,5 @@ final class WorkerSlot: @unchecked Sendable {
             return "killed by signal \(sig), \(name)"
         }
         return "exited with status \((status >> 8) & 0xFF)"
-    }
-}
-
-/// A fixed set of workers handed out to the sweep's tasks one at a time.
-actor WorkerPool {
-    private var free: [WorkerSlot]
-    private var all: [WorkerSlot]
-    private var waiters: [CheckedContinuation<WorkerSlot, Never>] = []
-
-    /// Write end of the lifeline pipe: held (close-on-exec) by this process only, so the
-    /// workers' read ends see end of file when it dies.
-    private let lifelineWriteEnd: Int32
-    private let lifelineReadEnd: Int32
-
-    init(
-        count: Int, executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String,
-        shouldStop: @escaping @Sendable () -> Bool
-    ) {
-        MagickEnvironment.start()
-        let json = WorkerProtocol.encode(settings)
-        // Both ends close-on-exec, set under the spawn lock (no spawn can slip in between):
-        // a worker gets the read end only as its descriptor 3, nothing else inherits either.
-        let ends: [Int32] = WorkerSlot.spawnLock.sync {
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return [-1, -1] }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            return fds
-        }
-        lifelineWriteEnd = ends[1]
-        lifelineReadEnd = ends[0]
-        let readEnd = ends[0]
-        let slots = (0..<count).map {
-            WorkerSlot(
-                index: $0, executable: executable, settingsJSON: json, timeout: timeout,
-                tmpdir: MagickEnvironment.privateDirectory, lifeline: readEnd, shouldStop: shouldStop,
-                timeoutHint: timeoutHint, memoryLimitMiB: settings.memoryLimitMiB)
-        }
-        free = slots
-        all = slots
-    }
-
-    func acquire() async -> WorkerSlot {
-        if let s = free.popLast() { return s }
-        return await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func release(_ s: WorkerSlot) {
-        if waiters.isEmpty { free.append(s) } else { waiters.removeFirst().resume(returning: s) }
-    }
-
-    func shutdown() async {
-        for s in all { await s.shutdown() }
-    }
-
-    deinit {
-        if lifelineWriteEnd >= 0 { close(lifelineWriteEnd) }
-        if lifelineReadEnd >= 0 { close(lifelineReadEnd) }
     }
 }

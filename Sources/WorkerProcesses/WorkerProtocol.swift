@@ -112,21 +112,6 @@ enum WorkerProtocol {
         if let r = l.record { return l.completed(r).map(Reply.record) ?? .invalid }
         return .invalid
     }
-
-    /// The settings a worker scans with, passed once as its command-line argument: all of
-    /// them, as `Codable` JSON (the plan's passes and settings included), so a worker scans
-    /// exactly as the coordinator would in its own process.
-    static func encode(_ s: ScanSettings) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // ScanSettings holds strings, numbers, booleans and enums only: encoding cannot fail.
-        guard let data = try? encoder.encode(s) else { fatalError("ScanSettings did not encode as JSON") }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeSettings(_ text: String) -> ScanSettings? {
-        try? JSONDecoder().decode(ScanSettings.self, from: Data(text.utf8))
-    }
 }
 
 /// How a reply line is encoded: JSON with non-finite numbers as strings, and the record in
