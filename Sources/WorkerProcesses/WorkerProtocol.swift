@@ -56,29 +56,25 @@ enum WorkerProtocol {
         var peakResident: Int
     }
 
-    /// A reply line as it crosses the pipe.
+    /// A reply line as it crosses the pipe: one JSON object, decoded once.
     struct Line: Codable {
         var record: FileRecord?
         var partial: FileRecord?
         var skipped: Bool?
         var ready: IdleSize?
-        /// The grader's measurement of each code (`FileRecord.measurements`), as JSON text.
-        var measurements: [String?]?
+        /// The grader's measurement of each code (`FileRecord.measurements`), beside the record
+        /// (the record's JSON does not hold them).
+        var measurements: [JSONValue?]?
 
         init(record: FileRecord? = nil, partial: FileRecord? = nil, skipped: Bool? = nil) {
             self.record = record; self.partial = partial; self.skipped = skipped
-            let r = record ?? partial
-            measurements = r.map { $0.measurements.map { $0?.serialized() } }
+            measurements = (record ?? partial)?.measurements
         }
 
-        /// `r` with what the record's JSON does not hold put back; nil when that is unreadable.
-        func completed(_ r: FileRecord) -> FileRecord? {
+        /// `r` with what the record's JSON does not hold put back.
+        func completed(_ r: FileRecord) -> FileRecord {
             var r = r
-            for m in measurements ?? [] {
-                guard let m else { r.measurements.append(nil); continue }
-                guard let value = try? JSONReading.value(m) else { return nil }
-                r.measurements.append(value)
-            }
+            r.measurements = measurements ?? []
             return r
         }
     }
@@ -108,8 +104,8 @@ enum WorkerProtocol {
         guard let l = try? Wire.decoder.decode(Line.self, from: Data(line)) else { return .invalid }
         if l.skipped == true { return .skipped }
         if let size = l.ready { return .ready(size) }
-        if let r = l.partial { return l.completed(r).map(Reply.partial) ?? .invalid }
-        if let r = l.record { return l.completed(r).map(Reply.record) ?? .invalid }
+        if let r = l.partial { return .partial(l.completed(r)) }
+        if let r = l.record { return .record(l.completed(r)) }
         return .invalid
     }
 }
