@@ -56,19 +56,24 @@ let package = Package(
         // pictures), points, quads and homographies. Shared by the loaders (MagickBridge,
         // JPEGBridge, PNGBridge, DocumentBridge), the readers' wrappers, the engine and generate.
         .target(name: "Imaging", dependencies: ["Records"]),
+        // What a reader of views is, pure Swift: `ViewReader` (a reader's name, symbologies, roles
+        // and read function), what a pass asks of it (`ViewRequest`, zxing-cpp's `ReaderTries`)
+        // and what it answers (`ViewOutcome`). The engine holds a list of them; each bridge makes
+        // its own, so the engine calls a decoder's module directly and none calls back.
+        .target(name: "Readers", dependencies: ["Imaging", "Records"]),
         // The engine, pure Swift: no C, the decoders come in as functions (CodeSweep's reader
         // passes ZBar and zxing-cpp). In folders by stage: Plan (the scan plan as data, a
         // reason per pass; reader options), Execute (the plan executor and the passes it makes
         // per frame, each owning its state: the frame's views, the cheap look, the located QR
         // codes, the grid pass, the sheet, the view pass, linear confirmation; merging, add-on
         // pairing), Locate (the QR locator and grid reader).
-        .target(name: "SweepCore", dependencies: ["Imaging", "QRSymbol", "Payloads", "Records"]),
+        .target(name: "SweepCore", dependencies: ["Imaging", "QRSymbol", "Payloads", "Readers", "Records"]),
         // ZBar wrapper: luma image in, raw symbols out. One scanner per call. ZBar's symbol
         // types (`Symbology.zbarType`) live here, not in the core.
-        .target(name: "ZBarBridge", dependencies: ["CZBar", "Imaging", "Records"]),
+        .target(name: "ZBarBridge", dependencies: ["CZBar", "Imaging", "Readers", "Records"]),
         // zxing-cpp wrapper, the second decoder: Data Matrix, PDF417 and Aztec (which ZBar lacks),
         // and QR codes in its own passes. Luma image in, raw symbols out.
-        .target(name: "ZXingBridge", dependencies: ["CZXing", "Imaging", "Records"]),
+        .target(name: "ZXingBridge", dependencies: ["CZXing", "Imaging", "Readers", "Records"]),
         // libjpeg-turbo wrapper: a JPEG's bytes in, grey (its luma) out at a DCT scale, whole or a
         // region; declines what it does not decode (CMYK, 12-bit, arithmetic, warnings).
         .target(name: "JPEGBridge", dependencies: ["CJPEG", "Imaging"]),
@@ -100,7 +105,7 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "Imaging", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
+                "SweepCore", "Imaging", "Readers", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
                 "Reporting", "WorkerProcesses", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
@@ -118,7 +123,7 @@ let package = Package(
         .target(
             name: "AssetCheck",
             dependencies: [
-                "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent",
+                "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent", "ZBarBridge",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -150,7 +155,8 @@ let package = Package(
         // The commands with readers that fail on chosen frames (abort, crash, hang, eat memory):
         // the binary the tests of crash isolation, timeouts, interrupts and --resume run. Built
         // with the tests; never shipped.
-        .executableTarget(name: "FaultInjectingCLI", dependencies: ["CodeSweep", "Commands", "SweepCore", "TestSupport"], path: "Tests/FaultInjectingCLI"),
+        .executableTarget(
+            name: "FaultInjectingCLI", dependencies: ["CodeSweep", "Commands", "Readers", "SweepCore", "TestSupport"], path: "Tests/FaultInjectingCLI"),
         // The tests (docs/ARCHITECTURE.md, "Tests"). TestSupport: what both test targets share
         // (the package's folders, temporary folders, JSON read back); no C library, no process.
         .target(name: "TestSupport", dependencies: ["SweepCore", "Imaging", "Records", "Reporting", "QRSymbol"], path: "Tests/TestSupport"),
@@ -159,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "CodeSweepUnitTests",
             dependencies: [
-                "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses",
+                "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
@@ -170,7 +176,7 @@ let package = Package(
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Imaging", "Records", "UserInput",
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
-                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses",
+                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses", "Readers",
             ],
             path: "Tests/IntegrationTests"),
     ]

@@ -1,6 +1,7 @@
 import CodeSweep
 import Records
 import Reporting
+import ZBarBridge
 
 /// `check`'s grading as the engine runs it: `ScannabilityProbe.plainLook` on the frame a code was
 /// read in, inside `FileScanner` (in the worker process that scanned the file, with the scan's

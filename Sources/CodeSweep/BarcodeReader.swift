@@ -1,4 +1,5 @@
 import Imaging
+import Readers
 import Records
 import SweepCore
 import Synchronization
@@ -55,25 +56,6 @@ public struct ReadResult: Sendable {
     }
 }
 
-/// The plain ZBar decodes one read made: the view, what was asked and what ZBar returned.
-public struct DecodeLog: Sendable {
-    package struct Entry: Sendable {
-        var image: LumaImage
-        var symbologies: Set<Symbology>
-        var config: ZBarDecoder.Config
-        var symbols: [RawSymbol]
-    }
-    var entries: [Entry] = []
-    public init() {}
-
-    /// What `ZBarDecoder.decode(image, symbologies:, config:)` returned during the read for
-    /// exactly these pixels and settings; nil when the read made no such call.
-    package func zbar(_ image: LumaImage, symbologies: Set<Symbology>, config: ZBarDecoder.Config = ZBarDecoder.Config()) -> [RawSymbol]? {
-        entries.first { $0.symbologies == symbologies && $0.config == config && $0.image == image }?.symbols
-    }
-
-}
-
 /// The engine's heart: an upright luma frame and options in, the codes in it out.
 public enum BarcodeReader {
     /// `CODESWEEP_TRACE=1` prints one line per pass run (name, milliseconds, reads) to stderr,
@@ -98,21 +80,7 @@ public enum BarcodeReader {
     package static func viewReaders(
         _ config: ZBarDecoder.Config = ZBarDecoder.Config(), reusing earlier: DecodeLog? = nil, log: ((DecodeLog.Entry) -> Void)? = nil
     ) -> [ViewReader] {
-        let zbar = ViewReader(engine: .zbar, symbologies: ZBarDecoder.symbologies, confirmsWeakReads: true) { img, request in
-            var config = config
-            config.lineStep = Int32(request.lineStep)
-            let symbols = request.symbologies
-            let found =
-                earlier?.zbar(img, symbologies: symbols, config: config)
-                ?? ZBarDecoder.decode(img, symbologies: symbols, config: config)
-            log?(DecodeLog.Entry(image: img, symbologies: symbols, config: config, symbols: found))
-            return found
-        }
-        let zxing = ViewReader(engine: .zxing, symbologies: ZXingDecoder.symbologies, isolated: true) { img, request in
-            let outcome = ZXingDecoder.decode(img, symbologies: request.symbologies, tries: ZXingDecoder.Tries(request.tries))
-            return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
-        }
-        return [zbar, zxing]
+        [ZBarDecoder.viewReader(config, reusing: earlier, log: log), ZXingDecoder.viewReader()]
     }
 
     /// Makes every read of this process use `adapt(readers)` instead of the readers above: set
@@ -160,14 +128,5 @@ public enum BarcodeReader {
         var result = ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
         result.failedReaders = notes.failedReaders
         return result
-    }
-}
-
-extension ZXingDecoder.Tries {
-    /// A pass's tries, as zxing-cpp's switches.
-    init(_ tries: ReaderTries) {
-        self.init(
-            harder: tries.contains(.harder), rotate: tries.contains(.rotate), invert: tries.contains(.invert),
-            downscale: tries.contains(.downscale))
     }
 }

@@ -1,5 +1,6 @@
 import CZXing
 import Imaging
+import Readers
 import Records
 
 /// zxing-cpp 3.1.1 through its own C API (`ZXingC.h`, built statically by
@@ -14,15 +15,6 @@ package enum ZXingDecoder {
         package var failure: String?
     }
 
-    /// What zxing-cpp tries beyond one plain look, its ReaderOptions' four switches; all on is
-    /// its own default (the engine's `ReaderTries` says which a pass wants).
-    package struct Tries: Sendable, Equatable {
-        package var harder = true, rotate = true, invert = true, downscale = true
-        package init(harder: Bool = true, rotate: Bool = true, invert: Bool = true, downscale: Bool = true) {
-            self.harder = harder; self.rotate = rotate; self.invert = invert; self.downscale = downscale
-        }
-    }
-
     /// What it reads.
     package static let symbologies = ZXingFormats.readable
 
@@ -30,10 +22,10 @@ package enum ZXingDecoder {
     package static var version: String { String(cString: ZXing_Version()) }
 
     /// Reads the given symbologies (those zxing-cpp reads; others are ignored) in `image`, with
-    /// what `tries` allows beyond a plain look (all on: zxing-cpp's own defaults, try harder,
+    /// what `tries` allows beyond a plain look (`.all`: zxing-cpp's own defaults, try harder,
     /// rotated, inverted, downscaled, as ZXingReader and the Python module read). Corners come in ZBar's order for 2D codes (top-left, bottom-left,
     /// bottom-right, top-right of the code as drawn), so `RawSymbol.corners` treats both decoders alike.
-    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>, tries: Tries = Tries()) -> Outcome {
+    package static func decode(_ image: LumaImage, symbologies wanted: Set<Symbology>, tries: ReaderTries = .all) -> Outcome {
         let asked = wanted.intersection(symbologies)
         let formats = ZXingFormats.formats(for: asked)
         guard !formats.isEmpty, image.width > 0, image.height > 0 else { return Outcome(symbols: []) }
@@ -41,10 +33,10 @@ package enum ZXingDecoder {
         defer { ZXing_ReaderOptions_delete(options) }
         formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }
         ZXing_ReaderOptions_setEanAddOnSymbol(options, ZXing_EanAddOnSymbol_Ignore)
-        ZXing_ReaderOptions_setTryHarder(options, tries.harder)
-        ZXing_ReaderOptions_setTryRotate(options, tries.rotate)
-        ZXing_ReaderOptions_setTryInvert(options, tries.invert)
-        ZXing_ReaderOptions_setTryDownscale(options, tries.downscale)
+        ZXing_ReaderOptions_setTryHarder(options, tries.contains(.harder))
+        ZXing_ReaderOptions_setTryRotate(options, tries.contains(.rotate))
+        ZXing_ReaderOptions_setTryInvert(options, tries.contains(.invert))
+        ZXing_ReaderOptions_setTryDownscale(options, tries.contains(.downscale))
         let found: OpaquePointer? = image.pixels.withUnsafeBufferPointer { buf in
             guard let view = ZXing_ImageView_new(buf.baseAddress, Int32(image.width), Int32(image.height), ZXing_ImageFormat_Lum, Int32(image.width), 1)
             else { return nil }
@@ -139,5 +131,16 @@ package enum ZXingDecoder {
                 index: Int(ZXing_Barcode_sequenceIndex(b)), count: size, id: string(ZXing_Barcode_sequenceId(b)) ?? "")
         }
         return f
+    }
+}
+
+extension ZXingDecoder {
+    /// zxing-cpp as a reader of views: a C++ library that may abort or hang, so isolated (a
+    /// worker dying in it reads the file again without it); its caught failures are reported.
+    package static func viewReader() -> ViewReader {
+        ViewReader(engine: .zxing, symbologies: symbologies, isolated: true) { image, request in
+            let outcome = decode(image, symbologies: request.symbologies, tries: request.tries)
+            return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
+        }
     }
 }

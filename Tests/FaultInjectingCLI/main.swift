@@ -1,5 +1,6 @@
 import CodeSweep
 import Commands
+import Readers
 import SweepCore
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Imaging
+import Readers
 import Records
 
 /// One frame's scan, the executor's per-frame half: it makes the frame's passes, each with the

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Readers
 import Records
 
 /// Weak EAN/UPC reads in large photos (`PlanSettings.linearConfirmBelow`): held aside by the

@@ -1,4 +1,5 @@
 import Imaging
+import Readers
 import Records
 
 /// Runs a scan plan over one upright frame and merges what the passes find: the readers and the

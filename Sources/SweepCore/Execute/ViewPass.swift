@@ -1,4 +1,5 @@
 import Imaging
+import Readers
 import Records
 
 /// A view pass's reading: one reader (`ViewReader`) on the views a pass made, what it reads

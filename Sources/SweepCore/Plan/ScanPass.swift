@@ -1,3 +1,4 @@
+import Readers
 import Records
 
 /// One image transformation applied before a ZBar pass.

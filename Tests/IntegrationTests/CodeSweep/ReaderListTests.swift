@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Readers
 import Records
 import SweepCore
 import TestSupport

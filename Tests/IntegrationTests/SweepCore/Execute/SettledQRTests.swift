@@ -1,4 +1,5 @@
 import Imaging
+import Readers
 import Records
 import TestSupport
 import Testing

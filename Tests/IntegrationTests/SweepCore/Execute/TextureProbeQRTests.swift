@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import QREncodeBridge
 import QRSymbol
+import Readers
 import Records
 import TestSupport
 import Testing
