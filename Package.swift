@@ -92,6 +92,10 @@ let package = Package(
         // through JSONValueEncoder, read back through JSONReading) and the output sinks: jsonl,
         // json, csv, text.
         .target(name: "Reporting", dependencies: ["Records", "UserInput", "Payloads", "CodeContent"]),
+        // Which files a run sweeps: `--shard K/N` (FNV-1a of the path's bytes), `--files-from`
+        // path lists, and which it skips on `--resume` (the resume log: the report read back
+        // through Reporting, its lock and its stored settings).
+        .target(name: "SweepSelection", dependencies: ["FileWalker", "Records", "Reporting", "UserInput"]),
         // Worker processes (--isolation process): the pool that starts, feeds and watches them
         // (timeouts, --max-memory, crashes, the lifeline), the server loop a worker runs, and the
         // line protocol between them (requests; the record in its own JSON shape, exact); how
@@ -100,13 +104,12 @@ let package = Package(
         // The sweep, all `scan` does between the walk and the sinks: the reader (SweepCore's plan
         // executor run with ZBar and zxing-cpp: luma image + options -> codes), each file loaded,
         // digested and read, in this process or in WorkerProcesses' workers (given the scanner
-        // and the settings), and which files a run sweeps (shards, path lists) and which it skips
-        // on resuming (the resume log, read back through Reporting).
+        // and the settings). It does not see how records are written (Reporting).
         .target(
             name: "CodeSweep",
             dependencies: [
                 "SweepCore", "Imaging", "Readers", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "Reporting", "WorkerProcesses", .product(name: "Crypto", package: "swift-crypto"),
+                "WorkerProcesses", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
@@ -114,6 +117,7 @@ let package = Package(
             name: "Forensics",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
+                "SweepSelection",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
@@ -147,7 +151,7 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", "CodeDiff", "WorkerProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The shipped binary: main.swift calls the commands.
@@ -166,6 +170,7 @@ let package = Package(
             name: "CodeSweepUnitTests",
             dependencies: [
                 "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
+                "SweepSelection",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
@@ -177,6 +182,7 @@ let package = Package(
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses", "Readers",
+                "SweepSelection",
             ],
             path: "Tests/IntegrationTests"),
     ]

@@ -3,6 +3,7 @@ import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
+import SweepSelection
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(

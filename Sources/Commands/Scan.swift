@@ -7,6 +7,7 @@ import Payloads
 import Records
 import Reporting
 import SweepCore
+import SweepSelection
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import CodeSweep
 import FileWalker
 import Forensics
 import Reporting
+import SweepSelection
 import UserInput
 
 /// What one `scan` runs with, built from its flags in one place (as ripgrep's HiArgs builds

@@ -3,6 +3,7 @@ import FileWalker
 import Imaging
 import MagickBridge
 import Records
+import SweepSelection
 import UserInput
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import SweepSelection
 import TestSupport
 import Testing
 

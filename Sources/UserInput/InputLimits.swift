@@ -1,5 +1,3 @@
-import UserInput
-
 /// The most a command reads of a file it reads whole or a line at a time, so that a stream with
 /// no end or no newline (`/dev/zero`, a wrong file, a pipe from a runaway program) ends with a
 /// clear error naming the file and the limit instead of exhausting memory. Images have their own
