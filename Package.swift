@@ -170,7 +170,7 @@ let package = Package(
             name: "CodeSweepUnitTests",
             dependencies: [
                 "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
-                "SweepSelection",
+                "SweepSelection", "Payloads", "FileWalker",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
