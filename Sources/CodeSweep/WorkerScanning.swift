@@ -40,10 +40,9 @@ extension FileScanner {
 extension WorkerLaunch {
     /// How a sweep with `settings` starts its workers.
     static func sweep(executable: String, settings: ScanSettings, timeout: Double, timeoutHint: String) -> WorkerLaunch {
-        let isolated = BarcodeReader.isolatedReaders
-        return WorkerLaunch(
+        WorkerLaunch(
             executable: executable, settingsArgument: settings.workerArgument, memoryLimitMiB: settings.memoryLimitMiB,
             timeout: timeout, timeoutHint: timeoutHint, tmpdir: MagickEnvironment.privateDirectory,
-            isolatedReaders: isolated, onlyIsolatedReaders: Symbology.allCases.filter { isolated.contains($0.engine) })
+            isolatedReaders: BarcodeReader.isolatedReaders)
     }
 }

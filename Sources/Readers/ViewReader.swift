@@ -4,11 +4,10 @@ import Records
 /// One reader of views, as zxing-cpp's `Reader`: the name the plan's passes give it
 /// (`ScanPass.decoder`), the symbologies it reads, and `read(view, request)`. The executor holds
 /// a list of them (`PlanExecutor.readers`); a pass runs the reader it names, asking it only for
-/// the symbologies that reader reads. The readers are made where the C libraries are
-/// (ZBarBridge, ZXingBridge; `BarcodeReader` lists them); the engine knows none of them. (The grid decoder reads
-/// located QR codes, not views: it is the plan's `grid` pass, `GridPass`.) Each bridge makes its
-/// own (`ZBarDecoder.viewReader`, `ZXingDecoder.viewReader`), so the engine calls the decoder's
-/// module directly and no decoder calls back into the engine.
+/// the symbologies that reader reads. Each bridge makes its own (`ZBarDecoder.viewReader`,
+/// `ZXingDecoder.viewReader`; `BarcodeReader` lists them), so the engine knows no decoder, calls
+/// the decoder's module directly, and no decoder calls back into it. (The grid decoder reads
+/// located QR codes, not views: it is the plan's `grid` pass, `GridPass`.)
 public struct ViewReader {
     public let engine: DecodingEngine
     public let symbologies: Set<Symbology>

@@ -24,16 +24,14 @@ package struct WorkerLaunch: Sendable {
     /// The readers that run in the worker after a checkpoint (zxing-cpp): a file one of them
     /// died on is read again without them (`BarcodeReader.isolatedReaders`).
     package var isolatedReaders: [DecodingEngine]
-    /// The symbologies only they read, named in the warning of a file read without them.
-    package var onlyIsolatedReaders: [Symbology]
 
     package init(
         executable: String, settingsArgument: String, memoryLimitMiB: Int, timeout: Double, timeoutHint: String, tmpdir: String?,
-        isolatedReaders: [DecodingEngine], onlyIsolatedReaders: [Symbology]
+        isolatedReaders: [DecodingEngine]
     ) {
         self.executable = executable; self.settingsArgument = settingsArgument; self.memoryLimitMiB = memoryLimitMiB
         self.timeout = timeout; self.timeoutHint = timeoutHint; self.tmpdir = tmpdir
-        self.isolatedReaders = isolatedReaders; self.onlyIsolatedReaders = onlyIsolatedReaders
+        self.isolatedReaders = isolatedReaders
     }
 }
 
@@ -43,7 +41,8 @@ extension WorkerSlot {
     func withoutIsolatedReaders(_ record: FileRecord, _ what: String, _ kept: String) -> FileRecord {
         var r = record
         let names = launch.isolatedReaders.map(\.rawValue).joined(separator: ", ")
-        let only = launch.onlyIsolatedReaders.prefix(6).map(\.displayName).joined(separator: ", ")
+        let only = Symbology.allCases.filter { launch.isolatedReaders.contains($0.engine) }.prefix(6).map(\.displayName)
+            .joined(separator: ", ")
         r.failedDecoder = names
         r.warnings.append(
             "the second decoder (\(names)) \(what); the worker was replaced and \(kept). Codes only \(names) reads (\(only), ...) may be missing"
