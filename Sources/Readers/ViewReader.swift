@@ -18,13 +18,18 @@ public struct ViewReader {
     /// in a big photo; from any reader): after each of its passes it reads crops around the held
     /// reads again (`LinearConfirmation.confirmHeld`). ZBar.
     public let confirmsWeakReads: Bool
+    /// The most symbols one read returns (zxing-cpp 3.1: 255, its `maxNumberOfSymbols` is a
+    /// `uint8_t`), nil for no cap. A read that returns that many is not done: the engine reads
+    /// the view again in overlapping tiles (`CappedRead`) until each read returns fewer.
+    public let symbolCap: Int?
     public let read: (LumaImage, ViewRequest) -> ViewOutcome
 
     public init(
         engine: DecodingEngine, symbologies: Set<Symbology>, isolated: Bool = false, confirmsWeakReads: Bool = false,
-        read: @escaping (LumaImage, ViewRequest) -> ViewOutcome
+        symbolCap: Int? = nil, read: @escaping (LumaImage, ViewRequest) -> ViewOutcome
     ) {
         self.engine = engine; self.symbologies = symbologies; self.isolated = isolated; self.confirmsWeakReads = confirmsWeakReads
+        self.symbolCap = symbolCap
         self.read = read
     }
 

@@ -18,6 +18,10 @@ package enum ZXingDecoder {
     /// What it reads.
     package static let symbologies = ZXingFormats.readable
 
+    /// The most symbols one read returns: zxing-cpp 3.1's `maxNumberOfSymbols` is a `uint8_t`
+    /// (255, also its default). A read that returns this many may have left codes unread.
+    package static let maxSymbols = 255
+
     /// The library's version, "3.1.1".
     package static var version: String { String(cString: ZXing_Version()) }
 
@@ -33,6 +37,7 @@ package enum ZXingDecoder {
         defer { ZXing_ReaderOptions_delete(options) }
         formats.withUnsafeBufferPointer { ZXing_ReaderOptions_setFormats(options, $0.baseAddress, Int32($0.count)) }
         ZXing_ReaderOptions_setEanAddOnSymbol(options, ZXing_EanAddOnSymbol_Ignore)
+        ZXing_ReaderOptions_setMaxNumberOfSymbols(options, Int32(maxSymbols))
         ZXing_ReaderOptions_setTryHarder(options, tries.contains(.harder))
         ZXing_ReaderOptions_setTryRotate(options, tries.contains(.rotate))
         ZXing_ReaderOptions_setTryInvert(options, tries.contains(.invert))
@@ -138,7 +143,7 @@ extension ZXingDecoder {
     /// zxing-cpp as a reader of views: a C++ library that may abort or hang, so isolated (a
     /// worker dying in it reads the file again without it); its caught failures are reported.
     package static func viewReader() -> ViewReader {
-        ViewReader(engine: .zxing, symbologies: symbologies, isolated: true) { image, request in
+        ViewReader(engine: .zxing, symbologies: symbologies, isolated: true, symbolCap: maxSymbols) { image, request in
             let outcome = decode(image, symbologies: request.symbologies, tries: request.tries)
             return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
         }

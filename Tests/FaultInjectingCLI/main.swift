@@ -34,7 +34,7 @@ enum Faults {
     static func wrap(_ reader: ViewReader) -> ViewReader {
         ViewReader(
             engine: reader.engine, symbologies: reader.symbologies, isolated: reader.isolated,
-            confirmsWeakReads: reader.confirmsWeakReads
+            confirmsWeakReads: reader.confirmsWeakReads, symbolCap: reader.symbolCap
         ) { image, request in
             if let fault = FaultFrame(width: image.width, height: image.height), fault.isolatedOnly == reader.isolated { strike(fault) }
             return reader.read(image, request)

@@ -9,6 +9,9 @@ import Records
 /// `codes` as if first read where it was held. What is still held at the end is not reported.
 package struct CodeMerger: Sendable {
     package private(set) var codes: [DetectedCode] = []
+    /// What read each of `codes` (one entry per code): the passes that read it, and the views a
+    /// held read was confirmed from. Its count is the code's support (`support(_:)`).
+    package private(set) var readBy: [Set<String>] = []
     package private(set) var held: [Held] = []
     /// Held reads their confirmation crop overruled (`overrules`): a read of the same code
     /// later is not held again, so it cannot confirm itself by a second misread.
@@ -34,9 +37,11 @@ package struct CodeMerger: Sendable {
         if misreadsEarlier(code) { return }
         // A sure read confirms a held read of the same code: the held one was first.
         if let h = held.firstIndex(where: { Self.same($0.code, code) }) {
-            codes.append(held.remove(at: h).code)
+            let confirmed = held.remove(at: h)
+            append(confirmed.code, readBy: [confirmed.code.pass, "view: " + confirmed.source])
         }
         for (i, existing) in codes.enumerated() where Self.same(existing, code) {
+            readBy[i].insert(code.pass)
             // A later pass at higher resolution may have better corners for a linear code
             // (more scan lines): keep the first pass's name, take the better quality.
             if !code.symbology.isTwoDimensional && code.quality > existing.quality {
@@ -44,7 +49,20 @@ package struct CodeMerger: Sendable {
             }
             return
         }
+        append(code, readBy: [code.pass])
+    }
+
+    private mutating func append(_ code: DetectedCode, readBy passes: Set<String>) {
         codes.append(code)
+        readBy.append(passes)
+    }
+
+    /// Drops code `i` (`OneValuePerBarcode`).
+    mutating func remove(_ indices: Set<Int>) {
+        for i in indices.sorted(by: >) {
+            codes.remove(at: i)
+            readBy.remove(at: i)
+        }
     }
 
     /// Gives a code read without them its QR symbol details (the grid decoder confirmed it).
@@ -74,7 +92,8 @@ package struct CodeMerger: Sendable {
                 held[h].code.quality = max(held[h].code.quality, code.quality)
                 return false
             }
-            codes.append(held.remove(at: h).code)
+            let first = held.remove(at: h)
+            append(first.code, readBy: [first.code.pass, "view: " + first.source, "view: " + source])
         }
         if codes.contains(where: { Self.same($0, code) }) {
             add(code)

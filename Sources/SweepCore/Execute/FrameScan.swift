@@ -35,8 +35,13 @@ final class FrameScan {
         located = LocatedQRCodes(
             frame: frame, look: look, sheet: sheet, settings: settings, digital: digital, frameIndex: frameIndex, trace: trace, warn: executor.warn)
         grid = GridPass(frame: frame, located: located, settings: settings, trace: trace)
-        viewPass = ViewPass(frame: frame, options: executor.options, failed: executor.failed)
-        confirmation = LinearConfirmation(frame: frame, options: executor.options, trace: trace)
+        viewPass = ViewPass(frame: frame, options: executor.options, failed: executor.failed, warn: executor.warn)
+        var confirmation = LinearConfirmation(frame: frame, options: executor.options, trace: trace)
+        if digital {
+            let plan = executor.options.plan
+            confirmation.sureOnDigital = Set(plan.digital.map(\.name)).subtracting(plan.passes.map(\.name))
+        }
+        self.confirmation = confirmation
         conditions = PassConditions(frame: frame, look: look, located: located, sheet: sheet, settings: settings)
         merged.oneCodePerPlace = frame.fullMegapixels >= settings.linearConfirmMegapixels
     }
@@ -54,6 +59,9 @@ final class FrameScan {
     /// The codes found, as `PlanExecutor.scan` returns them, the QR codes other decoders read
     /// given their symbol details first (when the plan wants them).
     func codes() -> [DetectedCode] {
+        for code in merged.settle() {
+            executor.trace?("misread \(code.symbology.rawValue) quality=\(code.quality) pass=\(code.pass): another value on its bars has more support")
+        }
         if settings.qrDetails && scanned.members.contains(.qr) {
             for d in grid.details(for: merged.codes) { merged.attach(d.details, sequence: d.sequence, bytes: d.bytes, to: d.index) }
         }

@@ -11,14 +11,19 @@ struct LinearConfirmation {
     let frame: FrameViews
     let options: ReaderOptions
     let trace: (@Sendable (String) -> Void)?
+    /// The passes whose reads need no confirmation: on a clean digital frame, its own passes
+    /// (those of the plan's digital list that no photo pass shares a name with). A drawn
+    /// code's bars are what they are; the 300 EAN-13s of a label sheet, each read by zxing-cpp
+    /// on 6 to 29 lines, waited for a confirmation no pass of the digital path gives.
+    var sureOnDigital: Set<String> = []
     var settings: PlanSettings { options.plan.settings }
 
     /// The name reads from a confirmation crop carry when they are new codes.
     static let confirmationPass = "confirm-linear"
 
-    /// Whether a read counts only once confirmed: a weak EAN/UPC read in a large frame.
+    /// Whether a read counts only once confirmed: a weak EAN/UPC read of a photo pass in a large frame.
     func needsConfirmation(_ code: DetectedCode) -> Bool {
-        code.quality < settings.linearConfirmBelow && settings.linearConfirmSymbologies.contains(code.symbology)
+        !sureOnDigital.contains(code.pass) && code.quality < settings.linearConfirmBelow && settings.linearConfirmSymbologies.contains(code.symbology)
             && frame.fullMegapixels >= settings.linearConfirmMegapixels
     }
 

@@ -9,15 +9,19 @@ final class ViewPass {
     private let frame: FrameViews
     private let options: ReaderOptions
     private let failed: ((DecodingEngine, String) -> Void)?
+    private let warn: ((String) -> Void)?
+    /// Whether the cap warning was given for this frame (once a frame).
+    private var warnedCap = false
     /// The whole-frame views read so far (their steps, identity fits left out) with the
     /// reader and request, on the base of version `readViewsOf` (`FrameViews.baseVersion`).
     private var readViews: [(steps: [PassStep], engine: DecodingEngine, request: ViewRequest)] = []
     private var readViewsOf = 0
 
-    init(frame: FrameViews, options: ReaderOptions, failed: ((DecodingEngine, String) -> Void)?) {
+    init(frame: FrameViews, options: ReaderOptions, failed: ((DecodingEngine, String) -> Void)?, warn: ((String) -> Void)?) {
         self.frame = frame
         self.options = options
         self.failed = failed
+        self.warn = warn
     }
 
     /// Whether the pass's view of the whole frame was read already by the same reader, for as
@@ -45,12 +49,20 @@ final class ViewPass {
 
     /// What `reader` reads in one view of `pass` (`toFull`: the view's map to full resolution),
     /// as codes of the full frame: the symbols that count (`ReaderOptions.accepts`), in the
-    /// order read. A failure of the reader is reported (`failed`).
+    /// order read. A failure of the reader is reported (`failed`). A read that returns the
+    /// reader's cap is read again in tiles (`CappedRead`); one still capped warns.
     func read(
         _ view: PassView, toFull: Homography, reader: ViewReader, request: ViewRequest, pass: ScanPass, frameIndex: Int, scanned: SymbologySet
     ) -> [DetectedCode] {
-        let outcome = reader.read(view.image, request)
-        if let failure = outcome.failure { failed?(reader.engine, failure) }
+        let outcome = CappedRead.read(view.image, reader: reader, request: request)
+        for failure in outcome.failures { failed?(reader.engine, failure) }
+        if outcome.stillCapped && !warnedCap, let cap = reader.symbolCap {
+            warnedCap = true
+            let tile = outcome.smallestTile.map { " even in tiles of \($0.width)x\($0.height) px" } ?? ""
+            warn?(
+                "\(reader.engine.rawValue) returned its most symbols a read (\(cap)) in frame \(frameIndex + 1), pass \(pass.name)\(tile): codes may be missing"
+            )
+        }
         return outcome.symbols.filter { options.accepts($0, scanned: scanned) }.map { raw in
             var code = DetectedCode(raw, in: view.image, toFull: toFull, frame: frameIndex, pass: pass.name)
             // Read in a view the pass inverted: the code is light on dark, as zxing-cpp says of
