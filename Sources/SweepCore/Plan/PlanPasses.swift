@@ -232,12 +232,21 @@ extension ScanPlan {
             // cheap on a drawn frame; the cheap look is not needed to send it).
             ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
         ]
-        // ZBar for bars only where the bar-field test sees bars no code read explains (not in
-        // `fast`: zxing-cpp reads every linear symbology but SQ's and the add-ons); then, in a small
-        // frame where nothing was read, zxing-cpp with all its tries (a code turned 90°, one without
-        // its quiet zone: zxing-cpp corpus).
+        // ZBar for bars over the frame at its own size, every second line (not in `fast`:
+        // zxing-cpp reads every linear symbology but SQ's and the add-ons): the first job reads
+        // every code either reader reads. A browser scales a Code 128 by 0.67 or 0.83 and
+        // zxing-cpp misses it where ZBar reads it; at 1 MP (the pass it replaces, where the
+        // bar-field test saw bars) the resampling lost it too. Then zxing-cpp plainly at half
+        // size, 2D codes, in a frame of 2 MP and more (a phone or HiDPI screenshot's PDF417 of
+        // big modules, which zxing-cpp reads only through its downscaled try); then, in a small
+        // frame where nothing was read, zxing-cpp with all its tries (a code turned 90°, one
+        // without its quiet zone: zxing-cpp corpus).
         if bars {
-            passes.append(ScanPass("zbar-bars", [.fit(megapixels: 1)], when: [.barsUnexplained], symbols: .linear))
+            passes.append(ScanPass("zbar-frame", [], symbols: .linear, source: .full, lineStep: 4))
+            passes.append(
+                ScanPass(
+                    "zxing-half", [.downscale(2)], when: [.atLeast(megapixels: 2)], symbols: .twoDimensional, source: .full, decoder: .zxing,
+                    tries: .plain))
             passes.append(ScanPass("zxing-all-tries", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, source: .full, decoder: .zxing))
             // ... and turned back by 20° both ways (a PDF417 or Aztec code at a slant).
             for deg in [20.0, -20] {

@@ -130,7 +130,7 @@ public struct PlanSettings: Sendable, Equatable, Codable {
             "upscale: never past \(format(Double(maxUpscaledPixels) / 1_000_000))MP",
             "views: under \(minViewSide) px on a side not decoded",
             "weak EAN/UPC/DataBar/add-on reads: \(linearConfirmSymbologies.sorted().map(\.rawValue).joined(separator: ", ")) read on under \(linearConfirmBelow) scan lines"
-                + " in a frame of >=\(format(linearConfirmMegapixels))MP held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
+                + " in a frame of >=\(format(linearConfirmMegapixels))MP (a clean digital frame's own passes excepted) held until another pass, or a crop around the read (full resolution, its own scale from other pixels, half its scale), reads them;"
                 + " no find until then, dropped if never confirmed",
             pairsAddOns
                 ? "add-ons: \(addOnAloneCounts ? "count as finds alone" : "no find alone (paired with their host code at the end)")"

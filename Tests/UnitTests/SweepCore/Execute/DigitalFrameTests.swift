@@ -57,10 +57,13 @@ struct DigitalFrameTests {
         // fast looks at the inverted frame only when it is dark, and runs no ZBar pass there.
         let fast = ScanPlan.forEffort(.fast)
         #expect(fast.digital[1].when == [.dark])
-        #expect(!fast.digital.contains { $0.decoder == .zbar && $0.name == "zbar-bars" })
-        // normal: ZBar only where bars no code read explains are seen.
+        #expect(!fast.digital.contains { $0.decoder == .zbar && $0.name == "zbar-frame" })
+        // normal: ZBar over the frame at its own size for bars, whatever the bar-field test says,
+        // and zxing-cpp at half size in a big frame.
         let normal = ScanPlan.forEffort(.normal)
-        #expect(normal.digital.first { $0.name == "zbar-bars" }?.when == [.barsUnexplained])
+        let zbar = normal.digital.first { $0.name == "zbar-frame" }
+        #expect(zbar?.when == [] && zbar?.steps == [] && zbar?.symbols == .linear && zbar?.decoder == .zbar)
+        #expect(normal.digital.first { $0.name == "zxing-half" }?.steps == [.downscale(2)])
         // thorough: normal's digital passes first, then every photo pass (never fewer codes).
         let thorough = ScanPlan.forEffort(.thorough)
         #expect(Array(thorough.digital.prefix(normal.digital.count)) == normal.digital)
