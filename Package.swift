@@ -123,6 +123,11 @@ let package = Package(
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
         // codes in, changes (added, removed, changed, grade dropped) out.
         .target(name: "CodeDiff", dependencies: ["Records"]),
+        // `check --check-links`, pure Swift: whether a link works, hop by hop (statuses, redirects
+        // held against the URL rules, loops, retries with Retry-After, HEAD then GET), the
+        // special-purpose address tables, the link cache and its keys, bounded concurrency. The
+        // requests are a transport's (CurlBridge's; a table in the unit tests).
+        .target(name: "LinkCheck"),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(
             name: "AssetCheck",
@@ -170,7 +175,7 @@ let package = Package(
             name: "CodeSweepUnitTests",
             dependencies: [
                 "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
-                "SweepSelection", "Payloads", "FileWalker",
+                "SweepSelection", "Payloads", "FileWalker", "LinkCheck",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
