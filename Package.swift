@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcurl (Debian's libcurl4-openssl-dev, 7.88): typed setters for the variadic
+        // curl_easy_setopt/getinfo and the socket helpers of the address check, in shim.h.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // zxing-cpp 3.1.1's own C API (ZXingC.h), built statically from its pinned release source by
         // scripts/build-zxing.sh (make deps), which installs pkg-config's `codesweep-zxing`.
         .systemLibrary(name: "CZXing", pkgConfig: "codesweep-zxing"),
@@ -128,6 +131,11 @@ let package = Package(
         // special-purpose address tables, the link cache and its keys, bounded concurrency. The
         // requests are a transport's (CurlBridge's; a table in the unit tests).
         .target(name: "LinkCheck"),
+        // libcurl wrapper: LinkCheck's transport, one hop per call, an easy handle made and freed
+        // in the call; each address vetted before connecting (CURLOPT_OPENSOCKETFUNCTION) and the
+        // connected one confirmed (CURLOPT_PREREQFUNCTION); no proxy, cookie or .netrc from the
+        // environment. And the probe that tells a machine without network.
+        .target(name: "CurlBridge", dependencies: ["CCurl", "LinkCheck"]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(
             name: "AssetCheck",
