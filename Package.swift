@@ -141,6 +141,7 @@ let package = Package(
             name: "AssetCheck",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent", "ZBarBridge",
+                "LinkCheck",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -164,7 +165,8 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", "LinkCheck", "CurlBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The shipped binary: main.swift calls the commands.
