@@ -197,7 +197,7 @@ let package = Package(
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses", "Readers",
-                "SweepSelection",
+                "SweepSelection", "CurlBridge", "LinkCheck",
             ],
             path: "Tests/IntegrationTests"),
     ]
