@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcurl (Debian's libcurl4-openssl-dev, 7.88): typed setters for the variadic
+        // curl_easy_setopt/getinfo and the socket helpers of the address check, in shim.h.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // zxing-cpp 3.1.1's own C API (ZXingC.h), built statically from its pinned release source by
         // scripts/build-zxing.sh (make deps), which installs pkg-config's `codesweep-zxing`.
         .systemLibrary(name: "CZXing", pkgConfig: "codesweep-zxing"),
@@ -123,11 +126,22 @@ let package = Package(
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
         // codes in, changes (added, removed, changed, grade dropped) out.
         .target(name: "CodeDiff", dependencies: ["Records"]),
+        // `check --check-links`, pure Swift: whether a link works, hop by hop (statuses, redirects
+        // held against the URL rules, loops, retries with Retry-After, HEAD then GET), the
+        // special-purpose address tables, the link cache and its keys, bounded concurrency. The
+        // requests are a transport's (CurlBridge's; a table in the unit tests).
+        .target(name: "LinkCheck"),
+        // libcurl wrapper: LinkCheck's transport, one hop per call, an easy handle made and freed
+        // in the call; each address vetted before connecting (CURLOPT_OPENSOCKETFUNCTION) and the
+        // connected one confirmed (CURLOPT_PREREQFUNCTION); no proxy, cookie or .netrc from the
+        // environment. And the probe that tells a machine without network.
+        .target(name: "CurlBridge", dependencies: ["CCurl", "LinkCheck"]),
         // `codesweep check`: rules for codes in marketing assets, scannability grades, CI reports.
         .target(
             name: "AssetCheck",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "Reporting", "FileWalker", "CodeDiff", "CodeContent", "ZBarBridge",
+                "LinkCheck",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
@@ -151,7 +165,8 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", "LinkCheck", "CurlBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The shipped binary: main.swift calls the commands.
@@ -170,7 +185,7 @@ let package = Package(
             name: "CodeSweepUnitTests",
             dependencies: [
                 "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
-                "SweepSelection", "Payloads", "FileWalker",
+                "SweepSelection", "Payloads", "FileWalker", "LinkCheck",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the
@@ -182,7 +197,7 @@ let package = Package(
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses", "Readers",
-                "SweepSelection",
+                "SweepSelection", "CurlBridge", "LinkCheck",
             ],
             path: "Tests/IntegrationTests"),
     ]

@@ -55,6 +55,8 @@ done
 # The programs documents are rendered with (run, not linked: issue 41): Poppler and librsvg; and
 # qpdf, which reads a PDF page's /UserUnit (Poppler ignores it).
 deps+=(poppler-utils librsvg2-bin qpdf)
+# The certificates libcurl verifies https links against (check --check-links): data, not linked.
+deps+=(ca-certificates)
 DEPENDS=$(printf '%s\n' "${deps[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 # ---- man page and completions, from the binary itself ----

@@ -32,6 +32,8 @@ package struct CheckRules: Sendable, Equatable {
     package var allowUnverified = false
     /// What codes say: `content.type`, `content.valid`, `forbid_sensitive` (ContentRules.swift).
     package var content = ContentRules()
+    /// `--check-links` and `links:`: each code's link requested and judged (LinkRules.swift).
+    package var links = LinkRules()
 
     package init() {}
 }

@@ -13,6 +13,8 @@ package struct CheckReport: Sendable, Equatable {
     package var seconds: Double
     /// The changes against `--baseline`, when one was given.
     package var baseline: BaselineComparison?
+    /// What `--check-links` found (nil: links were not checked).
+    package var links: LinkSummary?
     package init(images: [ImageResult], rulesSource: String, seconds: Double, baseline: BaselineComparison? = nil) {
         self.images = images; self.rulesSource = rulesSource; self.seconds = seconds; self.baseline = baseline
     }
@@ -39,6 +41,8 @@ package struct CheckRunner: Sendable {
     package var baseline: Baseline?
     /// `--redact`: secrets in payloads masked in every result (ContentRules.swift).
     package var redact = false
+    /// `--check-links`: how links are requested (nil: no request is made, nothing touches the network).
+    package var links: LinkRun?
 
     package init(rules: CheckRules, context: PathContext, today: String, jobs: Int = Sweep.coreCount, isolation: Isolation = .none) {
         self.rules = rules; self.context = context; self.today = today; self.jobs = jobs; self.isolation = isolation
@@ -99,6 +103,7 @@ package struct CheckRunner: Sendable {
     /// must match a checked image.
     package func run(paths: [String], rulesSource: String, fullCheckRoots: [String]? = nil) async throws -> CheckReport {
         let evaluator = try Evaluator(rules: rules, context: context, today: today)
+        if links != nil { _ = try rules.links.excludeMatchers() }  // a bad pattern is said before the scan
         let clock = ContinuousClock.now
         let (records, scans) = await scan(paths: paths)
         guard !records.isEmpty else {
@@ -120,13 +125,17 @@ package struct CheckRunner: Sendable {
         var results: [ImageResult] = []
         for (i, r) in records.enumerated() {
             var result = evaluator.evaluate(r, scans: scans[i])
-            if redact { result = result.redacted() }
             result.seconds = (r.timings?.sum ?? 0) / 1000
             results.append(result)
         }
+        var linkSummary: LinkSummary?
+        if let links { linkSummary = try await checkLinks(&results, links, evaluator: evaluator) }
+        if redact { results = results.map { $0.redacted() } }
         let comparison = baseline?.apply(to: &results, records: records, scans: scans, spot: fullCheckRoots != nil)
         if fullCheckRoots == nil { results += evaluator.unmatchedExpectations(checked: records.map(\.path)) }
-        return CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds, baseline: comparison)
+        var report = CheckReport(images: results, rulesSource: rulesSource, seconds: clock.duration(to: .now).seconds, baseline: comparison)
+        report.links = linkSummary
+        return report
     }
 
     var walkOptions: WalkOptions {

@@ -1,4 +1,5 @@
 import CodeContent
+import LinkCheck
 import Records
 
 /// The rules on what a code says (`CodeContent`): `content.type` (the types allowed),
@@ -62,6 +63,11 @@ extension ImageResult {
             var c = c
             c.code = c.code.redacted()
             c.text = c.text.map(scrub)
+            if var link = c.link {
+                link.url = scrub(link.url); link.finalURL = link.finalURL.map(scrub); link.reason = link.reason.map(scrub)
+                link.chain = link.chain.map { LinkHop(url: scrub($0.url), status: $0.status) }
+                c.link = link
+            }
             return c
         }
         r.violations = violations.map { v in

@@ -1,3 +1,4 @@
+import LinkCheck
 import Payloads
 import Records
 import UserInput
@@ -9,6 +10,8 @@ package struct CodeResult: Sendable, Equatable {
     package var code: DetectedCode
     package var text: String?
     package var scan: Scannability?
+    /// What `--check-links` found at the code's link (nil: not checked).
+    package var link: LinkResult? = nil
     package init(index: Int, code: DetectedCode, scan: Scannability?) {
         self.index = index; self.code = code; self.scan = scan
         text = PayloadText.decode(code.bytes, eci: code.qr?.eci).text

@@ -20,6 +20,7 @@ package enum CheckOutput {
             for c in img.codes where verbose || img.status != .passed {
                 out += "       code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")\n"
                 if let s = c.scan { out += "         grade \(s.grade): \(s.summary)\n" }
+                if let l = c.link { out += "         link: \(safe(l.summary))\n" }
             }
             for v in img.violations {
                 out += "  ✗ \(v.rule): \(safe(v.message))\n"
@@ -28,7 +29,7 @@ package enum CheckOutput {
             for w in img.warnings { out += "  ! warning: \(safe(w))\n" }
             if img.status != .passed || !img.warnings.isEmpty { out += "\n" }
         }
-        out += baselineText(r)
+        out += baselineText(r) + linksText(r)
         let verdict = r.exitStatus == 0 ? "PASSED" : r.exitStatus == 1 ? "FAILED" : "ERROR"
         out += "codesweep check \(verdict): \(r.images.count) image\(r.images.count == 1 ? "" : "s"), \(r.passed) passed, \(r.failed) failed"
         if r.errors > 0 { out += ", \(r.errors) unreadable" }
@@ -82,7 +83,7 @@ package enum CheckOutput {
                 x += ">\n      <\(tag) message=\"\(xml(message))\" type=\"\(xml(type))\">\(xml(text))</\(tag)>\n    </testcase>\n"
             }
         }
-        x += baselineJUnit(r)
+        x += baselineJUnit(r) + linksJUnit(r)
         x += "  </testsuite>\n</testsuites>\n"
         return x
     }
@@ -92,7 +93,7 @@ package enum CheckOutput {
         for c in img.codes {
             lines.append(
                 "code \(c.index): \(c.code.symbology.displayName) \(c.text.map { safe(quote($0)) } ?? "<binary>")"
-                    + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? ""))
+                    + (c.scan.map { " — grade \($0.grade): \($0.summary)" } ?? "") + (c.link.map { "\n  link: \(safe($0.summary))" } ?? ""))
         }
         for v in img.violations {
             lines.append("\(v.rule): \(safe(v.message))\n  fix: \(safe(v.fix))")
@@ -147,7 +148,7 @@ package enum CheckOutput {
                 out += "::warning file=\(githubProperty(safe(img.path))),title=codesweep warning::\(githubData(safe(w)))\n"
             }
         }
-        return out + baselineGitHub(r)
+        return out + baselineGitHub(r) + linksGitHub(r)
     }
 
     /// Escaping of a command's message, as @actions/core does: % \r \n.
@@ -186,7 +187,7 @@ package enum CheckOutput {
             ),
             ("images", .array(r.images.map(imageJSON))),
         ])
-        return withBaseline(report, r)
+        return withLinks(withBaseline(report, r), r)
     }
 
     static func imageJSON(_ img: ImageResult) -> JSONValue {
@@ -201,6 +202,7 @@ package enum CheckOutput {
                         if case .object(let fields) = c.code.json() { cf += fields }
                         if let s = c.scan { cf.append(("scannability", scanJSON(s))) }
                         if let p = printJSON(c, img.pages) { cf.append(("print", p)) }
+                        if let l = c.link { cf.append(("link", linkJSON(l))) }
                         return .object(cf)
                     })
             ))

@@ -75,7 +75,7 @@ package enum RulesFile {
         let known = [
             "paths", "include", "exclude", "iinclude", "iexclude", "require_code", "min_codes", "max_codes", "symbologies", "min_grade",
             "url", "expectations", "expect", "version", "min_module_mm", "min_quiet_zone_modules",
-            "svg_px_per_mm", "content", "forbid_sensitive",
+            "svg_px_per_mm", "content", "forbid_sensitive", "links",
         ]
         for (k, value) in map {
             let key = k.string ?? ""
@@ -97,6 +97,7 @@ package enum RulesFile {
                 rules.minGrade = g
             case "url": rules.url = try url(value, at)
             case "content": rules.content = try content(value, at, rules.content)
+            case "links": rules.links = try links(value, at)
             case "forbid_sensitive": rules.content.forbidSensitive = try bool(value, at)
             case "min_module_mm": rules.print.minModuleMM = try printLimit(value, at)
             case "min_quiet_zone_modules": rules.print.minQuietZoneModules = try printLimit(value, at)

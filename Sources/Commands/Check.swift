@@ -27,6 +27,10 @@ struct Check: AsyncParsableCommand {
             Exit status: 0 every image passed, 1 some broke a rule, 2 usage error, unreadable images, \
             no image checked at all (paths or --include matching nothing), or a require_code glob \
             matching no checked image.
+
+            --check-links requests every http(s) link the codes hold (HEAD, then GET when refused; \
+            each redirect held against the URL rules; no private address unless allowed) and fails \
+            an image whose link is broken; a machine without network is one error (exit 2).
             Reference: docs/check.md.
             """
     )
@@ -47,6 +51,8 @@ struct Check: AsyncParsableCommand {
     @OptionGroup var reports: CheckReportOptions
 
     @OptionGroup var baseline: BaselineOptions
+
+    @OptionGroup var links: LinkOptions
     @Flag(
         help:
             "Mask what payloads give away (passwords, one-time-password secrets, keys, credentials in URLs) in every output: text, JUnit, GitHub annotations, JSON."
@@ -65,6 +71,7 @@ struct Check: AsyncParsableCommand {
     func usageProblem() -> String? {
         if let problem = jobs.problem { return problem }
         if let problem = baseline.problem { return problem }
+        if let problem = links.problem { return problem }
         if let minGrade = ruleFlags.minGrade, Grade(minimum: minGrade) == nil { return "--min-grade takes \(Grade.minimumChoices), not '\(minGrade)'" }
         if let s = ruleFlags.symbologies { do { _ = try SymbologySet.parse(s) } catch { return error.description } }
         if let today, !Evaluator.isDate(today) { return "--today takes a date like 2025-06-30, not '\(today)'" }
@@ -86,6 +93,8 @@ struct Check: AsyncParsableCommand {
             jobs: jobs.count, isolation: isolation.setting(timeoutSeconds: 60))
         runner.baseline = try await exitingOnFailure { try baseline.load() }
         runner.redact = redact
+        runner.links = links.run(setup.rules)
+        if runner.links != nil { for w in links.warnings { Stderr.say("codesweep check: warning: \(w)") } }
         // Files only on the command line (a pre-commit hook's changed files): a spot check.
         let spot = !paths.isEmpty && !paths.contains { Self.isFolder($0) }
         let report = try await exitingOnFailure {
@@ -93,6 +102,7 @@ struct Check: AsyncParsableCommand {
                 paths: setup.roots(commandLine: paths), rulesSource: setup.source(withFlags: ruleFlags.given),
                 fullCheckRoots: spot ? setup.roots(commandLine: []) : nil)
         }
+        for w in report.links?.warnings ?? [] { Stderr.say("codesweep check: warning: \(w)") }
         try await exitingOnFailure { try reports.writeFiles(report) }
         reports.print(report)
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
@@ -111,6 +121,7 @@ struct Check: AsyncParsableCommand {
                 return try FileIO.readInput(path, limit: RulesFile.sizeLimit, what: what)
             })
         try ruleFlags.apply(to: &setup.rules, cwd: cwd)
+        try links.apply(to: &setup.rules)
         setup.rules.include += globs.include
         setup.rules.exclude += globs.exclude
         setup.rules.includeIgnoringCase += globs.iinclude
