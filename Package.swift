@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's C face (Debian's libpng-dev): decoding to grey through its simplified API.
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // libwebp's decoder (Debian's libwebp-dev): its own C API.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -80,9 +82,13 @@ let package = Package(
         // libpng wrapper: a PNG's bytes in, grey (alpha over white) out; declines animated PNGs and
         // anything libpng warns about.
         .target(name: "PNGBridge", dependencies: ["CPNG", "Imaging"]),
-        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs and PNGs it can
-        // through JPEGBridge and PNGBridge, straight to grey); each format's ImageMagick coder.
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "Records"]),
+        // libwebp wrapper: a WebP's bytes in, grey (its luma plane; alpha over white) out;
+        // declines animated WebPs and anything libwebp does not decode.
+        .target(name: "WebPBridge", dependencies: ["CWebP", "Imaging"]),
+        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs, PNGs and WebPs it
+        // can through JPEGBridge, PNGBridge and WebPBridge, straight to grey); each format's ImageMagick coder.
+        .target(
+            name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "WebPBridge", "Records"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
         .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),

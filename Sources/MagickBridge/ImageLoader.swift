@@ -29,6 +29,8 @@ package struct LoadedImage: Sendable {
         case libjpegTurbo = "libjpeg-turbo"
         /// PNGBridge: libpng straight to grey.
         case libpng = "libpng"
+        /// WebPBridge: libwebp straight to grey.
+        case libwebp = "libwebp"
     }
 }
 
@@ -59,9 +61,9 @@ package enum ImageLoader {
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
-    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo and a PNG's with
-    ///   libpng, straight to grey (DirectJPEG.swift, DirectPNG.swift), unless they decline;
-    ///   `.imageMagick` always with MagickWand.
+    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo, a PNG's with
+    ///   libpng and a WebP's with libwebp, straight to grey (DirectJPEG.swift, DirectPNG.swift,
+    ///   DirectWebP.swift), unless they decline; `.imageMagick` always with MagickWand.
     ///
     /// A multi-picture JPEG (MPO: `JPEGPictures`) is loaded picture by picture, each a frame
     /// (MultiPictureJPEG.swift).
@@ -92,6 +94,13 @@ package enum ImageLoader {
 
         // 0. Our own header parse (PNG, JPEG, GIF, BMP, WebP): a bomb never reaches a decoder.
         try checkDeclaredSize(bytes, format: format, limits: limits)
+        // A WebP: libwebp without the ping, which would decode it all (DirectWebP.swift).
+        if format == .webp && jpeg == .direct,
+            let direct = try loadDirectWebP(bytes, wand: wand, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit)
+        {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
         // 1. Header only (ping): refuse decompression bombs before any pixel is decoded.
         let header = try ping(wand, bytes, format: format, limits: limits)
         var warnings: [String] = []
