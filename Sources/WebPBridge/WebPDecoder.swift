@@ -1,10 +1,11 @@
 import CWebP
 import Imaging
 
-/// libwebp, straight to grey: a WebP's bytes in, 8-bit luma out (alpha over white). A lossy
-/// picture gives its own luma plane (`MODE_YUV`, or `MODE_YUVA` with its alpha), the studio range
-/// stretched to full as libwebp's RGB conversion does for grey; a lossless one is decoded to RGB(A)
-/// and weighed as `RGBImage.luma`, the grey MagickWand's path gives. An animated WebP, and any
+/// libwebp, straight to grey: a WebP's bytes in, 8-bit luma out (alpha over white). The picture is
+/// decoded to RGB (RGBA with alpha; libwebp's default fancy upsampling, as MagickWand's WebP coder
+/// asks for) and weighed as `RGBImage.luma`: the grey MagickWand's path gives, to the pixel. A
+/// lossy picture's own luma plane (`MODE_YUV`, `MODE_YUVA` with its alpha; studio range stretched
+/// as libwebp's RGB conversion does grey) is the other `LossySource`. An animated WebP, and any
 /// file libwebp does not decode (broken, truncated), is `declined` with the reason, for a decoder
 /// that handles it (MagickWand). Every call makes its own decoder and frees it before returning.
 package enum WebPDecoder {
@@ -40,16 +41,26 @@ package enum WebPDecoder {
             lossless: f.format == 2, hasMetadata: extended && bytes[20] & 0x0C != 0)
     }
 
-    /// The whole picture as grey, alpha composed over white.
-    package static func decodeGrey(_ bytes: [UInt8]) throws(Declined) -> LumaImage {
+    /// Where a lossy picture's grey comes from.
+    package enum LossySource: Sendable {
+        /// Its RGB, weighed: MagickWand's grey to the pixel (the loader's).
+        case rgb
+        /// Its luma plane: 15-30 % less decoding time (libwebp alone, the zxing-cpp corpus's 509
+        /// WebPs), a grey within a level of the RGB's, which moved 3 of those files' codes
+        /// (a Codabar and two add-ons, borderline reads), so the loader does not use it.
+        case lumaPlane
+    }
+
+    /// The whole picture as grey, alpha composed over white; a lossless picture always from RGB.
+    package static func decodeGrey(_ bytes: [UInt8], lossy: LossySource = .rgb) throws(Declined) -> LumaImage {
         let f = try inspect(bytes)
         if f.animated { throw Declined(reason: "an animated WebP: its frames are read elsewhere") }
         guard f.width > 0, f.height > 0 else { throw Declined(reason: "no pixels") }
-        return f.lossless ? try decodeLossless(bytes, f) : try decodeLossy(bytes, f)
+        return f.lossless || lossy == .rgb ? try decodeRGB(bytes, f) : try decodeLumaPlane(bytes, f)
     }
 
     /// A lossy picture's luma plane (and alpha plane), decoded into buffers of ours.
-    static func decodeLossy(_ bytes: [UInt8], _ f: Features) throws(Declined) -> LumaImage {
+    static func decodeLumaPlane(_ bytes: [UInt8], _ f: Features) throws(Declined) -> LumaImage {
         let (w, h) = (f.width, f.height)
         let chroma = ((w + 1) / 2) * ((h + 1) / 2)
         var luma = [UInt8](repeating: 0, count: w * h)
@@ -99,8 +110,8 @@ package enum WebPDecoder {
         return LumaImage(width: w, height: h, pixels: luma)
     }
 
-    /// A lossless picture as RGB (RGBA with alpha), weighed to grey.
-    static func decodeLossless(_ bytes: [UInt8], _ f: Features) throws(Declined) -> LumaImage {
+    /// The picture as RGB (RGBA with alpha), decoded into a buffer of ours, weighed to grey.
+    static func decodeRGB(_ bytes: [UInt8], _ f: Features) throws(Declined) -> LumaImage {
         let (w, h) = (f.width, f.height)
         let channels = f.hasAlpha ? 4 : 3
         var rgb = [UInt8](repeating: 0, count: w * h * channels)
