@@ -31,6 +31,8 @@ package struct LoadedImage: Sendable {
         case libpng = "libpng"
         /// WebPBridge: libwebp straight to grey.
         case libwebp = "libwebp"
+        /// HEIFBridge: libheif's luma plane (HEIC, AVIF).
+        case libheif = "libheif"
     }
 }
 
@@ -62,8 +64,9 @@ package enum ImageLoader {
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
     /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo, a PNG's with
-    ///   libpng and a WebP's with libwebp, straight to grey (DirectJPEG.swift, DirectPNG.swift,
-    ///   DirectWebP.swift), unless they decline; `.imageMagick` always with MagickWand.
+    ///   libpng, a WebP's with libwebp and a HEIC's or an AVIF's with libheif, straight to grey
+    ///   (DirectJPEG.swift, DirectPNG.swift, DirectWebP.swift, DirectHEIF.swift), unless they
+    ///   decline; `.imageMagick` always with MagickWand.
     ///
     /// A multi-picture JPEG (MPO: `JPEGPictures`) is loaded picture by picture, each a frame
     /// (MultiPictureJPEG.swift).
@@ -117,6 +120,12 @@ package enum ImageLoader {
             return direct
         }
         if format == .png && jpeg == .direct, let direct = loadDirectPNG(bytes, pinged: wand, header, warnings: warnings) {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
+        if format == .heic || format == .avif, jpeg == .direct,
+            let direct = loadDirectHEIF(bytes, pinged: wand, header, format: format, limits: limits, warnings: warnings)
+        {
             DecodeTrace.decoded(direct)
             return direct
         }
