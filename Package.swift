@@ -31,6 +31,9 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's C face (Debian's libpng-dev): decoding to grey through its simplified API.
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // libwebp's decoder (Debian's libwebp-dev) and libheif (libheif-dev): their own C APIs.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -83,9 +86,17 @@ let package = Package(
         // libpng wrapper: a PNG's bytes in, grey (alpha over white) out; declines animated PNGs and
         // anything libpng warns about.
         .target(name: "PNGBridge", dependencies: ["CPNG", "Imaging"]),
-        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs and PNGs it can
-        // through JPEGBridge and PNGBridge, straight to grey); each format's ImageMagick coder.
-        .target(name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "Records"]),
+        // libwebp wrapper: a WebP's bytes in, grey (its luma plane; alpha over white) out;
+        // declines animated WebPs and anything libwebp does not decode.
+        .target(name: "WebPBridge", dependencies: ["CWebP", "Imaging"]),
+        // libheif wrapper: a HEIC's or an AVIF's bytes in, the primary image's luma plane as
+        // 8-bit grey (transformed as libheif does; alpha over white) out; declines what it cannot.
+        .target(name: "HEIFBridge", dependencies: ["CHeif", "Imaging"]),
+        // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs, PNGs, WebPs and
+        // HEICs it can through JPEGBridge, PNGBridge, WebPBridge and HEIFBridge, straight to
+        // grey); each format's ImageMagick coder.
+        .target(
+            name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "WebPBridge", "HEIFBridge", "Records"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
         .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),
@@ -196,7 +207,8 @@ let package = Package(
                 "TestSupport", "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "QREncodeBridge", "SweepCore", "Imaging", "Records", "UserInput",
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
-                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "ZlibBridge", "WorkerProcesses", "Readers",
+                "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
+                "WorkerProcesses", "Readers",
                 "SweepSelection", "CurlBridge", "LinkCheck",
             ],
             path: "Tests/IntegrationTests"),

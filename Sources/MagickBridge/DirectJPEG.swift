@@ -7,13 +7,13 @@ import Records
 import Glibc
 #endif
 
-/// Which decoder turns a JPEG's or a PNG's pixels into luma.
+/// Which decoder turns a JPEG's, a PNG's, a WebP's or a HEIC's (AVIF's) pixels into luma.
 package enum JPEGPath: Sendable {
-    /// libjpeg-turbo (JPEGBridge) or libpng (PNGBridge) straight to grey where it can,
-    /// MagickWand where it declines.
+    /// libjpeg-turbo (JPEGBridge), libpng (PNGBridge), libwebp (WebPBridge) or libheif
+    /// (HEIFBridge) straight to grey where it can, MagickWand where it declines.
     case direct
-    /// MagickWand for every JPEG and PNG (decode to RGB, luma in Swift): what CodeSweep did
-    /// before the direct paths, kept for comparison (`CODESWEEP_JPEG_DECODER=imagemagick`).
+    /// MagickWand for every JPEG, PNG, WebP and HEIC (decode to RGB, luma in Swift): what
+    /// CodeSweep did before the direct paths, kept for comparison (`CODESWEEP_JPEG_DECODER=imagemagick`).
     case imageMagick
 
     /// `.imageMagick` when the environment says `CODESWEEP_JPEG_DECODER=imagemagick`, else `.direct`.

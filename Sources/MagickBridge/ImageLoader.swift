@@ -29,6 +29,10 @@ package struct LoadedImage: Sendable {
         case libjpegTurbo = "libjpeg-turbo"
         /// PNGBridge: libpng straight to grey.
         case libpng = "libpng"
+        /// WebPBridge: libwebp straight to grey.
+        case libwebp = "libwebp"
+        /// HEIFBridge: libheif's luma plane (HEIC, AVIF).
+        case libheif = "libheif"
     }
 }
 
@@ -59,9 +63,10 @@ package enum ImageLoader {
     ///   `LoadedImage.scale` then says by how much. nil decodes at full resolution.
     /// - Parameter reduceToFit: a JPEG over `maxTotalPixels` is decoded DCT-scaled to fit (with
     ///   a warning) instead of refused; only for a first decode that reports its `scale`.
-    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo and a PNG's with
-    ///   libpng, straight to grey (DirectJPEG.swift, DirectPNG.swift), unless they decline;
-    ///   `.imageMagick` always with MagickWand.
+    /// - Parameter jpeg: `.direct` decodes a JPEG's pixels with libjpeg-turbo, a PNG's with
+    ///   libpng, a WebP's with libwebp and a HEIC's or an AVIF's with libheif, straight to grey
+    ///   (DirectJPEG.swift, DirectPNG.swift, DirectWebP.swift, DirectHEIF.swift), unless they
+    ///   decline; `.imageMagick` always with MagickWand.
     ///
     /// A multi-picture JPEG (MPO: `JPEGPictures`) is loaded picture by picture, each a frame
     /// (MultiPictureJPEG.swift).
@@ -92,6 +97,13 @@ package enum ImageLoader {
 
         // 0. Our own header parse (PNG, JPEG, GIF, BMP, WebP): a bomb never reaches a decoder.
         try checkDeclaredSize(bytes, format: format, limits: limits)
+        // A WebP: libwebp without the ping, which would decode it all (DirectWebP.swift).
+        if format == .webp && jpeg == .direct,
+            let direct = try loadDirectWebP(bytes, wand: wand, limits: limits, minMegapixels: minMegapixels, reduceToFit: reduceToFit)
+        {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
         // 1. Header only (ping): refuse decompression bombs before any pixel is decoded.
         let header = try ping(wand, bytes, format: format, limits: limits)
         var warnings: [String] = []
@@ -108,6 +120,12 @@ package enum ImageLoader {
             return direct
         }
         if format == .png && jpeg == .direct, let direct = loadDirectPNG(bytes, pinged: wand, header, warnings: warnings) {
+            DecodeTrace.decoded(direct)
+            return direct
+        }
+        if format == .heic || format == .avif, jpeg == .direct,
+            let direct = loadDirectHEIF(bytes, pinged: wand, header, format: format, limits: limits, warnings: warnings)
+        {
             DecodeTrace.decoded(direct)
             return direct
         }

@@ -4,7 +4,7 @@ import Records
 
 /// How `ImageLoader.load` turns the decoded wand into what a scan reads: the decoder's
 /// warnings, each once, and one upright 8-bit luma image per frame (GIF animations composed,
-/// CMYK converted to sRGB, transparency flattened onto white, EXIF orientation applied).
+/// CMYK and YCbCr converted to sRGB, transparency flattened onto white, EXIF orientation applied).
 extension ImageLoader {
     /// Decodes the first `frames` frames into `wand`; the decoder's own exception becomes a
     /// warning (or the error when nothing decoded: a file that ends early is `truncated`).
@@ -88,7 +88,10 @@ extension ImageLoader {
         format: ImageFormat
     ) throws(RecordError) -> (LumaImage, orientation: Int, decodedWidth: Int) {
         let orientation = Int(MagickGetImageOrientation(work).rawValue)
-        if MagickGetImageColorspace(work) == CMYKColorspace {
+        // CMYK, and the YCbCr ImageMagick 6's HEIC coder leaves its pixels in (exported as they
+        // are, Cb and Cr would be weighed as green and blue: black at 90, white at 166).
+        let colorspace = MagickGetImageColorspace(work)
+        if colorspace == CMYKColorspace || colorspace == YCbCrColorspace {
             _ = MagickTransformImageColorspace(work, sRGBColorspace)
         }
         if MagickGetImageAlphaChannel(work) == MagickTrue {
