@@ -153,7 +153,7 @@ struct LinearConfirmationTests {
         let listing = ScanPlan.forEffort(.normal).listing
         #expect(
             listing.contains(
-                "weak EAN/UPC/DataBar/add-on reads: ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5, databar, databar-exp read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP held until another pass"
+                "weak EAN/UPC/DataBar/add-on reads: ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5, databar, databar-exp read on under \(settings.linearConfirmBelow) scan lines in a frame of >=4MP (a clean digital frame's own passes excepted) held until another pass"
             ), "\(listing)")
     }
 
