@@ -88,14 +88,11 @@ enum CappedRead {
         return s
     }
 
-    /// One code read twice: the same symbology and bytes, centres within a quarter of its size
-    /// (at least 4 px). Two labels with the same payload are further apart than that.
+    /// One code read twice: the same symbology and bytes at an overlapping place, by the
+    /// merger's measure (`CodeMerger.same`: within a quarter of the larger read's size).
     static func same(_ a: RawSymbol, _ b: RawSymbol) -> Bool {
         guard a.symbology == b.symbology, a.bytes == b.bytes else { return false }
-        let p = a.corners.boundingBox, q = b.corners.boundingBox
-        let size = max(p.maxX - p.minX, p.maxY - p.minY, q.maxX - q.minX, q.maxY - q.minY)
-        let dx = (p.minX + p.maxX - q.minX - q.maxX) / 2, dy = (p.minY + p.maxY - q.minY - q.maxY) / 2
-        let slack = max(4, size / 4)
-        return dx * dx + dy * dy <= slack * slack
+        let slack = max(4, max(CodeMerger.diagonal(a.corners), CodeMerger.diagonal(b.corners)) * 0.25)
+        return a.corners.overlaps(b.corners, slack: slack)
     }
 }

@@ -10,7 +10,7 @@ import Records
 package struct CodeMerger: Sendable {
     package private(set) var codes: [DetectedCode] = []
     /// What read each of `codes` (one entry per code): the passes that read it, and the views a
-    /// held read was confirmed from. Its count is the code's support (`support(_:)`).
+    /// held read was confirmed from. Its count is the code's support (`OneValuePerBarcode`).
     package private(set) var readBy: [Set<String>] = []
     package private(set) var held: [Held] = []
     /// Held reads their confirmation crop overruled (`overrules`): a read of the same code

@@ -19,7 +19,7 @@ enum OneValuePerBarcode {
     /// Of the shorter read's length along the scan, the share the longer one must cover.
     static let sameBarsShare = 0.6
 
-    /// The indices of `codes` (with their support) to drop.
+    /// The indices of `codes` to drop (`readBy`: what read each, its support).
     static func misreads(_ codes: [DetectedCode], readBy: [Set<String>]) -> Set<Int> {
         var drop = Set<Int>()
         for i in codes.indices where isCandidate(codes[i]) {
@@ -62,8 +62,7 @@ enum OneValuePerBarcode {
         switch s {
         case .ean13, .upca, .isbn13: return "ean13"
         case .isbn10: return "isbn10:own"
-        case .databarExpandedStacked: return Symbology.databarExpanded.rawValue
-        default: return s.rawValue
+        default: return CodeMerger.family(s).rawValue
         }
     }
 
@@ -115,9 +114,6 @@ enum OneValuePerBarcode {
 }
 
 extension CodeMerger {
-    /// A code's support: the distinct passes and views that read it.
-    package func support(_ i: Int) -> Int { readBy[i].count }
-
     /// Drops the misreads `OneValuePerBarcode` finds among the codes; returns them.
     @discardableResult
     package mutating func settle() -> [DetectedCode] {
