@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CodeSweep builds, tests and benchmarks with (poppler-utils and
 # librsvg2-bin render documents at run time, qpdf reads a PDF page's /UserUnit and makes the
-# encrypted PDFs of the tests), then builds zxing-cpp 3.1.1 from its pinned source
+# encrypted PDFs of the tests; libarchive, GMime and FFmpeg read containers, mail and videos, and ffmpeg, 7z and zip make their fixtures), then builds zxing-cpp 3.1.1 from its pinned source
 # (scripts/build-zxing.sh: cmake, g++); with --tests also
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail
-PKGS=(make pkg-config python3 python3-pip cmake g++ libpng-dev fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libwebp-dev libheif-dev libheif-examples libqrencode-dev zlib1g-dev libcurl4-openssl-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl)
+PKGS=(make pkg-config python3 python3-pip cmake g++ libpng-dev fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libwebp-dev libheif-dev libheif-examples libqrencode-dev zlib1g-dev libcurl4-openssl-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl libarchive-dev libgmime-3.0-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg p7zip-full zip)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
