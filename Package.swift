@@ -100,6 +100,11 @@ let package = Package(
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
         .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),
+        // The input layer, pure Swift: what bytes are (`InputSniff`, the one sniff: images,
+        // documents, containers and mail, videos, an `ftyp` brand told apart) and reading a walked
+        // file's bytes (`FileBytes`, POSIX, shared by the scanner and Forensics). A new input kind
+        // plugs in here: a sniff entry, a bridge that reads it, and its reading in `ItemScanner`.
+        .target(name: "InputSources", dependencies: ["Imaging", "Records", "UserInput"]),
         // Directory walking with POSIX calls (exact byte paths, no following of links unless asked).
         .target(name: "FileWalker", dependencies: ["Records", "UserInput"]),
         // The record's JSON shape (FileRecord's Codable conformance and its parts', written
@@ -123,7 +128,7 @@ let package = Package(
             name: "CodeSweep",
             dependencies: [
                 "SweepCore", "Imaging", "Readers", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "WorkerProcesses", .product(name: "Crypto", package: "swift-crypto"),
+                "WorkerProcesses", "InputSources", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
@@ -131,7 +136,7 @@ let package = Package(
             name: "Forensics",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
-                "SweepSelection",
+                "SweepSelection", "InputSources",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
@@ -196,7 +201,7 @@ let package = Package(
             name: "CodeSweepUnitTests",
             dependencies: [
                 "TestSupport", "SweepCore", "Imaging", "Records", "UserInput", "Reporting", "QRSymbol", "CodeDiff", "CodeContent", "WorkerProcesses", "Readers",
-                "SweepSelection", "Payloads", "FileWalker", "LinkCheck",
+                "SweepSelection", "Payloads", "FileWalker", "LinkCheck", "InputSources",
             ],
             path: "Tests/UnitTests"),
         // Integration tests: the engine with ZBar, zxing-cpp and ImageMagick, the image tools, the

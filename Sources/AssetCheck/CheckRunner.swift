@@ -113,7 +113,7 @@ package struct CheckRunner: Sendable {
         }
         var unmatched = rules.requireCode.filter { glob in !records.contains { context.matches(glob, path: $0.path) } }
         if let fullCheckRoots, !unmatched.isEmpty {
-            let seen = Walker(options: walkOptions).items(fullCheckRoots.map(ArgumentBytes.bytes)).lazy.filter(FileScanner.willRecord)
+            let seen = Walker(options: walkOptions).items(fullCheckRoots.map(ArgumentBytes.bytes)).lazy.filter { FileScanner.willRecord($0) }
             var left = Set(unmatched)
             for item in seen where !left.isEmpty {
                 guard case .file(let f) = item else { continue }

@@ -1,4 +1,5 @@
 import DocumentBridge
+import InputSources
 import MagickBridge
 import Records
 
@@ -17,5 +18,41 @@ package enum DocumentPictures {
             rgba[4 * i] = v; rgba[4 * i + 1] = v; rgba[4 * i + 2] = v
         }
         return try CodePicture.encodePNG(LogoPixels(width: grey.width, height: grey.height, rgba: rgba))
+    }
+}
+
+/// A recorded frame as picture bytes a picture decoder reads, for `--annotate` and
+/// `report --html`: the item's bytes read again (`FileBytes`), and for a document its page
+/// rendered again at its record's resolution. The one place Forensics gets a frame's pixels.
+package enum FramePictures {
+    /// The picture: its bytes, their raster format and the frame within them; or why there is none.
+    package struct Picture {
+        package var bytes: [UInt8]
+        package var format: ImageFormat
+        package var frame: Int
+        /// The size the frame's pixels have in the record (a document page's rendering), when known.
+        package var size: (width: Int, height: Int)?
+    }
+
+    /// The message of a file whose size is not its record's.
+    package static let changed = "file changed since the scan"
+
+    /// The item's bytes read again, checked against its record (the size it had when scanned).
+    package static func bytes(of record: FileRecord, at path: [UInt8]? = nil) throws(RecordError) -> [UInt8] {
+        let bytes = try FileBytes.read(path ?? record.pathBytes, limit: 1 << 30)
+        if let size = record.size, size != bytes.count { throw RecordError(.unreadable, changed) }
+        return bytes
+    }
+
+    /// Frame `frame` of the item whose bytes these are.
+    package static func picture(of record: FileRecord, bytes: [UInt8], frame: Int) throws(RecordError) -> Picture {
+        guard let format = InputSniff.kind(of: bytes)?.imageFormat else { throw RecordError(.notImage, "no longer an image") }
+        guard format.isDocument else { return Picture(bytes: bytes, format: format, frame: frame) }
+        guard let page = record.pages.first(where: { $0.page == frame }) else { throw RecordError(.notImage, "page \(frame + 1) was not read") }
+        return Picture(bytes: try DocumentPictures.pagePNG(bytes, format: format, page: page), format: .png, frame: 0, size: (page.width, page.height))
+    }
+
+    package static func picture(of record: FileRecord, frame: Int, at path: [UInt8]? = nil) throws(RecordError) -> Picture {
+        try picture(of: record, bytes: try bytes(of: record, at: path), frame: frame)
     }
 }

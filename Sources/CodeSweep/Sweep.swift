@@ -28,10 +28,12 @@ public struct Sweep: Sendable {
     public static var coreCount: Int { CoreAllowance.count }
 
     /// Runs the sweep. `emit` is called on the caller's task, once per record, in the order of
-    /// `items`, as soon as the next record in order is ready. `shouldStop` is polled between files
-    /// and, with worker processes, while files are in flight: once it is true no file is
-    /// started, and a worker still busy a moment later is killed and its file left unrecorded,
-    /// so the sweep ends within about a second with every finished record emitted.
+    /// `items`, as soon as the next record in order is ready: a file's members' records (a
+    /// container's) as they come, then the file's own, which ends it. `shouldStop` is polled
+    /// between files and, with worker processes, while files are in flight: once it is true no
+    /// file is started, and a worker still busy a moment later is killed and its file left
+    /// unrecorded (its own record not written: `--resume` reads it again whole), so the sweep
+    /// ends within about a second with every finished record emitted.
     /// `items` is read as the sweep goes (a streaming walk: memory stays flat however many files
     /// there are); at most `jobs * 16` of them are held at once.
     public func run<Items: Sequence<WalkItem>>(
@@ -41,11 +43,6 @@ public struct Sweep: Sendable {
         MagickEnvironment.start()
         let settings = self.settings
         let grader = self.grader
-        // Records finished out of order wait here; the window bounds how far ahead work runs.
-        var ready: [Int: FileRecord?] = [:]
-        var nextToEmit = 0
-        var nextToStart = 0
-        let window = jobs * 16
         let pool: WorkerPool?
         if case .processes(let exe, let timeout) = isolation {
             let launch = WorkerLaunch.sweep(executable: exe, settings: settings, timeout: timeout, timeoutHint: timeoutHint)
@@ -53,38 +50,89 @@ public struct Sweep: Sendable {
         } else {
             pool = nil
         }
+        var order = SweepOrder(window: jobs * 16, jobs: jobs)
         var pending = items.makeIterator()
-        var exhausted = false
-        await withTaskGroup(of: (Int, FileRecord?).self) { group in
+        let (events, sink) = AsyncStream.makeStream(of: SweepOrder.Event.self)
+        await withTaskGroup(of: Void.self) { group in
             func startMore() {
-                while !exhausted && nextToStart - nextToEmit < window
-                    && nextToStart - nextToEmit - ready.count < jobs
-                {
-                    if shouldStop() { return }
-                    guard let item = pending.next() else { exhausted = true; return }
-                    let index = nextToStart
-                    nextToStart += 1
+                while order.mayStart {
+                    if shouldStop() { order.exhausted = true; return }
+                    guard let item = pending.next() else { order.exhausted = true; return }
+                    let index = order.started()
                     group.addTask {
+                        let member: @Sendable (FileRecord) -> Void = { sink.yield(.member(index, $0)) }
+                        let record: FileRecord?
                         switch item {
                         case .file(let entry):
-                            guard let pool else { return (index, FileScanner.scan(entry, settings: settings, grader: grader)) }
-                            return (index, await pool.scan(entry))
+                            if let pool {
+                                record = await pool.scan(entry, items: member)
+                            } else {
+                                record = FileScanner.scan(entry, settings: settings, grader: grader, items: member)
+                            }
                         case .failure(let path, let bytes, let error):
-                            return (index, FileRecord.failure(path: path, pathBytes: bytes, error))
+                            record = FileRecord.failure(path: path, pathBytes: bytes, error)
                         }
+                        sink.yield(.done(index, record))
                     }
                 }
             }
             startMore()
-            while let (index, record) = await group.next() {
-                ready[index] = .some(record)
-                while let r = ready.removeValue(forKey: nextToEmit) {
-                    if let r { emit(r) }
-                    nextToEmit += 1
-                }
+            if order.finished { sink.finish() }
+            for await event in events {
+                order.take(event, emit: emit)
                 startMore()
+                if order.finished { sink.finish() }
             }
         }
         await pool?.shutdown()
+    }
+}
+
+/// The sweep's bookkeeping: records come from tasks in any order and leave in walk order, a
+/// file's members first, its own record last; the window bounds how far ahead work runs.
+struct SweepOrder {
+    enum Event: Sendable {
+        /// A record of an item expanded from file `index` (a container's member).
+        case member(Int, FileRecord)
+        /// File `index` is done: its own record, or nil when it has none (skipped, interrupted).
+        case done(Int, FileRecord?)
+    }
+
+    let window: Int
+    let jobs: Int
+    private(set) var nextToStart = 0
+    private(set) var nextToEmit = 0
+    var exhausted = false
+    /// Records of files after the next to emit, in the order they came.
+    private var waiting: [Int: [FileRecord]] = [:]
+    private var done: Set<Int> = []
+
+    init(window: Int, jobs: Int) { self.window = window; self.jobs = jobs }
+
+    var inFlight: Int { nextToStart - nextToEmit - done.count }
+    var mayStart: Bool { !exhausted && nextToStart - nextToEmit < window && inFlight < jobs }
+    /// Every file started has ended and none is left to start.
+    var finished: Bool { exhausted && nextToEmit == nextToStart }
+
+    mutating func started() -> Int {
+        nextToStart += 1
+        return nextToStart - 1
+    }
+
+    mutating func take(_ event: Event, emit: (FileRecord) -> Void) {
+        switch event {
+        case .member(let i, let r):
+            if i == nextToEmit { emit(r) } else { waiting[i, default: []].append(r) }
+        case .done(let i, let r):
+            if let r {
+                if i == nextToEmit { emit(r) } else { waiting[i, default: []].append(r) }
+            }
+            done.insert(i)
+        }
+        while done.contains(nextToEmit) {
+            done.remove(nextToEmit)
+            nextToEmit += 1
+            for r in waiting.removeValue(forKey: nextToEmit) ?? [] { emit(r) }
+        }
     }
 }

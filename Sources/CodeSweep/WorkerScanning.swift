@@ -29,10 +29,10 @@ extension FileScanner {
     package static func workerTask(_ settings: ScanSettings, grader: CodeGrader?) -> WorkerTask {
         WorkerTask(
             memoryLimitMiB: settings.memoryLimitMiB, prepare: { MagickEnvironment.start() },
-            scan: { entry, without, checkpoint in
+            scan: { entry, without, checkpoint, member in
                 var fileSettings = settings
                 fileSettings.reader.leftOut = without
-                return scan(entry, settings: fileSettings, grader: grader, checkpoint: checkpoint)
+                return scan(entry, settings: fileSettings, grader: grader, checkpoint: checkpoint, items: member)
             })
     }
 }

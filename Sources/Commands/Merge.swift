@@ -74,7 +74,7 @@ struct Merge: ParsableCommand {
             throw ExitCode(2)
         }
         var chunk = [UInt8]()
-        for l in merged {
+        for l in merged.flatMap({ $0.members + [$0] }) {
             chunk += WorkflowSafeJSON.bytes(l.text)
             chunk.append(0x0A)
             if chunk.count >= 1 << 20 { out.write(String(decoding: chunk, as: UTF8.self)); chunk.removeAll(keepingCapacity: true) }
@@ -84,7 +84,7 @@ struct Merge: ParsableCommand {
             Stderr.say("codesweep merge: \(failure.message)")
             throw ExitCode(2)
         }
-        Stderr.say("codesweep merge: \(ProgressLine.count(merged.count, "record")) from \(ProgressLine.count(reports.count, "report"))")
+        Stderr.say("codesweep merge: \(ProgressLine.count(merged.reduce(0) { $0 + 1 + $1.members.count }, "record")) from \(ProgressLine.count(reports.count, "report"))")
         for note in ReportMerge.sequenceNotes(ReportMerge.sequencesAcrossFiles(merged)) { Stderr.say("codesweep merge: \(note)") }
     }
 }

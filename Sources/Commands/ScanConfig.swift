@@ -107,6 +107,11 @@ struct ScanConfig {
                 "codesweep: note: \(ArgumentBytes.display(resume)) has no stored settings (it was not written with --resume); only --hash and --timings could be compared with its records"
             )
         }
+        if log.membersCut > 0 {
+            Stderr.say(
+                "codesweep: note: \(ArgumentBytes.display(resume)) ended with \(log.membersCut) member record(s) of a container whose own record was never written (the sweep was stopped inside it); they were cut off and the container is read again whole"
+            )
+        }
         if stored != current { try current.store(for: resume) }
         return (log, file)
     }

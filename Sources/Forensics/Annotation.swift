@@ -166,11 +166,11 @@ package final class AnnotationPlan {
         let show = record.path
         let bytes: [UInt8]
         do {
-            bytes = try FileScanner.readFile(record.pathBytes, limit: 1 << 30)
+            bytes = try FramePictures.bytes(of: record)
         } catch {
-            return ["annotate \(show): \(error.message)"]
+            let why = error.message == FramePictures.changed ? "file changed since it was scanned; not annotated" : error.message
+            return ["annotate \(show): \(why)"]
         }
-        if let size = record.size, size != bytes.count { return ["annotate \(show): file changed since it was scanned; not annotated"] }
         let output: PictureFormat = format == .jpeg ? .jpeg : .png
         var messages: [String] = []
         let frames = Set(record.codes.map(\.frame)).sorted()
@@ -182,13 +182,10 @@ package final class AnnotationPlan {
             var expected = frame == 0 ? record.width.flatMap { w in record.height.map { (width: w, height: $0) } } : nil
             do {
                 // A document's page: rendered again at its record's resolution, then drawn on as a PNG.
-                var (source, sourceFormat, sourceFrame) = (bytes, format, frame)
-                if format.isDocument, let page = record.pages.first(where: { $0.page == frame }) {
-                    (source, sourceFormat, sourceFrame) = (try DocumentPictures.pagePNG(bytes, format: format, page: page), .png, 0)
-                    expected = (page.width, page.height)
-                }
+                let source = try FramePictures.picture(of: record, bytes: bytes, frame: frame)
+                if let size = source.size { expected = size }
                 let picture = try Annotator.annotate(
-                    source, format: sourceFormat, frame: sourceFrame, marks: marks, as: output, expectedSize: expected)
+                    source.bytes, format: source.format, frame: source.frame, marks: marks, as: output, expectedSize: expected)
                 if !picture.labelsDrawn { messages.append("annotate \(show): " + Self.noFontNote) }
                 for base in targets {
                     if let problem = write(picture.bytes, to: base + Array(suffix.utf8)) { messages.append("annotate \(show): \(problem)") }

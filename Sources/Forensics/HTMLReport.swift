@@ -23,19 +23,9 @@ package struct Thumbnail: Sendable {
         let s = min(1, Double(maxSide) / Double(max(w, h)))
         let box = (max(1, Int((Double(w) * s).rounded())), max(1, Int((Double(h) * s).rounded())))
         func missing(_ why: String) -> Thumbnail { Thumbnail(dataURI: nil, width: box.0, height: box.1, note: why) }
-        let bytes: [UInt8]
-        do { bytes = try FileScanner.readFile(path ?? record.pathBytes, limit: 1 << 30) } catch { return missing(error.message) }
-        if let size = record.size, size != bytes.count { return missing("file changed since the scan") }
-        let sniffed = ImageFormat.sniff(bytes.prefix(32)) ?? ImageFormat.sniffDocument(bytes.prefix(ImageFormat.documentSniffBytes))
-        guard var format = sniffed else { return missing("no longer an image") }
         do {
-            // A document's page is rendered again at its record's resolution, then shrunk as a PNG.
-            var (source, sourceFrame) = (bytes, frame)
-            if format.isDocument {
-                guard let page = record.pages.first(where: { $0.page == frame }) else { return missing("page \(frame + 1) was not read") }
-                (source, format, sourceFrame) = (try DocumentPictures.pagePNG(bytes, format: format, page: page), .png, 0)
-            }
-            let t = try Annotator.thumbnail(source, format: format, frame: sourceFrame, maxSide: maxSide)
+            let picture = try FramePictures.picture(of: record, frame: frame, at: path)
+            let t = try Annotator.thumbnail(picture.bytes, format: picture.format, frame: picture.frame, maxSide: maxSide)
             return Thumbnail(dataURI: "data:image/jpeg;base64," + Base64.encode(t.bytes), width: t.width, height: t.height, note: nil)
         } catch {
             return missing(error.message)

@@ -22,6 +22,9 @@ package enum ReportMerge {
         package var text: [UInt8]
         package var source: String
         package var lineNumber: Int
+        /// The records of the items expanded from this file (a container's members), in their
+        /// order, which came before it in its report and go before it in the merge.
+        package var members: [Line] = []
     }
 
     package struct Failure: Error, CustomStringConvertible {
@@ -40,17 +43,33 @@ package enum ReportMerge {
         for file in files {
             let shown = ArgumentBytes.display(file)
             let ended: Bool
+            var members: [Line] = []
             do {
                 ended = try eachLine(file) { raw, number in
                     guard let record = try? FileRecord.read(json: Array(raw)) else {
                         problems.append("\(shown):\(number): not a codesweep record (a shard cut short? run it again or with --resume)")
                         return
                     }
-                    lines.append(Line(pathBytes: record.pathBytes, path: record.path, text: Array(raw), source: shown, lineNumber: number))
+                    var line = Line(pathBytes: record.pathBytes, path: record.path, text: Array(raw), source: shown, lineNumber: number)
+                    if record.isMember {
+                        members.append(line)
+                        return
+                    }
+                    if let stray = members.first(where: { $0.pathBytes != record.pathBytes }) {
+                        problems.append("\(shown):\(stray.lineNumber): a member of \(stray.path) with no record of \(stray.path) after it")
+                    }
+                    line.members = members.filter { $0.pathBytes == record.pathBytes }
+                    members = []
+                    lines.append(line)
                 }
             } catch {
                 problems.append(error.description)
                 continue
+            }
+            if let first = members.first {
+                problems.append(
+                    "\(shown):\(first.lineNumber): ends inside \(first.path): \(members.count) member record(s) without the container's own record after them (a shard cut short? run it again or with --resume)"
+                )
             }
             if !ended { problems.append("\(shown): the last line has no newline (a shard cut short? run it again or with --resume)") }
         }

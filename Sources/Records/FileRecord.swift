@@ -7,6 +7,10 @@ public struct FileRecord: Sendable, Equatable {
     public var path: String
     /// The exact bytes of a path that is not valid UTF-8 (`pathBytes`); nil when `path` is exact.
     package var exactPath: [UInt8]?
+    /// For an item expanded from a container: its chain of members from the walked file
+    /// (`path`) inward; empty for the walked file's own record. A file's own record comes after
+    /// its members' and marks it complete (`--resume`, `merge`).
+    public var member: [MemberLink] = []
     /// "ok", or "error" when `error` is set (kept in step with it).
     public package(set) var status = RecordStatus.ok
     public var format: ImageFormat?
@@ -16,6 +20,8 @@ public struct FileRecord: Sendable, Equatable {
     /// EXIF orientation tag as stored (1...8); 1 when absent.
     public var orientation: Int?
     public var frames: Int?
+    /// A container's (archive, package, mail) count of its members; nil for anything else.
+    public var container: ContainerSummary?
     /// A document's pages as rendered (PDF, SVG), one per page read, in page order: a code's
     /// `frame` is its page's index and its corners are in that page's rendering's pixels.
     public var pages: [PageRender] = []

@@ -10,7 +10,7 @@ import Records
 /// (`RecordSchemaTests` fails when one is added without its key or its schema entry).
 extension FileRecord: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", status, format, width, height, orientation, frames, pages, codes, sequences, error, warnings
+        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, pages, codes, sequences, error, warnings
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }
 
@@ -20,12 +20,15 @@ extension FileRecord: Codable {
             switch key {
             case .path: try c.encode(path, forKey: key)
             case .exactPath: try c.encodeIfPresent(exactPath.map(Base64Bytes.init), forKey: key)
+            case .member: if !member.isEmpty { try c.encode(member, forKey: key) }
+            case .location: if !member.isEmpty { try c.encode(location, forKey: key) }
             case .status: try c.encode(status, forKey: key)
             case .format: try c.encodeIfPresent(format, forKey: key)
             case .width: try c.encodeIfPresent(width, forKey: key)
             case .height: try c.encodeIfPresent(height, forKey: key)
             case .orientation: try c.encodeIfPresent(orientation, forKey: key)
             case .frames: try c.encodeIfPresent(frames, forKey: key)
+            case .container: try c.encodeIfPresent(container, forKey: key)
             case .pages: if !pages.isEmpty { try c.encode(pages, forKey: key) }
             case .codes: try c.encode(codes, forKey: key)
             case .sequences: if !sequences.isEmpty { try c.encode(sequences, forKey: key) }
@@ -48,12 +51,15 @@ extension FileRecord: Codable {
             switch key {
             case .path: break
             case .exactPath: exactPath = try c.decodeIfPresent(Base64Bytes.self, forKey: key)?.bytes
+            case .member: member = try c.decodeIfPresent([MemberLink].self, forKey: key) ?? []
+            case .location: break  // made from path and member
             case .status: break  // after `error`, whose setting sets it
             case .format: format = try c.decodeIfPresent(ImageFormat.self, forKey: key)
             case .width: width = try c.decodeIfPresent(Int.self, forKey: key)
             case .height: height = try c.decodeIfPresent(Int.self, forKey: key)
             case .orientation: orientation = try c.decodeIfPresent(Int.self, forKey: key)
             case .frames: frames = try c.decodeIfPresent(Int.self, forKey: key)
+            case .container: container = try c.decodeIfPresent(ContainerSummary.self, forKey: key)
             case .pages: pages = try c.decodeIfPresent([PageRender].self, forKey: key) ?? []
             case .codes: codes = try c.decode([DetectedCode].self, forKey: key)
             case .sequences: sequences = try c.decodeIfPresent([RecordSequence].self, forKey: key) ?? []
@@ -72,3 +78,49 @@ extension FileRecord: Codable {
 }
 
 extension RecordStatus: Codable {}
+
+/// A member link's JSON: `{"index": 3, "name": "word/media/image1.png"}`, with `name_b64` (the
+/// exact bytes) when the name is not valid UTF-8, as a path has `path_b64`.
+extension MemberLink: Codable {
+    enum CodingKeys: String, CodingKey { case index, name, exactName = "name_b64" }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(index, forKey: .index)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(exactName.map(Base64Bytes.init), forKey: .exactName)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        self.init(index: try c.decode(Int.self, forKey: .index), nameBytes: try c.decodeIfPresent(Base64Bytes.self, forKey: .exactName)?.bytes ?? Array(name.utf8))
+    }
+}
+
+/// A container's summary: `{"format": "zip", "detail": ..., "members": n, "read": n, "skipped": n, "failed": n, "unpacked_bytes": n}`.
+extension ContainerSummary: Codable {
+    enum CodingKeys: String, CodingKey { case format, detail, members, read, skipped, failed, unpackedBytes = "unpacked_bytes" }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encodeIfPresent(detail, forKey: .detail)
+        try c.encode(members, forKey: .members)
+        try c.encode(read, forKey: .read)
+        try c.encode(skipped, forKey: .skipped)
+        try c.encode(failed, forKey: .failed)
+        try c.encode(unpackedBytes, forKey: .unpackedBytes)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(format: try c.decode(String.self, forKey: .format))
+        detail = try c.decodeIfPresent(String.self, forKey: .detail)
+        members = try c.decode(Int.self, forKey: .members)
+        read = try c.decode(Int.self, forKey: .read)
+        skipped = try c.decode(Int.self, forKey: .skipped)
+        failed = try c.decode(Int.self, forKey: .failed)
+        unpackedBytes = try c.decode(Int.self, forKey: .unpackedBytes)
+    }
+}

@@ -24,6 +24,11 @@ package struct ResumeLog: Sendable {
     var hashKinds: Set<String> = []
     var anyTimings = false
     var anyRead = false
+    /// Where the members' records after the last file record begin (a container cut by a kill
+    /// before its own record, which comes last): cut off, as the container is read again whole.
+    var orphanMembersStart: Int? = nil
+    /// Members' records cut off that way.
+    package private(set) var membersCut = 0
 
     static func key(_ path: [UInt8], _ size: Int?, _ mtime: Double?) -> Key {
         Key(path: path, size: size, mtimeMillis: mtime.map { Int64(($0 * 1000).rounded()) })
@@ -95,6 +100,7 @@ package struct ResumeLog: Sendable {
                 )
             }
         }
+        if let start = log.orphanMembersStart { goodEnd = start }
         if goodEnd < total { _ = ftruncate(fd, off_t(goodEnd)) }
         return log
     }
@@ -104,6 +110,14 @@ package struct ResumeLog: Sendable {
         guard let r = try? FileRecord.read(json: line) else {
             throw OutputError(message: "\(shown) is not a codesweep jsonl report (bad line at byte \(at))")
         }
+        // A member's record counts only once its container's own record follows it.
+        if r.isMember {
+            if orphanMembersStart == nil { orphanMembersStart = at }
+            membersCut += 1
+            return
+        }
+        orphanMembersStart = nil
+        membersCut = 0
         let k = Self.key(r.pathBytes, r.size, r.mtime)
         done.insert(k)
         if r.error != nil { failed.insert(k) }

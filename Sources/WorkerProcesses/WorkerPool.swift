@@ -80,10 +80,11 @@ package actor WorkerPool {
     }
 
     /// Reads one file in a free worker (waiting for one): its record, or nil when the file is
-    /// skipped or the sweep stopped while it was in flight.
-    package func scan(_ entry: FileEntry) async -> FileRecord? {
+    /// skipped or the sweep stopped while it was in flight. The records of items expanded from
+    /// it (a container's members) go to `items` as the worker sends them, before it ends.
+    package func scan(_ entry: FileEntry, items: @escaping @Sendable (FileRecord) -> Void = { _ in }) async -> FileRecord? {
         let worker = await acquire()
-        let record = await worker.scan(entry)
+        let record = await worker.scan(entry, items: items)
         release(worker)
         return record
     }

@@ -10,7 +10,9 @@ import Reporting
 ///            numbers unrounded (`RecordStyle.exact`), beside it what the record's JSON does
 ///            not hold (check's measurements); or that
 ///            the file is skipped. Before it, any number of partial lines: the record so far,
-///            sent before the second decoder runs (kept if the worker then dies or hangs).
+///            sent before the second decoder runs (kept if the worker then dies or hangs),
+///            and the records of the items expanded from the file (a container's members),
+///            each as it is done, before the file's own.
 ///            Payload text is made again by the coordinator's sinks (with --charset).
 enum WorkerProtocol {
     /// A request: the entry's path (also as base64, exact bytes), whether it was named
@@ -45,7 +47,7 @@ enum WorkerProtocol {
         return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without)
     }
 
-    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), skipped, ready(IdleSize), invalid }
+    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), member(FileRecord), skipped, ready(IdleSize), invalid }
 
     /// A worker's size once started, before its first file (its address-space limit set): what
     /// the coordinator measures a dead worker's growth from. Measured by the worker itself, so a
@@ -60,15 +62,17 @@ enum WorkerProtocol {
     struct Line: Codable {
         var record: FileRecord?
         var partial: FileRecord?
+        /// A record of an item expanded from the file (a container's member), sent as it is done.
+        var member: FileRecord?
         var skipped: Bool?
         var ready: IdleSize?
         /// The grader's measurement of each code (`FileRecord.measurements`), beside the record
         /// (the record's JSON does not hold them).
         var measurements: [JSONValue?]?
 
-        init(record: FileRecord? = nil, partial: FileRecord? = nil, skipped: Bool? = nil) {
-            self.record = record; self.partial = partial; self.skipped = skipped
-            measurements = (record ?? partial)?.measurements
+        init(record: FileRecord? = nil, partial: FileRecord? = nil, member: FileRecord? = nil, skipped: Bool? = nil) {
+            self.record = record; self.partial = partial; self.member = member; self.skipped = skipped
+            measurements = (record ?? partial ?? member)?.measurements
         }
 
         /// `r` with what the record's JSON does not hold put back.
@@ -85,6 +89,10 @@ enum WorkerProtocol {
 
     static func partial(_ record: FileRecord) -> String {
         line(Line(partial: record))
+    }
+
+    static func member(_ record: FileRecord) -> String {
+        line(Line(member: record))
     }
 
     /// The first line a worker writes, before it reads a request.
@@ -105,6 +113,7 @@ enum WorkerProtocol {
         if l.skipped == true { return .skipped }
         if let size = l.ready { return .ready(size) }
         if let r = l.partial { return .partial(l.completed(r)) }
+        if let r = l.member { return .member(l.completed(r)) }
         if let r = l.record { return .record(l.completed(r)) }
         return .invalid
     }

@@ -14,13 +14,17 @@ package struct WorkerTask {
     /// Loads what reading needs (ImageMagick) before the worker's idle size is measured.
     package var prepare: () -> Void
     /// Reads one file without the readers named (a file read again after one of them died on
-    /// it), calling `checkpoint` with the record so far before each isolated reader runs; nil
-    /// when the file is skipped.
-    package var scan: (_ entry: FileEntry, _ without: Set<DecodingEngine>, _ checkpoint: @escaping (FileRecord) -> Void) -> FileRecord?
+    /// it), calling `checkpoint` with the record so far before each isolated reader runs and
+    /// `member` with each record of an item expanded from the file; nil when the file is skipped.
+    package var scan:
+        (
+            _ entry: FileEntry, _ without: Set<DecodingEngine>, _ checkpoint: @escaping (FileRecord) -> Void,
+            _ member: @escaping (FileRecord) -> Void
+        ) -> FileRecord?
 
     package init(
         memoryLimitMiB: Int, prepare: @escaping () -> Void,
-        scan: @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void) -> FileRecord?
+        scan: @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void) -> FileRecord?
     ) {
         self.memoryLimitMiB = memoryLimitMiB; self.prepare = prepare; self.scan = scan
     }
@@ -50,11 +54,14 @@ package enum WorkerServer {
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
-            let record = task.scan(entry, without) { partial in
-                guard partial.codes != sentCodes else { return }
-                sentCodes = partial.codes
-                write(WorkerProtocol.partial(partial))
-            }
+            let record = task.scan(
+                entry, without,
+                { partial in
+                    guard partial.codes != sentCodes else { return }
+                    sentCodes = partial.codes
+                    write(WorkerProtocol.partial(partial))
+                },
+                { member in write(WorkerProtocol.member(member)) })
             write(WorkerProtocol.reply(record))
         }
         return 0

@@ -39,9 +39,9 @@ final class WorkerSlot: @unchecked Sendable {
         queue = DispatchQueue(label: "codesweep.worker.\(index)")
     }
 
-    func scan(_ entry: FileEntry) async -> FileRecord? {
+    func scan(_ entry: FileEntry, items: @escaping @Sendable (FileRecord) -> Void) async -> FileRecord? {
         await withCheckedContinuation { (c: CheckedContinuation<FileRecord?, Never>) in
-            queue.async { c.resume(returning: self.blockingScan(entry)) }
+            queue.async { c.resume(returning: self.blockingScan(entry, items: items)) }
         }
     }
 
@@ -60,7 +60,7 @@ final class WorkerSlot: @unchecked Sendable {
         return r
     }
 
-    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = []) -> FileRecord? {
+    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = [], items: @Sendable (FileRecord) -> Void) -> FileRecord? {
         let request = Array(WorkerProtocol.request(entry, without: without).utf8)
         var sent = false
         for _ in 0..<2 where !sent {
@@ -74,11 +74,13 @@ final class WorkerSlot: @unchecked Sendable {
         busyVirtual = 0
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
         var partial: FileRecord? = nil
+        // Members' records passed on already (a container's): a file read again would send them twice.
+        var membersSent = 0
         // The worker died inside zxing-cpp: the file is read again without it (the other
         // readers' codes, all of them), else what was sent before it ran is kept.
         func salvage(_ what: String) -> FileRecord? {
             guard partial != nil else { return nil }
-            if without.isEmpty, let again = blockingScan(entry, without: launch.isolatedReaders), again.error == nil {
+            if without.isEmpty, membersSent == 0, let again = blockingScan(entry, without: launch.isolatedReaders, items: items), again.error == nil {
                 return withoutIsolatedReaders(again, what, "the file was read again without it")
             }
             return partial.map { withoutIsolatedReaders($0, what, "the codes read before it ran are kept") }
@@ -95,6 +97,11 @@ final class WorkerSlot: @unchecked Sendable {
                 case .partial(var r):
                     r.pathBytes = entry.pathBytes
                     partial = r
+                    continue
+                case .member(var r):
+                    r.pathBytes = entry.pathBytes
+                    membersSent += 1
+                    items(r)
                     continue
                 case .skipped:
                     noteIdleSize()

@@ -1,0 +1,55 @@
+import Imaging
+import MagickBridge
+import Records
+import SweepCore
+
+/// The frame loop of a loaded picture: each frame read by the engine, the second decoder's
+/// failures collected as warnings, and grading on the full-resolution frames.
+enum FrameReading {
+    /// Reads every frame with the engine, adding the codes (and the second decoder's failures,
+    /// as warnings) to `record`.
+    static func readFrames(
+        of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
+        settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?
+    ) {
+        var failures: [String] = [], failedReaders: [String] = []
+        for (i, frame) in loaded.frames.enumerated() {
+            let before = record
+            let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
+                { codes in
+                    var partial = before
+                    partial.codes += codes
+                    send(partial)
+                }
+            }
+            BarcodeReader.trace("file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(i)")
+            let read = BarcodeReader.read(
+                ReadFrame(
+                    frame, index: i, scale: loaded.scale, fullResolution: { full.frame(i) },
+                    beforeSecondDecoder: note), settings.reader)
+            record.codes += read.codes
+            record.warnings += read.warnings
+            failures += read.decoderFailures.filter { !failures.contains($0) }
+            failedReaders += read.failedReaders.filter { !failedReaders.contains($0) }
+        }
+        if !failures.isEmpty {
+            record.failedDecoder = failedReaders.joined(separator: ",")
+            record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
+        }
+    }
+
+    /// Measures each code with `grader` on the full-resolution frame it was read in (its
+    /// corners are in full-resolution pixels); a code whose frame does not decode at full
+    /// resolution is left ungraded, with a warning.
+    static func grade(_ record: inout FileRecord, on full: FullResolutionFrames, with grader: CodeGrader) {
+        record.measurements = Array(repeating: nil, count: record.codes.count)
+        for k in record.codes.indices {
+            guard let frame = full.frame(record.codes[k].frame) else {
+                record.warnings.append("code \(k + 1) could not be graded: its frame did not decode at full resolution")
+                continue
+            }
+            record.measurements[k] = grader.measure(record.codes[k], frame)
+        }
+    }
+
+}
