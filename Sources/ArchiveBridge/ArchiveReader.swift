@@ -73,7 +73,7 @@ public final class ArchiveReader {
         guard let a = archive_read_new() else { throw ArchiveError("libarchive cannot make a reader (out of memory)") }
         var status = archive_read_support_filter_all(a)
         if status == ARCHIVE_OK { status = archive_read_support_format_all(a) }
-        for password in passwords where status == ARCHIVE_OK { status = archive_read_add_passphrase(a, password) }
+        for password in passwords where status == ARCHIVE_OK && !password.isEmpty { status = archive_read_add_passphrase(a, password) }
         if status == ARCHIVE_OK || status == ARCHIVE_WARN { status = open(a) }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN else {
             let message = errorString(a)
@@ -95,7 +95,7 @@ public final class ArchiveReader {
                 return nil
             }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN || status == ARCHIVE_FAILED, let entry else {
-                return broken(in: nil)
+                return broken(in: nil, status: status)
             }
             noteFormat()
             let index = nextIndex
@@ -178,11 +178,12 @@ public final class ArchiveReader {
     }
 
     /// The break at libarchive's current error, after the last member read (inside `member`).
-    private func broken(in member: (index: Int, name: [UInt8])?) -> ArchiveEntry {
+    private func broken(in member: (index: Int, name: [UInt8])?, status: Int32 = ARCHIVE_FATAL) -> ArchiveEntry {
         finished = true
         var place = lastRead.map { "after member \($0.index) (\(Self.quoted($0.name)))" } ?? "before its first member"
         if let member { place += ", in member \(member.index) (\(Self.quoted(member.name)))" }
-        return .broken(ArchiveBreak(afterIndex: lastRead?.index, message: "truncated or damaged \(place): \(Self.errorString(handle))"))
+        let reason = archive_error_string(handle).map { String(cString: $0) } ?? "libarchive stops (status \(status)) and gives no reason"
+        return .broken(ArchiveBreak(afterIndex: lastRead?.index, message: "truncated or damaged \(place): \(reason)"))
     }
 
     /// The format's and the filters' names, once the first header is read.
