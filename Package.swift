@@ -219,7 +219,7 @@ let package = Package(
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
-                "WorkerProcesses", "Readers", "ArchiveBridge",
+                "WorkerProcesses", "Readers", "ArchiveBridge", "MailBridge",
                 "SweepSelection", "CurlBridge", "LinkCheck",
             ],
             path: "Tests/IntegrationTests"),
