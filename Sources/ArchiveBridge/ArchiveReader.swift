@@ -70,6 +70,10 @@ public final class ArchiveReader {
 
     /// A reader with every filter and format, the passwords added, opened by `open`.
     private static func open(_ passwords: [String], _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
+        try inUTF8Locale { () throws(ArchiveError) in try opened(passwords, open) }
+    }
+
+    private static func opened(_ passwords: [String], _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
         guard let a = archive_read_new() else { throw ArchiveError("libarchive cannot make a reader (out of memory)") }
         var status = archive_read_support_filter_all(a)
         if status == ARCHIVE_OK { status = archive_read_support_format_all(a) }
@@ -85,7 +89,9 @@ public final class ArchiveReader {
 
     /// The next member, failure or break; nil after the last entry (or after a break or a limit
     /// that stops the reading).
-    public func next() -> ArchiveEntry? {
+    public func next() -> ArchiveEntry? { Self.inUTF8Locale { nextEntry() } }
+
+    private func nextEntry() -> ArchiveEntry? {
         while !finished {
             var entry: OpaquePointer?
             var status = archive_read_next_header(handle, &entry)
@@ -194,6 +200,20 @@ public final class ArchiveReader {
         filterNames = (0..<filters).compactMap { i in
             archive_filter_name(handle, i).map { String(cString: $0) }
         }.filter { $0 != "none" }
+    }
+
+    /// libarchive converts the names a format stores as Unicode (ZIP's UTF-8 flag, pax, 7z's
+    /// UTF-16, Joliet) to the charset of the thread's locale, and in the C locale a process starts
+    /// in, gives no name for one that is not ASCII. Its calls run with the thread's locale set to
+    /// C.UTF-8 (`uselocale`, this thread only; the process's locale is left alone), so those names
+    /// come as UTF-8, and names stored as bytes (tar, cpio) as their bytes.
+    private nonisolated(unsafe) static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    private static func inUTF8Locale<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard let locale = utf8Locale else { return try body() }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return try body()
     }
 
     /// Which count a non-regular entry goes to; nil for a regular file.

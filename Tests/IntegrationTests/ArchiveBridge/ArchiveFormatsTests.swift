@@ -170,3 +170,21 @@ struct ArchiveFormatsTests {
         #expect(empty.next() == nil && empty.counts == ArchiveCounts())
     }
 }
+
+extension ArchiveFormatsTests {
+    @Test("non-ASCII names come back as UTF-8: ZIP's UTF-8 flag, a pax tar's path, 7z's UTF-16")
+    func unicodeNames() throws {
+        let dir = try TempDir("archive-unicode")
+        let name = "caf\u{E9}/\u{65E5}\u{672C}-\u{1F600}.png"
+        for kind in ["zip", "tar"] {
+            let (entries, _) = try F.entries(F.make(kind, [.file(name, [7, 7])], in: dir, name: "u." + kind))
+            #expect(entries.compactMap(\.member).map(\.nameBytes) == [Array(name.utf8)], "\(kind): \(entries)")
+        }
+        let src = try dir.mkdir("src")
+        try dir.mkdir("src/caf\u{E9}")
+        try dir.write("src/" + name, [7, 7])
+        try run("7z", ["a", "-t7z", "-bd", dir.file("u.7z"), "caf\u{E9}"], env: ["LC_ALL": "C.UTF-8"], currentDirectory: src)
+        let (entries, _) = try F.entries(dir.file("u.7z"))
+        #expect(entries.compactMap(\.member).map(\.nameBytes) == [Array(name.utf8)], "7z: \(entries)")
+    }
+}
