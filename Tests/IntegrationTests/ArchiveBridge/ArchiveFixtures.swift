@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 
 /// Archives made here for ArchiveBridge's tests: by Python's zipfile and tarfile (ZIP, ZIP64,
-/// tar with gzip, bzip2 and xz), a newc cpio written by the same script (no cpio tool here), and
+/// tar with gzip, bzip2 and xz), a newc cpio and an ISO 9660 image written by the same script (no
+/// cpio, genisoimage or xorriso here), and
 /// by the zip, 7z and zstd programs; members of noise (incompressible, so a cut lands where it is
 /// aimed), and every archive read back through `ArchiveReader` to its entries.
 enum ArchiveFixtures {
@@ -31,7 +32,7 @@ enum ArchiveFixtures {
     }
 
     /// Writes `items` as an archive of `kind` ("zip", "zip64", "zip-stored", "tar", "tar.gz",
-    /// "tar.bz2", "tar.xz", "tar-latin1", "cpio"; "zip-many:N", N members of Python's own) at `dir/name`; its path.
+    /// "tar.bz2", "tar.xz", "tar-latin1", "cpio", "iso"; "zip-many:N", N members of Python's own) at `dir/name`; its path.
     @discardableResult
     static func make(_ kind: String, _ items: [Item], in dir: TempDir, name: String) throws -> String {
         var args = [writer, dir.file(name), kind]
@@ -116,6 +117,50 @@ enum ArchiveFixtures {
                 blob += entry(i + 1, 0o100644 if ty == "f" else 0o040755, name, data(p) if ty == "f" else b"")
             blob += entry(0, 0, "TRAILER!!!", b"")
             open(out, "wb").write(blob)
+        elif kind == "iso":
+            # ECMA-119 by hand: system area, primary volume descriptor (16), terminator (17), the
+            # path tables (19, 20), the root (21) and its folders' directories, then the files'
+            # data; level 1 names ("A.PNG;1"), folders one deep, times 1715000000 (UTC).
+            S, stamp = 2048, bytes([124, 5, 6, 12, 53, 20, 0])
+            def both16(v): return v.to_bytes(2, "little") + v.to_bytes(2, "big")
+            def both32(v): return v.to_bytes(4, "little") + v.to_bytes(4, "big")
+            def record(ident, where, size, folder):
+                r = bytes([0, 0]) + both32(where) + both32(size) + stamp + bytes([2 if folder else 0, 0, 0]) + both16(1)
+                r += bytes([len(ident)]) + ident + (b"\0" if len(ident) % 2 == 0 else b"")
+                return bytes([len(r)]) + r[1:]
+            folders = [n for t, n, p in items if t == "d"]
+            files = [(n, data(p)) for t, n, p in items if t == "f"]
+            dir_sector = {"": 21}
+            for i, d in enumerate(folders): dir_sector[d] = 22 + i
+            sector, where = 22 + len(folders), {}
+            for n, b in files:
+                where[n] = sector
+                sector += max(1, -(-len(b) // S))
+            def directory(d):
+                parent = 21
+                out = record(b"\0", dir_sector[d], S, True) + record(b"\1", parent, S, True)
+                for f in folders if d == "" else []:
+                    out += record(f.encode(), dir_sector[f], S, True)
+                for n, b in files:
+                    head, _, leaf = n.rpartition("/")
+                    if head == d: out += record(leaf.encode() + b";1", where[n], len(b), False)
+                return out.ljust(S, b"\0")
+            def path_table(order):
+                t = bytes([1, 0]) + (21).to_bytes(4, order) + (1).to_bytes(2, order) + b"\0\0"
+                for f in folders:
+                    t += bytes([len(f), 0]) + dir_sector[f].to_bytes(4, order) + (1).to_bytes(2, order) + f.encode()
+                    t += b"\0" if len(f) % 2 else b""
+                return t
+            date = b"2024050612532000\0"
+            pvd = bytes([1]) + b"CD001" + bytes([1, 0]) + b"CODESWEEP".ljust(32) + b"FIXTURE".ljust(32) + bytes(8)
+            pvd += both32(sector) + bytes(32) + both16(1) + both16(1) + both16(S) + both32(len(path_table("little")))
+            pvd += (19).to_bytes(4, "little") + bytes(4) + (20).to_bytes(4, "big") + bytes(4)
+            pvd += record(b"\0", 21, S, True) + b" " * (128 * 4 + 37 * 3) + date * 2 + b"0" * 16 + b"\0" + date + bytes([1, 0])
+            image = bytes(16 * S) + pvd.ljust(S, b"\0") + (bytes([255]) + b"CD001" + bytes([1])).ljust(S, b"\0") + bytes(S)
+            image += path_table("little").ljust(S, b"\0") + path_table("big").ljust(S, b"\0")
+            image += directory("") + b"".join(directory(d) for d in folders)
+            for n, b in files: image += b.ljust(max(1, -(-len(b) // S)) * S, b"\0")
+            open(out, "wb").write(image)
         else:
             sys.exit("unknown kind " + kind)
         """#
