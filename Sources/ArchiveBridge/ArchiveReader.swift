@@ -33,8 +33,13 @@ public final class ArchiveReader {
     public private(set) var formatName: String?
     /// The filters the data passed through, outermost last ("gzip", "xz"); empty for none.
     public private(set) var filterNames: [String] = []
-    /// Member data unpacked so far, in bytes (what `ArchiveLimits.maxTotalBytes` is held against).
+    /// Member data unpacked so far, in bytes, a member's part read before it proved too large
+    /// included (what `ArchiveLimits.maxTotalBytes` is held against; it never passes it).
     public private(set) var unpackedBytes = 0
+    /// The archive's own bytes libarchive has consumed so far (`archive_filter_bytes` of the
+    /// source; a ZIP's central directory, read first through a seek, not counted): against
+    /// `unpackedBytes`, the expansion ratio, which libarchive gives per archive, not per member.
+    public var consumedBytes: Int { Int(archive_filter_bytes(handle, -1)) }
     /// Members returned, failures, and the entries passed over.
     public private(set) var counts = ArchiveCounts()
 
@@ -152,9 +157,6 @@ public final class ArchiveReader {
                 if encrypted { return skip(index, name, .encrypted, "\(what) is encrypted and no password given opens it: \(message)") }
                 return skip(index, name, .damaged, "\(what) does not unpack: \(message)")
             }
-            if bytes.count + n > limits.maxMemberBytes {
-                return skip(index, name, .tooLarge, "\(what) unpacks to more than \(limits.maxMemberBytes) bytes, the member size limit")
-            }
             if unpackedBytes + n > limits.maxTotalBytes {
                 finished = true
                 return fail(
@@ -162,6 +164,9 @@ public final class ArchiveReader {
                     "\(what) takes the archive past \(limits.maxTotalBytes) bytes unpacked, the total limit (\(unpackedBytes + n) bytes so far)")
             }
             unpackedBytes += n
+            if bytes.count + n > limits.maxMemberBytes {
+                return skip(index, name, .tooLarge, "\(what) unpacks to more than \(limits.maxMemberBytes) bytes, the member size limit")
+            }
             chunk.withUnsafeBufferPointer { bytes.append(contentsOf: $0[0..<n]) }
         }
         counts.members += 1

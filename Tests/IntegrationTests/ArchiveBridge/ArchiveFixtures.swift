@@ -32,7 +32,7 @@ enum ArchiveFixtures {
     }
 
     /// Writes `items` as an archive of `kind` ("zip", "zip64", "zip-stored", "tar", "tar.gz",
-    /// "tar.bz2", "tar.xz", "tar-latin1", "cpio", "iso"; "zip-many:N", N members of Python's own) at `dir/name`; its path.
+    /// "tar.bz2", "tar.xz", "tar-latin1", "cpio", "iso", "zip-unseekable"; "zip-many:N", N members of Python's own) at `dir/name`; its path.
     @discardableResult
     static func make(_ kind: String, _ items: [Item], in dir: TempDir, name: String) throws -> String {
         var args = [writer, dir.file(name), kind]
@@ -82,6 +82,13 @@ enum ArchiveFixtures {
         if kind.startswith("zip-many:"):
             with zipfile.ZipFile(out, "w") as z:
                 for i in range(int(kind.split(":")[1])): z.writestr("m/%d.bin" % i, i.to_bytes(8, "little"))
+        elif kind == "zip-unseekable":
+            class Unseekable:
+                def __init__(self, f): self.f = f
+                def write(self, b): return self.f.write(b)
+                def flush(self): self.f.flush()
+            with open(out, "wb") as f, zipfile.ZipFile(Unseekable(f), "w", compression=zipfile.ZIP_DEFLATED) as z:
+                for t, name, p in items: z.writestr(name, data(p))
         elif kind.startswith("zip"):
             method = zipfile.ZIP_STORED if kind == "zip-stored" else zipfile.ZIP_DEFLATED
             with zipfile.ZipFile(out, "w", compression=method, allowZip64=True) as z:

@@ -66,6 +66,41 @@ struct ArchiveSafetyTests {
         #expect(reader.unpackedBytes == 2_000, "the skipped member's data is not unpacked into memory")
     }
 
+    @Test("a header that declares less than the member holds: libarchive's own check fails the member damaged")
+    func lyingSize() throws {
+        let dir = try TempDir("archive-lying-size")
+        var bytes = try F.bytes(F.make("zip", [.file("bomb", Array(repeating: 0, count: 200_000))], in: dir, name: "l.zip"))
+        // The uncompressed size in the local header (offset 22) and the central directory's (24): 100.
+        let central = try #require(bytes.indices.dropLast(3).first { bytes[$0...$0 + 3].elementsEqual([0x50, 0x4B, 1, 2]) })
+        for offset in [22, central + 24] { bytes.replaceSubrange(offset..<offset + 4, with: [100, 0, 0, 0]) }
+        let (entries, reader) = try F.entries(bytes: bytes, limits: ArchiveLimits(maxMemberBytes: 50_000))
+        #expect(entries.count == 1 && entries[0].failure?.kind == .damaged, "\(entries)")
+        let message = entries.first?.failure?.message ?? ""
+        #expect(message.hasPrefix("member 0 ('bomb') does not unpack: ZIP uncompressed data is wrong size (read 200000, expected 100)"), "\(message)")
+        #expect(reader.unpackedBytes <= 100)
+    }
+
+    /// Python's zipfile writing to a stream it cannot seek: sizes only after the data (bit 3).
+    @Test("a ZIP streamed through a pipe, sizes unknown until the data ends: counted as it unpacks, 200,000 zeros past a 50,000 limit")
+    func streamedUnknownSize() throws {
+        let dir = try TempDir("archive-pipe")
+        let items: [F.Item] = [.file("zeros", Array(repeating: 0, count: 200_000)), .file("after", [1, 2, 3])]
+        let bytes = try F.bytes(F.make("zip-unseekable", items, in: dir, name: "s.zip"))
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0 && bytes.count < 60_000, "the pipe holds the whole archive")
+        #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
+        close(ends[1])
+        defer { close(ends[0]) }
+        let reader = try ArchiveReader(fileDescriptor: ends[0], limits: ArchiveLimits(maxMemberBytes: 50_000))
+        let entries = F.all(reader)
+        try #require(entries.count == 2, "\(entries)")
+        #expect(entries[0].failure?.kind == .tooLarge && entries[1].member?.bytes == [1, 2, 3], "\(entries)")
+        #expect(entries[0].failure?.message == "member 0 ('zeros') unpacks to more than 50000 bytes, the member size limit")
+        #expect(entries[1].member?.size == nil, "the streamed header declares no size")
+        // Zeros: the bytes unpacked are hundreds of times the archive's bytes consumed.
+        #expect(reader.unpackedBytes > 50_000 && reader.consumedBytes <= bytes.count && reader.unpackedBytes > 100 * reader.consumedBytes)
+    }
+
     @Test("the total bytes limit stops the reading at the member that passes it, saying so")
     func totalLimit() throws {
         let dir = try TempDir("archive-total-limit")
