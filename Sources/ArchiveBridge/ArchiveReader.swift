@@ -143,6 +143,11 @@ public final class ArchiveReader {
         if encrypted && !hasPasswords {
             return skip(index, name, .encrypted, "\(what) is encrypted and no password was given")
         }
+        // libarchive decrypts ZIP's encryption (PKWARE's and WinZip's AES) and no other format's;
+        // reading 7z's encrypted data is fatal to the reader, so it is not tried.
+        if encrypted && archive_format(handle) & ARCHIVE_FORMAT_BASE_MASK != ARCHIVE_FORMAT_ZIP {
+            return skip(index, name, .encrypted, "\(what) is encrypted, and libarchive does not decrypt \(formatName ?? "this format")'s encryption")
+        }
         if let size, size > limits.maxMemberBytes {
             return skip(index, name, .tooLarge, "\(what) declares \(size) bytes, over the member size limit of \(limits.maxMemberBytes) bytes")
         }
@@ -194,7 +199,9 @@ public final class ArchiveReader {
         var place = lastRead.map { "after member \($0.index) (\(Self.quoted($0.name)))" } ?? "before its first member"
         if let member { place += ", in member \(member.index) (\(Self.quoted(member.name)))" }
         let reason = archive_error_string(handle).map { String(cString: $0) } ?? "libarchive stops (status \(status)) and gives no reason"
-        return .broken(ArchiveBreak(afterIndex: lastRead?.index, message: "truncated or damaged \(place): \(reason)"))
+        // Before any header: libarchive knows whether it stopped at encrypted headers (7z's -mhe).
+        let encrypted = nextIndex == 0 && archive_read_has_encrypted_entries(handle) > 0
+        return .broken(ArchiveBreak(afterIndex: lastRead?.index, encrypted: encrypted, message: "truncated or damaged \(place): \(reason)"))
     }
 
     /// The format's and the filters' names, once the first header is read.

@@ -87,6 +87,8 @@ public struct ArchiveMemberFailure: Sendable, Equatable {
 public struct ArchiveBreak: Sendable, Equatable {
     /// The index of the last member fully read before the break (nil: none was).
     public var afterIndex: Int?
+    /// The archive's headers are encrypted (7z's -mhe): libarchive reads no member of it.
+    public var encrypted: Bool
     /// "truncated or damaged after member 12 ('x.png'): <libarchive's error string>".
     public var message: String
 }
