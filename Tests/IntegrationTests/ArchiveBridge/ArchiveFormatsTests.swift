@@ -206,3 +206,58 @@ extension ArchiveFormatsTests {
         #expect(entries.compactMap(\.member).map(\.nameBytes) == [Array(name.utf8)], "7z: \(entries)")
     }
 }
+
+extension ArchiveFormatsTests {
+    /// Each package's skeleton as its application writes it (a ZIP; ODF and EPUB with their
+    /// `mimetype` first) and where it keeps pictures.
+    static let packages: [String: [(String, [UInt8])]] = [
+        "docx": [
+            ("[Content_Types].xml", Array("<Types/>".utf8)), ("word/document.xml", Array("<w:document/>".utf8)),
+            ("word/media/image1.png", F.noise(900, seed: 21)),
+        ],
+        "xlsx": [
+            ("[Content_Types].xml", Array("<Types/>".utf8)), ("xl/workbook.xml", Array("<workbook/>".utf8)), ("xl/media/image1.png", F.noise(900, seed: 22)),
+        ],
+        "pptx": [
+            ("[Content_Types].xml", Array("<Types/>".utf8)), ("ppt/presentation.xml", Array("<p/>".utf8)), ("ppt/media/image1.png", F.noise(900, seed: 23)),
+        ],
+        "odt": [
+            ("mimetype", Array("application/vnd.oasis.opendocument.text".utf8)), ("content.xml", Array("<office/>".utf8)),
+            ("Pictures/1000.png", F.noise(900, seed: 24)),
+        ],
+        "epub": [
+            ("mimetype", Array("application/epub+zip".utf8)), ("OEBPS/content.opf", Array("<package/>".utf8)),
+            ("OEBPS/images/cover.png", F.noise(900, seed: 25)),
+        ],
+    ]
+
+    @Test("office and e-book packages are ZIPs: their pictures are members", arguments: ["docx", "xlsx", "pptx", "odt", "epub"])
+    func packages(kind: String) throws {
+        let dir = try TempDir("archive-package")
+        let items = try #require(Self.packages[kind])
+        let (entries, reader) = try F.entries(F.make("zip", items.map { .file($0.0, $0.1) }, in: dir, name: "p." + kind))
+        #expect(reader.formatName?.hasPrefix("ZIP") == true)
+        #expect(entries.compactMap(\.member).map(\.nameBytes) == items.map { Array($0.0.utf8) })
+        #expect(entries.last?.member?.bytes == items.last?.1, "the picture")
+    }
+
+    @Test("a ZIP inside a tar.gz: the member's bytes open as an archive again, with what is left of the budget")
+    func nested() throws {
+        let dir = try TempDir("archive-nested")
+        let picture = F.noise(4_000, seed: 31)
+        let inner = try F.bytes(F.make("zip", [.file("deep/code.png", picture)], in: dir, name: "inner.zip"))
+        let outerPath = try F.make("tar.gz", [.file("inner.zip", inner), .file("x.bin", [1])], in: dir, name: "outer.tar.gz")
+        let budget = ArchiveLimits(maxTotalBytes: 10_000)
+        let (outer, outerReader) = try F.entries(outerPath, limits: budget)
+        let zip = try #require(outer.first?.member)
+        #expect(zip.nameBytes == Array("inner.zip".utf8) && zip.bytes == inner)
+        var left = budget
+        left.maxTotalBytes -= outerReader.unpackedBytes
+        let (entries, innerReader) = try F.entries(bytes: zip.bytes, limits: left)
+        #expect(entries.compactMap(\.member).map(\.bytes) == [picture] && innerReader.unpackedBytes == picture.count)
+        // The same inner archive with less budget left than its picture: the total limit.
+        left.maxTotalBytes = picture.count - 1
+        let (short, _) = try F.entries(bytes: zip.bytes, limits: left)
+        #expect(short.count == 1 && short[0].failure?.kind == .totalLimit, "\(short)")
+    }
+}
