@@ -34,6 +34,10 @@ let package = Package(
         // libwebp's decoder (Debian's libwebp-dev) and libheif (libheif-dev): their own C APIs.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libarchive (Debian's libarchive-dev) and GMime 3 (libgmime-3.0-dev): their own C APIs;
+        // GMime's GObject type checks and casts as inline functions in shim.h.
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CGMime", pkgConfig: "gmime-3.0", providers: [.apt(["libgmime-3.0-dev"])]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -92,6 +96,13 @@ let package = Package(
         // libheif wrapper: a HEIC's or an AVIF's bytes in, the primary image's luma plane as
         // 8-bit grey (transformed as libheif does; alpha over white) out; declines what it cannot.
         .target(name: "HEIFBridge", dependencies: ["CHeif", "Imaging"]),
+        // libarchive wrapper: an archive's bytes or descriptor in, its regular files' bytes out one
+        // at a time, in memory (never a named file), under limits; encrypted, oversized and
+        // damaged members as failures beside the others, and where a damaged archive broke.
+        .target(name: "ArchiveBridge", dependencies: ["CArchive"]),
+        // GMime wrapper: a message's bytes in, its leaf parts decoded (attachments, inline cid:
+        // pictures, message/rfc822 forwards as bytes to parse again) out; an MBOX's messages.
+        .target(name: "MailBridge", dependencies: ["CGMime"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs, PNGs, WebPs and
         // HEICs it can through JPEGBridge, PNGBridge, WebPBridge and HEIFBridge, straight to
         // grey); each format's ImageMagick coder.
@@ -213,7 +224,7 @@ let package = Package(
                 "Payloads",
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
-                "WorkerProcesses", "Readers",
+                "WorkerProcesses", "Readers", "ArchiveBridge", "MailBridge",
                 "SweepSelection", "CurlBridge", "LinkCheck",
             ],
             path: "Tests/IntegrationTests"),
