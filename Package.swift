@@ -138,8 +138,8 @@ let package = Package(
         .target(
             name: "CodeSweep",
             dependencies: [
-                "SweepCore", "Imaging", "Readers", "Records", "UserInput", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "WorkerProcesses", "InputSources", .product(name: "Crypto", package: "swift-crypto"),
+                "SweepCore", "Imaging", "Readers", "Records", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
+                "WorkerProcesses", "InputSources", "ArchiveBridge", "MailBridge", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
@@ -147,7 +147,7 @@ let package = Package(
             name: "Forensics",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
-                "SweepSelection", "InputSources",
+                "SweepSelection",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:

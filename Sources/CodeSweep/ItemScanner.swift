@@ -19,6 +19,8 @@ enum ItemScanner {
         var items: (FileRecord) -> Void
         /// How deep in containers this item is (a walked file: 0).
         var depth = 0
+        /// What the walked file may still unpack (set by its outermost container).
+        var budget: ContainerScanner.Budget? = nil
     }
 
     /// Whether the sweep reads inputs of this kind (a walked file of a kind it does not read is
@@ -26,7 +28,8 @@ enum ItemScanner {
     static func reads(_ kind: InputKind, _ settings: ScanSettings) -> Bool {
         switch kind {
         case .image, .document: true
-        case .container, .video, .audio: false
+        case .container: settings.containers.enabled
+        case .video, .audio: false
         }
     }
 
@@ -49,7 +52,10 @@ enum ItemScanner {
         case .image(let format):
             record.format = format
             readImage(bytes, format: format, into: &record, context, clock: &clock)
-        case .container, .video, .audio:
+        case .container(let container):
+            ContainerScanner.read(bytes, kind: container, into: &record, context)
+            clock.lap(\.scan, &record)
+        case .video, .audio:
             record.error = notRead(bytes, kind)
         }
     }
@@ -59,7 +65,7 @@ enum ItemScanner {
     static func notRead(_ bytes: [UInt8], _ kind: InputKind?) -> RecordError {
         if bytes.isEmpty { return RecordError(.empty, "file is empty") }
         switch kind {
-        case .container(let c): return RecordError(.notImage, "a container (\(c.rawValue)); this sweep does not read containers")
+        case .container(let c): return RecordError(.notImage, "a container (\(c.rawValue)); not read with --containers none")
         case .video(let v): return RecordError(.notImage, "a video (\(v.rawValue)); this sweep does not read videos")
         case .audio(let brand): return RecordError(.notImage, "sound only (an ftyp file of brand \(brand)): no picture to read")
         default: return RecordError(.notImage, "not a supported image or document (unrecognised file signature\(describeHead(bytes)))")

@@ -22,6 +22,8 @@ public struct ScanSettings: Sendable, Equatable, Codable {
     public var grade = false
     /// Pages, resolutions and pixel budgets of documents (PDF, SVG).
     public var documents = DocumentLimits()
+    /// Whether and how containers' members are read (archives, packages, mail).
+    public var containers = ContainerSettings()
     public init() {}
 }
 

@@ -84,7 +84,9 @@ struct Merge: ParsableCommand {
             Stderr.say("codesweep merge: \(failure.message)")
             throw ExitCode(2)
         }
-        Stderr.say("codesweep merge: \(ProgressLine.count(merged.reduce(0) { $0 + 1 + $1.members.count }, "record")) from \(ProgressLine.count(reports.count, "report"))")
+        Stderr.say(
+            "codesweep merge: \(ProgressLine.count(merged.reduce(0) { $0 + 1 + $1.members.count }, "record")) from \(ProgressLine.count(reports.count, "report"))"
+        )
         for note in ReportMerge.sequenceNotes(ReportMerge.sequencesAcrossFiles(merged)) { Stderr.say("codesweep merge: \(note)") }
     }
 }

@@ -80,6 +80,8 @@ struct Scan: AsyncParsableCommand {
 
     @OptionGroup var isolation: IsolationOptions<Help>
 
+    @OptionGroup(title: "Containers") var containerOptions: ContainerOptions
+
     @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
     var timeout: Double = 60
 
@@ -174,6 +176,7 @@ struct Scan: AsyncParsableCommand {
         settings.memoryLimitMiB = maxMemory
         settings.documents.maxPages = maxPages
         settings.documents.timeoutSeconds = timeout
+        settings.containers = try containerOptions.settings()
         return settings
     }
 

@@ -48,7 +48,7 @@ package struct CSVSink: RecordSink {
         var rows = ""
         let status: [Cell] = [.number(record.status.rawValue), .text(record.error?.kind.rawValue ?? ""), .text(record.error?.message ?? "")]
         for code in record.codes {
-            var cells: [Cell] = [.text(record.path)]
+            var cells: [Cell] = [.text(record.location)]
             let json = code.json(forcedCharset: forcedCharset)
             for (field, untrusted) in Self.codeFields {
                 for value in json[field.rawValue].map(Self.values) ?? [] { cells.append(untrusted ? .text(value) : .number(value)) }
@@ -58,7 +58,7 @@ package struct CSVSink: RecordSink {
             rows += row(cells)
         }
         if record.codes.isEmpty && options.allFiles {
-            var cells: [Cell] = [.text(record.path)]
+            var cells: [Cell] = [.text(record.location)]
             cells += Array(repeating: Cell.number(""), count: Self.codeColumns.count - 1)
             rows += row(cells + status)
         }

@@ -10,7 +10,8 @@ import Records
 /// (`RecordSchemaTests` fails when one is added without its key or its schema entry).
 extension FileRecord: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, pages, codes, sequences, error, warnings
+        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, pages, codes, sequences, error,
+            warnings
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }
 
@@ -94,7 +95,8 @@ extension MemberLink: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .name)
-        self.init(index: try c.decode(Int.self, forKey: .index), nameBytes: try c.decodeIfPresent(Base64Bytes.self, forKey: .exactName)?.bytes ?? Array(name.utf8))
+        self.init(
+            index: try c.decode(Int.self, forKey: .index), nameBytes: try c.decodeIfPresent(Base64Bytes.self, forKey: .exactName)?.bytes ?? Array(name.utf8))
     }
 }
 

@@ -16,7 +16,7 @@ package struct TextSink: RecordSink {
     package init(out: OutputFile, forcedCharset: String? = nil) { self.out = out; self.forcedCharset = forcedCharset }
 
     package mutating func write(_ record: FileRecord) {
-        let path = TerminalText.escape(record.path)
+        let path = TerminalText.escape(record.location)
         var lines = ""
         if let error = record.error {
             lines += "\(path): error \(error.kind.rawValue): \(TerminalText.escape(error.message))\n"

@@ -69,7 +69,8 @@ final class WorkerSlot: @unchecked Sendable {
             if !sent { stop(graceful: false) }  // died between files: replace it and send again
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
-        let deadline = now() + launch.timeout
+        // --timeout is per item: a container's deadline moves on with each member it finishes.
+        var deadline = now() + launch.timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
         // The record so far, sent before the second decoder ran: what is kept if it then fails.
@@ -101,6 +102,7 @@ final class WorkerSlot: @unchecked Sendable {
                 case .member(var r):
                     r.pathBytes = entry.pathBytes
                     membersSent += 1
+                    deadline = now() + launch.timeout
                     items(r)
                     continue
                 case .skipped:
@@ -132,19 +134,25 @@ final class WorkerSlot: @unchecked Sendable {
                 return nil
             }
             if launch.memoryLimitMiB > 0, let v = ProcessMemory.virtualBytes(pid) { busyVirtual = max(busyVirtual, v) }
-            var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(left, Self.pollInterval) * 1000) + 1)
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n: Int
-            do { n = try FileIO.read(fromWorker, into: &chunk) } catch {
-                if error.code == EAGAIN { continue }
-                n = 0
-            }
-            if n == 0 { return workerDied(entry, salvage) }
-            pending.append(contentsOf: chunk[0..<n])
+            if !receive(within: left) { return workerDied(entry, salvage) }
         }
+    }
+
+    /// Waits up to `seconds` (at most `pollInterval`) for more of the worker's reply and adds it
+    /// to `pending`; false at end of file on its pipe (the worker died).
+    private func receive(within seconds: Double) -> Bool {
+        var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, Int32(min(seconds, Self.pollInterval) * 1000) + 1)
+        if ready <= 0 { return true }  // nothing yet (or EINTR)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n: Int
+        do { n = try FileIO.read(fromWorker, into: &chunk) } catch {
+            if error.code == EAGAIN { return true }
+            n = 0
+        }
+        if n == 0 { return false }
+        pending.append(contentsOf: chunk[0..<n])
+        return true
     }
 
     /// End of file on the worker's pipe: the worker died on this file. The record so far if the
