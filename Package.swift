@@ -192,7 +192,7 @@ let package = Package(
             // changes, not one it only reaches through another (a stale CLI crashed on a changed layout).
             dependencies: [
                 "CodeSweep", "AssetCheck", "Forensics", "CodeGenerate", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "FileWalker",
-                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", "LinkCheck", "CurlBridge",
+                "Reporting", "CodeDiff", "WorkerProcesses", "SweepSelection", "LinkCheck", "CurlBridge", "InputSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -149,3 +149,36 @@ enum ContainerScanner {
         }
     }
 }
+
+extension ContainerScanner {
+    /// The bytes of the member at `link` of the container whose bytes these are, found again by
+    /// its index (`--annotate`, `report --html`): the container read up to it, in memory.
+    static func memberBytes(_ bytes: [UInt8], _ link: MemberLink, _ settings: ContainerSettings) throws(RecordError) -> [UInt8] {
+        guard case .container(let kind) = InputSniff.kind(of: bytes) else {
+            throw RecordError(.notImage, "no longer a container: member \(link.index) cannot be found")
+        }
+        let missing = RecordError(.notFound, "the container no longer holds member \(link.index) ('\(link.name)')")
+        do {
+            switch kind {
+            case .mbox:
+                let messages = try MailReader.messages(inMbox: bytes)
+                guard link.index < messages.count else { throw missing }
+                return messages[link.index]
+            case .eml:
+                guard let part = try MailReader.parts(ofMessage: bytes).first(where: { $0.index == link.index }) else { throw missing }
+                return part.bytes
+            default:
+                let limits = ArchiveLimits(maxMemberBytes: settings.maxMemberBytes, maxTotalBytes: settings.maxUnpackedBytes, maxMembers: settings.maxMembers)
+                let reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits)
+                while let entry = reader.next() {
+                    if case .member(let m) = entry, m.index == link.index { return m.bytes }
+                }
+                throw missing
+            }
+        } catch let error as RecordError {
+            throw error
+        } catch {
+            throw RecordError(.corrupt, "\(error)")
+        }
+    }
+}

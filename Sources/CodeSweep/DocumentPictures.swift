@@ -38,8 +38,10 @@ package enum FramePictures {
     package static let changed = "file changed since the scan"
 
     /// The item's bytes read again, checked against its record (the size it had when scanned).
+    /// A member's are found again in its container (and the containers around it) by index.
     package static func bytes(of record: FileRecord, at path: [UInt8]? = nil) throws(RecordError) -> [UInt8] {
-        let bytes = try FileBytes.read(path ?? record.pathBytes, limit: 1 << 30)
+        var bytes = try FileBytes.read(path ?? record.pathBytes, limit: 1 << 30)
+        for link in record.member { bytes = try ContainerScanner.memberBytes(bytes, link, ContainerSettings()) }
         if let size = record.size, size != bytes.count { throw RecordError(.unreadable, changed) }
         return bytes
     }

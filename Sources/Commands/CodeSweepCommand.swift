@@ -17,15 +17,17 @@ package struct CodeSweepCommand: AsyncParsableCommand {
         commandName: "codesweep",
         abstract: "Find every barcode and QR code in folders of images.",
         discussion: """
-            Walks files and folders, loads every image upright (EXIF orientation applied), decodes \
-            barcodes and QR codes with ZBar at several scales and with other preprocessing, and \
-            reports each code with its payload, exact bytes and corners.
+            Walks files and folders and reads every image (upright, EXIF orientation applied), \
+            every page of a PDF or SVG, and every member of an archive, office package or mail \
+            (`codesweep formats`), with zxing-cpp, ZBar and CodeSweep's own QR locator and grid \
+            decoder (`codesweep plan`), and reports each code with its payload, exact bytes and \
+            corners.
 
             Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
             4 no code found (scan --fail-if-none).
             """,
         version: CodeSweepInfo.version,
-        subcommands: [Scan.self, Check.self, Generate.self, Symbologies.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
+        subcommands: [Scan.self, Check.self, Generate.self, Symbologies.self, Formats.self, Plan.self, Summarize.self, Merge.self, Report.self, Worker.self],
         defaultSubcommand: Scan.self
     )
 

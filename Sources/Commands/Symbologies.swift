@@ -1,6 +1,7 @@
 import ArgumentParser
 import CodeSweep
 import Records
+import InputSources
 import SweepCore
 
 struct Symbologies: ParsableCommand {
@@ -36,4 +37,21 @@ struct Plan: ParsableCommand {
     func run() {
         print(ScanPlan.forEffort(effort).listing)
     }
+}
+
+struct Formats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the inputs scan reads: image formats, documents, containers and mail, and the library that reads each.")
+
+    func run() {
+        print("KIND       FORMATS" + String(repeating: " ", count: 70) + "READ BY")
+        for e in InputCatalogue.entries {
+            print(pad(e.kind, 11) + pad(e.formats, 77) + e.library)
+        }
+        print("\nEvery input is recognised by its first bytes, never its name (mail by its header fields).")
+        print("A container's members are items of their own: each is recognised and read the same way, containers")
+        print("inside to --max-container-depth; members of other content are counted as skipped in the container's record.")
+    }
+
+    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
 }

@@ -1,4 +1,5 @@
 import CodeSweep
+import Crypto
 import FileWalker
 import Imaging
 import MagickBridge
@@ -158,12 +159,26 @@ package final class AnnotationPlan {
 
     static let noFontNote = "no usable font; outlines drawn without labels"
 
+    /// What tells one item from another: the path, and a member's chain of indexes.
+    static func itemKey(_ record: FileRecord) -> [UInt8] {
+        record.pathBytes + record.member.flatMap { [0] + Array(String($0.index).utf8) }
+    }
+
+    /// A member's picture goes in a folder named as its container's mirrored path, named from its
+    /// indexes (outermost first) and the digest of its bytes, never from its name (which is the
+    /// container's, untrusted): `bundle.zip/0.3-1a2b3c4d5e6f`.
+    static func memberName(_ record: FileRecord, _ bytes: [UInt8]) -> [UInt8] {
+        let digest = SHA256.hash(data: bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
+        return Array(("/" + record.member.map { String($0.index) }.joined(separator: ".") + "-" + digest).utf8)
+    }
+
     func makePictures(_ record: FileRecord) -> [String] {
+        let key = Self.itemKey(record)
         guard record.error == nil, !record.codes.isEmpty, let format = record.format,
-            let targets = bases[record.pathBytes], !done.contains(record.pathBytes)
+            let containerBases = bases[record.pathBytes], !done.contains(key)
         else { return [] }
-        done.insert(record.pathBytes)
-        let show = record.path
+        done.insert(key)
+        let show = record.location
         let bytes: [UInt8]
         do {
             bytes = try FramePictures.bytes(of: record)
@@ -171,6 +186,7 @@ package final class AnnotationPlan {
             let why = error.message == FramePictures.changed ? "file changed since it was scanned; not annotated" : error.message
             return ["annotate \(show): \(why)"]
         }
+        let targets = record.isMember ? containerBases.map { $0 + Self.memberName(record, bytes) } : containerBases
         let output: PictureFormat = format == .jpeg ? .jpeg : .png
         var messages: [String] = []
         let frames = Set(record.codes.map(\.frame)).sorted()

@@ -1,0 +1,24 @@
+/// What CodeSweep reads, for `codesweep formats`: each kind of input, the formats of it, how
+/// they are recognised and the library that reads them. Data only, kept beside the sniff that
+/// tells them apart.
+public enum InputCatalogue {
+    public struct Entry: Sendable {
+        public var kind: String
+        public var formats: String
+        public var library: String
+    }
+
+    public static let entries: [Entry] = [
+        Entry(kind: "image", formats: "JPEG", library: "libjpeg-turbo (to grey), MagickWand for CMYK and the rest"),
+        Entry(kind: "image", formats: "PNG", library: "libpng (to grey), MagickWand for animated PNGs"),
+        Entry(kind: "image", formats: "WebP", library: "libwebp, MagickWand for animated WebPs"),
+        Entry(kind: "image", formats: "HEIC, AVIF", library: "libheif (the luma plane)"),
+        Entry(kind: "image", formats: "GIF, TIFF, BMP (every frame)", library: "ImageMagick's MagickWand"),
+        Entry(kind: "document", formats: "PDF (each page; Illustrator .ai)", library: "Poppler (pdftoppm, a separate program)"),
+        Entry(kind: "document", formats: "SVG", library: "librsvg (rsvg-convert, a separate program)"),
+        Entry(kind: "container", formats: "ZIP (ZIP64, encrypted entries), DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB", library: "libarchive"),
+        Entry(kind: "container", formats: "tar, with gzip, bzip2, xz or zstd", library: "libarchive"),
+        Entry(kind: "container", formats: "7z, RAR, ISO 9660, cpio", library: "libarchive"),
+        Entry(kind: "mail", formats: "EML (RFC 5322, MIME: attachments, inline cid: pictures, forwards), MBOX", library: "GMime 3"),
+    ]
+}
