@@ -116,7 +116,7 @@ public final class ArchiveReader {
                 finished = true
                 return fail(
                     index, name, .countLimit,
-                    "the archive holds more than \(limits.maxMembers) entries: member \(index + 1) is past the member count limit of \(limits.maxMembers)")
+                    "member \(index) (\(Self.quoted(name))) is past the member count limit: the archive holds more than \(limits.maxMembers) entries")
             }
             if status != ARCHIVE_FAILED { failedHeaders = 0 }
             if status == ARCHIVE_FAILED {

@@ -81,6 +81,13 @@ public struct ArchiveMemberFailure: Sendable, Equatable {
     public var kind: Kind
     /// What happened, naming the member, and for a limit the number and the limit.
     public var message: String
+
+    public init(index: Int, nameBytes: [UInt8], kind: Kind, message: String) {
+        self.index = index
+        self.nameBytes = nameBytes
+        self.kind = kind
+        self.message = message
+    }
 }
 
 /// Where an archive broke: the member read last before the damage, and libarchive's error.
@@ -89,8 +96,15 @@ public struct ArchiveBreak: Sendable, Equatable {
     public var afterIndex: Int?
     /// The archive's headers are encrypted (7z's -mhe): libarchive reads no member of it.
     public var encrypted: Bool
-    /// "truncated or damaged after member 12 ('x.png'): <libarchive's error string>".
+    /// "truncated or damaged after member 12 ('x.png'), in member 13 ('y.png'): <libarchive's
+    /// error string>"; "before its first member" when none was read.
     public var message: String
+
+    public init(afterIndex: Int?, encrypted: Bool = false, message: String) {
+        self.afterIndex = afterIndex
+        self.encrypted = encrypted
+        self.message = message
+    }
 }
 
 /// The entries a reader has passed that are not members: counted, not returned.

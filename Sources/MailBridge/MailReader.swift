@@ -40,24 +40,29 @@ public enum MailReader {
     /// headers (the "From " line left out) to the next message's "From " line. Lines quoted as
     /// ">From " stay as they are.
     public static func messages(inMbox bytes: [UInt8]) throws(MailError) -> [[UInt8]] {
+        try messageRanges(inMbox: bytes).map { Array(bytes[$0]) }
+    }
+
+    /// Where `messages(inMbox:)`'s messages lie in `bytes`, without copying them.
+    public static func messageRanges(inMbox bytes: [UInt8]) throws(MailError) -> [Range<Int>] {
         _ = initialised
         let stream = memoryStream(bytes)
         defer { cgmime_unref(stream) }
         let parser = g_mime_parser_new_with_stream(stream)!
         defer { cgmime_unref(parser) }
         g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX)
-        var messages: [[UInt8]] = []
+        var ranges: [Range<Int>] = []
         while g_mime_parser_eos(parser) == 0 {
             guard let message = g_mime_parser_construct_message(parser, nil) else { break }
             cgmime_unref(message)
             let begin = Int(g_mime_parser_get_headers_begin(parser)), end = Int(g_mime_parser_tell(parser))
             guard begin >= 0, begin <= end, end <= bytes.count else {
-                throw MailError("GMime places message \(messages.count + 1) of the MBOX at bytes \(begin)..<\(end) of \(bytes.count)")
+                throw MailError("GMime places message \(ranges.count + 1) of the MBOX at bytes \(begin)..<\(end) of \(bytes.count)")
             }
-            messages.append(Array(bytes[begin..<end]))
+            ranges.append(begin..<end)
         }
-        if messages.isEmpty { throw MailError("GMime finds no message in the MBOX's \(bytes.count) bytes (no \"From \" line)") }
-        return messages
+        if ranges.isEmpty { throw MailError("GMime finds no message in the MBOX's \(bytes.count) bytes (no \"From \" line)") }
+        return ranges
     }
 
     /// A GMimeStreamMem holding a copy of `bytes` (one reference, the caller's).

@@ -8,11 +8,12 @@ import TestSupport
 /// by the zip, 7z and zstd programs; members of noise (incompressible, so a cut lands where it is
 /// aimed), and every archive read back through `ArchiveReader` to its entries.
 enum ArchiveFixtures {
-    /// One entry to write: a file of `bytes`, a directory, or a symbolic link to `target`.
+    /// One entry to write: a file of `bytes`, a directory, or a symbolic or hard link (tar only) to `target`.
     enum Item {
         case file(String, [UInt8])
         case directory(String)
         case symlink(String, target: String)
+        case hardlink(String, target: String)
     }
 
     /// `count` bytes no compressor shrinks, the same for the same seed (SplitMix64).
@@ -43,6 +44,7 @@ enum ArchiveFixtures {
                 args += ["f", name, dir.file("item-\(i)")]
             case .directory(let name): args += ["d", name, ""]
             case .symlink(let name, let target): args += ["l", name, target]
+            case .hardlink(let name, let target): args += ["h", name, target]
             }
         }
         try run("python3", ["-c"] + args)
@@ -111,7 +113,7 @@ enum ArchiveFixtures {
                     elif ty == "d":
                         info.type = tarfile.DIRTYPE; info.mode = 0o755; t.addfile(info)
                     else:
-                        info.type = tarfile.SYMTYPE; info.linkname = p; t.addfile(info)
+                        info.type = tarfile.SYMTYPE if ty == "l" else tarfile.LNKTYPE; info.linkname = p; t.addfile(info)
         elif kind == "cpio":
             # SVR4 "newc" (070701): 13 hex fields, name and data padded to 4 bytes, TRAILER!!! last.
             def entry(ino, mode, name, body):

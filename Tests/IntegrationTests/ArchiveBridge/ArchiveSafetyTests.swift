@@ -144,7 +144,7 @@ struct ArchiveSafetyTests {
         #expect(entries.prefix(3).compactMap(\.member).map(\.index) == [0, 1, 2])
         let failure = try #require(entries.count == 4 ? entries[3].failure : nil, "\(entries)")
         #expect(failure.kind == .countLimit && failure.index == 3)
-        #expect(failure.message == "the archive holds more than 3 entries: member 4 is past the member count limit of 3")
+        #expect(failure.message == "member 3 ('m/3.bin') is past the member count limit: the archive holds more than 3 entries")
         #expect(reader.next() == nil)
     }
 

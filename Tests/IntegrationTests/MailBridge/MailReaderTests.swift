@@ -69,6 +69,7 @@ struct MailReaderTests {
         let mbox = try Self.make("mbox", in: dir)
         let messages = try MailReader.messages(inMbox: mbox)
         try #require(messages.count == 3)
+        #expect(try MailReader.messageRanges(inMbox: mbox).map { Array(mbox[$0]) } == messages)
         for (i, subject) in ["one", "two", "three"].enumerated() {
             let text = String(decoding: messages[i], as: UTF8.self)
             #expect(text.hasPrefix("From: sender@example.com\n") && text.contains("\nSubject: \(subject)\n"), "\(text.prefix(300))")
@@ -77,6 +78,23 @@ struct MailReaderTests {
         #expect(String(decoding: messages[1], as: UTF8.self).contains(">From here on"))
         let third = try MailReader.parts(ofMessage: messages[2])
         #expect(third.map(\.contentType) == ["text/plain", "image/png"] && third.last?.bytes == Self.png)
+    }
+
+    @Test("a message cut inside its attachment keeps the parts before the cut, and the attachment's start")
+    func truncated() throws {
+        let dir = try TempDir("mail-truncated")
+        let eml = try Self.make("eml", in: dir)
+        let raw = String(decoding: eml, as: UTF8.self)
+        // Halfway into the JPEG's base64 (the last part), on a line boundary.
+        let start = try #require(raw.range(of: "filename*=utf-8''re%C3%A7u.jpg")).upperBound
+        let body = raw[start...]
+        let cut = raw.utf8.distance(from: raw.startIndex, to: start) + body.utf8.count / 2
+        let lineEnd = try #require(eml[cut...].firstIndex(of: 0x0A))
+        let parts = try MailReader.parts(ofMessage: Array(eml[..<(lineEnd + 1)]))
+        #expect(parts.map(\.contentType) == ["text/plain", "text/html", "image/png", "image/jpeg"])
+        #expect(parts[2].bytes == Self.png)
+        let partial = parts[3].bytes
+        #expect(partial.count > 1_000 && partial.count < Self.jpeg.count && Array(Self.jpeg.prefix(partial.count)) == partial, "\(partial.count)")
     }
 
     @Test("bytes with no \"From \" line are no MBOX: MailError")
