@@ -34,6 +34,11 @@ let package = Package(
         // libwebp's decoder (Debian's libwebp-dev) and libheif (libheif-dev): their own C APIs.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // FFmpeg 5.1's libraries (Debian's libavformat-dev, libavcodec-dev, libswscale-dev,
+        // libavutil-dev): what Swift cannot import of them (the AVERROR macros, AV_NOPTS_VALUE,
+        // the display rotation, libswscale's plane arrays) in shim.h.
+        .systemLibrary(
+            name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -92,6 +97,10 @@ let package = Package(
         // libheif wrapper: a HEIC's or an AVIF's bytes in, the primary image's luma plane as
         // 8-bit grey (transformed as libheif does; alpha over white) out; declines what it cannot.
         .target(name: "HEIFBridge", dependencies: ["CHeif", "Imaging"]),
+        // FFmpeg wrapper: a video (a path, or bytes in memory) in, sampled frames out as upright
+        // 8-bit grey with their presentation times; FFmpeg's protocol, format and codec
+        // whitelists set (MP4/MOV, Matroska/WebM, AVI, MPEG-TS; H.264, HEVC, VP8, VP9, AV1, MPEG-4).
+        .target(name: "VideoBridge", dependencies: ["CAV", "Imaging"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs, PNGs, WebPs and
         // HEICs it can through JPEGBridge, PNGBridge, WebPBridge and HEIFBridge, straight to
         // grey); each format's ImageMagick coder.
