@@ -25,9 +25,7 @@ public final class VideoReader {
     public var skipsNonReference = true
 
     private let input: VideoInput
-    private var decoder: UnsafeMutablePointer<AVCodecContext>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let handles: DecoderHandles
     private var grey = GreyPlane()
     private let stream: Int32
     private let timeBase: Double
@@ -71,10 +69,10 @@ public final class VideoReader {
         timeBase = av_q2d(st.pointee.time_base)
         streamDuration = st.pointee.duration != cav_nopts() && st.pointee.duration > 0 ? Double(st.pointee.duration) * timeBase : nil
         start = st.pointee.start_time == cav_nopts() ? 0 : st.pointee.start_time
-        decoder = avcodec_alloc_context3(codec)
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
-        guard let decoder, packet != nil, frame != nil else { throw VideoError(.unreadable, "cannot allocate the decoder") }
+        handles = DecoderHandles(codec)  // freed by its own deinit, should the rest of this throw
+        guard let decoder = handles.decoder, handles.packet != nil, handles.frame != nil else {
+            throw VideoError(.unreadable, "cannot allocate the decoder")
+        }
         var status = avcodec_parameters_to_context(decoder, params)
         guard status >= 0 else { throw VideoError(.corrupt, "the \(codecName) stream's parameters: \(avMessage(status))") }
         decoder.pointee.thread_count = 1
@@ -87,12 +85,7 @@ public final class VideoReader {
         info = Self.info(format, st, codec: codecName, demuxer: input.demuxer)
     }
 
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&decoder)
-        grey.free()
-    }
+    deinit { grey.free() }
 
     /// The video stream to read: FFmpeg's best, not a cover picture (an M4A's artwork).
     private static func videoStream(_ format: UnsafeMutablePointer<AVFormatContext>) throws(VideoError) -> Int32 {
@@ -147,7 +140,7 @@ public final class VideoReader {
                 return nil
             }
             guard seconds >= due else { continue }
-            switch grey.grey(frame!) {
+            switch grey.grey(handles.frame!) {
             case .success(let image):
                 defer { samples += 1 }
                 return VideoFrame(image: GreyPlane.upright(image, rotation: info.rotation), seconds: seconds, index: samples)
@@ -162,7 +155,7 @@ public final class VideoReader {
     /// The next decoded frame's presentation time (the frame is in `frame`), or nil when no frame
     /// is left. Packets before `due` are decoded without their non-reference frames.
     private func decodeFrame(due: Double) -> Double? {
-        guard let decoder, let packet, let frame else { return nil }
+        guard let decoder = handles.decoder, let packet = handles.packet, let frame = handles.frame else { return nil }
         while true {
             let received = avcodec_receive_frame(decoder, frame)
             if received >= 0 {
@@ -238,5 +231,25 @@ public final class VideoReader {
         guard let seconds else { return "the start" }
         let hundredths = Int((seconds * 100).rounded())
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+    }
+}
+
+/// The decoder's context, packet and frame, each freed with FFmpeg's own function when the
+/// reader lets go (or when its initialiser throws after making them).
+private final class DecoderHandles {
+    var decoder: UnsafeMutablePointer<AVCodecContext>?
+    var packet: UnsafeMutablePointer<AVPacket>?
+    var frame: UnsafeMutablePointer<AVFrame>?
+
+    init(_ codec: UnsafePointer<AVCodec>) {
+        decoder = avcodec_alloc_context3(codec)
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&decoder)
     }
 }
