@@ -218,7 +218,7 @@ let package = Package(
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
                 "WorkerProcesses", "Readers",
-                "SweepSelection", "CurlBridge", "LinkCheck",
+                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge",
             ],
             path: "Tests/IntegrationTests"),
     ]
