@@ -15,8 +15,11 @@ import Imaging
 /// the interval, where decoding from one costs as much as reading on: it is not used.
 public final class VideoReader {
     public let info: VideoInfo
-    /// Where decoding stopped on an error before the end ("corrupt data after 2.40 s: Invalid data
-    /// found when processing input"), or where the file ended well before its declared duration.
+    /// The first damage met, and where: a demuxer's error, which ends the reading ("corrupt data
+    /// after 2.40 s: Invalid data found when processing input"); a packet the decoder refuses, one
+    /// the demuxer flags as damaged, or a frame decoded with errors concealed, after which reading
+    /// goes on (50 refused packets in a row end it); or a file that ends well before the duration
+    /// it declares. Frames read before the damage are kept; nil for a whole file.
     public private(set) var damage: String?
     /// Whether reading stopped at `maxSeconds` with frames left.
     public private(set) var capped = false
@@ -145,7 +148,7 @@ public final class VideoReader {
                 defer { samples += 1 }
                 return VideoFrame(image: GreyPlane.upright(image, rotation: info.rotation), seconds: seconds, index: samples)
             case .failure(let error):
-                damage = "\(error.message) at \(Self.time(seconds))"
+                note("\(error.message) at \(Self.time(seconds))")
                 finished = true
             }
         }
@@ -160,7 +163,11 @@ public final class VideoReader {
             let received = avcodec_receive_frame(decoder, frame)
             if received >= 0 {
                 decodeErrors = 0
-                return frameSeconds(frame)
+                let seconds = frameSeconds(frame)
+                if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    note("corrupt data at \(Self.time(seconds)): a frame decoded with errors concealed")
+                }
+                return seconds
             }
             if received == cav_error_eof() {
                 finished = true
@@ -168,7 +175,7 @@ public final class VideoReader {
                 return nil
             }
             if received != cav_error_again() {
-                damage = "corrupt data after \(Self.time(lastSeconds)): \(avMessage(received))"
+                note("corrupt data after \(Self.time(lastSeconds)): \(avMessage(received))")
                 finished = true
                 return nil
             }
@@ -178,13 +185,16 @@ public final class VideoReader {
             }
             let read = av_read_frame(input.format, packet)
             if read < 0 {
-                if read != cav_error_eof() { damage = "corrupt data after \(Self.time(lastSeconds)): \(avMessage(read))" }
+                if read != cav_error_eof() { note("corrupt data after \(Self.time(lastSeconds)): \(avMessage(read))") }
                 demuxed = true
                 avcodec_send_packet(decoder, nil)  // drain the frames the decoder holds
                 continue
             }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream else { continue }
+            if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                note("corrupt data after \(Self.time(lastSeconds)): a packet the demuxer found damaged")
+            }
             let pts = packet.pointee.pts
             let early = skipsNonReference && pts != cav_nopts() && Double(pts - start) * timeBase < due
             decoder.pointee.skip_frame = early ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
@@ -192,7 +202,7 @@ public final class VideoReader {
             if sent < 0 && sent != cav_error_again() {
                 // A broken packet: the decoder goes on from the next one; many in a row is the end.
                 decodeErrors += 1
-                if damage == nil { damage = "corrupt data after \(Self.time(lastSeconds)): \(avMessage(sent))" }
+                note("corrupt data after \(Self.time(lastSeconds)): \(avMessage(sent))")
                 if decodeErrors >= 50 {
                     demuxed = true
                     finished = true
@@ -200,6 +210,11 @@ public final class VideoReader {
                 }
             }
         }
+    }
+
+    /// Keeps the first damage met.
+    private func note(_ message: String) {
+        if damage == nil { damage = message }
     }
 
     /// A decoded frame's time in seconds from the stream's start: its best-effort timestamp, else
@@ -223,7 +238,7 @@ public final class VideoReader {
         guard let duration = streamDuration ?? info.duration, let last = lastSeconds else { return }
         let frame = 1 / (info.frameRate ?? 25)
         if last + max(1, 3 * frame) < duration {
-            damage = "the video ends after \(Self.time(last)) of the \(Self.time(duration)) it declares: truncated"
+            damage = "the video ends after \(Self.time(last)) of the \(Self.time(duration)) it declares: truncated or corrupt"
         }
     }
 

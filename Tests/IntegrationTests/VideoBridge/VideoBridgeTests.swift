@@ -9,7 +9,7 @@ import VideoBridge
 /// times, the cap, damage, files without video and formats off the whitelist, bytes read as the
 /// path is. Clips are made here with the ffmpeg CLI (VideoFixtures.swift).
 @Suite("Video frames through FFmpeg")
-struct VideoReaderTests {
+struct VideoBridgeTests {
     /// The clip's frames at 0.5 s: 0, 0.52, 1.04 and 1.56 of a 2 s clip, each with the code.
     static func expectCodeInEveryFrame(_ reader: VideoReader, _ code: VideoFixture.Code, _ what: String) {
         let frames = VideoFixture.samples(reader, interval: 0.5)

@@ -8,7 +8,7 @@ import VideoBridge
 /// before the cut and says where), files without a video stream, formats and codecs off the
 /// whitelist; and a video in memory read as the same file on disk.
 @Suite("Video frames through FFmpeg: bounds, damage, refusals")
-struct VideoReaderLimitTests {
+struct VideoBridgeLimitTests {
     @Test("maxSeconds stops reading before the frame at that time and says so")
     func cap() throws {
         let dir = try TempDir("video-cap")
@@ -26,8 +26,9 @@ struct VideoReaderLimitTests {
 
     /// An MP4 with its index first (`-movflags +faststart`, as a streamed clip has it) and a
     /// Matroska file, each cut at half its bytes: the frames before the cut are read, then
-    /// `damage` says where it broke (the MP4's demuxer meets the missing data; the Matroska one
-    /// ends cleanly, short of the duration its header declares).
+    /// `damage` says where it broke (the MP4's demuxer flags the part-read packet; the Matroska
+    /// one ends cleanly, short of the duration its header declares). An MPEG-TS declares no
+    /// duration: one cut where a packet ends reads as whole.
     @Test(
         "a file cut in half keeps the frames before the cut and says where it broke",
         arguments: [("cut.mp4", "corrupt data after"), ("cut.mkv", "truncated")])
@@ -45,6 +46,43 @@ struct VideoReaderLimitTests {
         let damage = try #require(reader.damage, "\(name): no damage reported")
         #expect(damage.contains(says), "\(damage)")
         #expect(!reader.capped)
+    }
+
+    /// A tenth of the bytes in the middle of a 4 s clip overwritten with noise: the frames before
+    /// it show the code, and `damage` says where it began (a packet the decoder refuses or the
+    /// demuxer flags, a frame with errors concealed). The MP4's and the MPEG-TS's demuxers go on
+    /// past it; the Matroska one stops there.
+    @Test(
+        "noise in the middle of a file keeps the frames before it and says where it began",
+        arguments: [("noise.mp4", "corrupt data", true), ("noise.ts", "corrupt data", true), ("noise.mkv", "corrupt", false)])
+    func noise(name: String, says: String, goesOn: Bool) throws {
+        let dir = try TempDir("video-noise")
+        let code = try VideoFixture.code(dir)
+        let path = try VideoFixture.clip(dir, code, name, codec: VideoFixture.h264 + (name.hasSuffix(".mp4") ? ["-movflags", "+faststart"] : []), seconds: 4)
+        var bytes = try VideoFixture.bytes(path)
+        var rand = SplitMix(seed: 61)
+        for i in (bytes.count * 45 / 100)..<(bytes.count * 55 / 100) { bytes[i] = UInt8(truncatingIfNeeded: rand.next()) }
+        try dir.write("noisy-" + name, bytes)
+        let reader = try VideoReader(path: Array(dir.file("noisy-" + name).utf8), maxSeconds: 100)
+        let frames = VideoFixture.samples(reader, interval: 0.25, grid: true)
+        let damage = try #require(reader.damage, "\(name): no damage reported")
+        #expect(damage.contains(says), "\(damage)")
+        for frame in frames where frame.seconds < 1 { #expect(VideoFixture.wrongModules(frame.image, code) == 0, "\(name) at \(frame.seconds) s") }
+        #expect(frames.count >= 4, "\(name): \(frames.map(\.seconds))")
+        #expect(goesOn == (frames.last.map { $0.seconds > 3 } ?? false), "\(name): \(frames.map(\.seconds))")
+    }
+
+    @Test("what is no video at all: empty and random bytes are corrupt, a missing file unreadable")
+    func notAVideo() throws {
+        var rand = SplitMix(seed: 7)
+        let noise = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: rand.next()) }
+        for bytes in [[], noise] {
+            let error = try #require(VideoFixture.openingError(bytes: bytes))
+            #expect(error.kind == .corrupt && error.message.hasPrefix("not a recognised container"), "\(error)")
+        }
+        let dir = try TempDir("video-missing")
+        let missing = try #require(VideoFixture.openingError(dir.file("gone.mp4")))
+        #expect(missing.kind == .unreadable && missing.message == "cannot open the file: No such file or directory", "\(missing)")
     }
 
     /// An MP4 as ffmpeg writes it by default keeps its index (moov) at the end: cut in half, it
