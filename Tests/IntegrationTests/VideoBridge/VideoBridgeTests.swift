@@ -47,13 +47,16 @@ struct VideoBridgeTests {
     }
 
     @Test(
-        "each codec decodes to the code, 10-bit HEVC brought to 8 bits",
+        "each codec decodes to the code, 10-bit HEVC and VP9 brought to 8 bits, RGB through libswscale",
         arguments: [
             ("h264.mp4", "h264", 8, VideoFixture.h264),
             ("hevc.mp4", "hevc", 8, ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=error"]),
             ("hevc10.mp4", "hevc", 10, ["-c:v", "libx265", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1", "-x265-params", "log-level=error"]),
             ("vp8.webm", "vp8", 8, ["-c:v", "libvpx", "-b:v", "1M"]),
             ("vp9.webm", "vp9", 8, ["-c:v", "libvpx-vp9", "-b:v", "1M"]),
+            ("vp9-10.webm", "vp9", 10, ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p10le", "-b:v", "1M"]),
+            // libx264rgb: planar GBR, no luma plane to copy, so grey comes through libswscale.
+            ("rgb.mkv", "h264", 8, ["-c:v", "libx264rgb", "-preset", "veryfast"]),
             ("av1.mkv", "av1", 8, ["-c:v", "libsvtav1", "-preset", "12", "-svtav1-params", "lp=1"]),
             ("mpeg4.mp4", "mpeg4", 8, ["-c:v", "mpeg4", "-q:v", "3"]),
         ])
