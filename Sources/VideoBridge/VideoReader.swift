@@ -11,8 +11,9 @@ import Imaging
 /// Sampling: frames are decoded in order and none is sought. A packet whose presentation time is
 /// before the next sample is due is decoded with `skip_frame = AVDISCARD_NONREF` (a frame no other
 /// frame refers to is then not decoded at all: B-frames, mostly); from the packet that is due on,
-/// `AVDISCARD_DEFAULT`. Keyframe seeking would only help where keyframes are closer together than
-/// the interval, where decoding from one costs as much as reading on: it is not used.
+/// `AVDISCARD_DEFAULT`. Keyframe seeking (to the keyframe before a due time) would only pay where
+/// keyframes are closer together than the interval, which the clips a sweep meets (a keyframe
+/// every 1 to 10 s) are not: it is not used, and every packet is met in order (damage included).
 public final class VideoReader {
     public let info: VideoInfo
     /// The first damage met, and where: a demuxer's error, which ends the reading ("corrupt data
@@ -128,8 +129,8 @@ public final class VideoReader {
     }
 
     /// The next frame whose presentation time is at least `lastSeconds + interval` (the first
-    /// frame when `lastSeconds` is nil), upright grey; nil at the end, on damage, or once a
-    /// frame at `maxSeconds` or later is reached (`capped`).
+    /// frame when `lastSeconds` is nil), upright grey; nil at the end, when damage ends the
+    /// reading, or once a frame at `maxSeconds` or later is reached (`capped`).
     ///
     /// Passing the last frame's time spaces samples at least `interval` apart (a 25 fps clip at
     /// 0.25: 0, 0.28, 0.56...); passing the previous due time instead (0, 0.25, 0.5...) keeps them
