@@ -38,6 +38,11 @@ let package = Package(
         // GMime's GObject type checks and casts as inline functions in shim.h.
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CGMime", pkgConfig: "gmime-3.0", providers: [.apt(["libgmime-3.0-dev"])]),
+        // FFmpeg 5.1's libraries (Debian's libavformat-dev, libavcodec-dev, libswscale-dev,
+        // libavutil-dev): what Swift cannot import of them (the AVERROR macros, AV_NOPTS_VALUE,
+        // the display rotation, libswscale's plane arrays) in shim.h.
+        .systemLibrary(
+            name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // The QR Code symbol (ISO/IEC 18004), pure Swift: versions and block tables, function
         // patterns, format and version information, masks, codeword placement, Reed-Solomon
@@ -103,6 +108,10 @@ let package = Package(
         // GMime wrapper: a message's bytes in, its leaf parts decoded (attachments, inline cid:
         // pictures, message/rfc822 forwards as bytes to parse again) out; an MBOX's messages.
         .target(name: "MailBridge", dependencies: ["CGMime"]),
+        // FFmpeg wrapper: a video (a path, or bytes in memory) in, sampled frames out as upright
+        // 8-bit grey with their presentation times; FFmpeg's protocol, format and codec
+        // whitelists set (MP4/MOV, Matroska/WebM, AVI, MPEG-TS; H.264, HEVC, VP8, VP9, AV1, MPEG-4).
+        .target(name: "VideoBridge", dependencies: ["CAV", "Imaging"]),
         // MagickWand wrapper: image bytes in, upright luma frames out (JPEGs, PNGs, WebPs and
         // HEICs it can through JPEGBridge, PNGBridge, WebPBridge and HEIFBridge, straight to
         // grey); each format's ImageMagick coder.
@@ -225,7 +234,7 @@ let package = Package(
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
                 "WorkerProcesses", "Readers", "ArchiveBridge", "MailBridge",
-                "SweepSelection", "CurlBridge", "LinkCheck",
+                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge",
             ],
             path: "Tests/IntegrationTests"),
     ]
