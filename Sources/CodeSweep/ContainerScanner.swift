@@ -29,6 +29,7 @@ enum ContainerScanner {
         var inner = context
         inner.depth += 1
         inner.checkpoint = nil
+        inner.videoPath = nil
         inner.budget = budget
         var reading = MemberReading(parent: record, context: inner, summary: summary)
         if kind.isMail {

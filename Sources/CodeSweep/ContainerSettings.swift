@@ -36,3 +36,17 @@ public struct ContainerSettings: Sendable, Equatable, Codable {
         "containers=\(enabled ? "all" : "none"),max_depth=\(maxDepth),max_member_bytes=\(maxMemberBytes),max_unpacked=\(maxUnpackedBytes),max_expansion=\(maxExpansion),max_members=\(maxMembers),passwords=\(passwords.count)"
     }
 }
+
+/// How videos are read: whether at all, how often a frame is sampled, and how much time.
+public struct VideoSettings: Sendable, Equatable, Codable {
+    /// Read videos (`--videos all`); off, a video is not read (`none`).
+    public var enabled = true
+    /// Samples a second (`--video-fps`): at 4, a code on screen for 0.5 s is seen twice.
+    public var samplesPerSecond = 4.0
+    /// Seconds of a video read at most (`--max-video-seconds`); a 2-hour film fits.
+    public var maxSeconds = 10_800.0
+
+    public init() {}
+
+    public var summary: String { "videos=\(enabled ? "all" : "none"),video_fps=\(samplesPerSecond),max_video_seconds=\(maxSeconds)" }
+}

@@ -19,12 +19,29 @@ public enum FileScanner {
     ///   before the file's own record is returned.
     public static func scan(
         _ entry: FileEntry, settings: ScanSettings, grader: CodeGrader? = nil,
-        checkpoint: ((FileRecord) -> Void)? = nil, items: @escaping (FileRecord) -> Void = { _ in }
+        checkpoint: ((FileRecord) -> Void)? = nil, items: @escaping (FileRecord) -> Void = { _ in },
+        progress: @escaping () -> Void = {}
     ) -> FileRecord? {
         var record = FileRecord(path: entry.path, pathBytes: entry.pathBytes)
         record.size = entry.size
         record.mtime = entry.mtime
         var clock = StageClock(on: settings.timings)
+        var context = ItemScanner.Context(settings: settings, grader: grader, checkpoint: checkpoint, items: items, progress: progress)
+        // A video is streamed from its file by FFmpeg, not read whole (its bytes only for --hash).
+        if settings.videos.enabled, let head = FileBytes.head(entry.pathBytes, count: InputSniff.headBytes),
+            case .video = InputSniff.kind(of: head)
+        {
+            context.videoPath = entry.pathBytes
+            var bytes: [UInt8] = []
+            if !settings.hashes.isEmpty {
+                do { bytes = try FileBytes.read(entry.pathBytes, limit: settings.maxFileBytes) } catch {
+                    record.error = error
+                    return record
+                }
+            }
+            ItemScanner.read(bytes, kind: InputSniff.kind(of: head), into: &record, context, clock: &clock)
+            return record
+        }
         let bytes: [UInt8]
         do {
             let read = try FileBytes.readAndStat(entry.pathBytes, limit: settings.maxFileBytes)
@@ -41,7 +58,6 @@ public enum FileScanner {
         }
         let kind = InputSniff.kind(of: bytes)
         if !isRecorded(entry, kind: kind, settings) { return nil }
-        let context = ItemScanner.Context(settings: settings, grader: grader, checkpoint: checkpoint, items: items)
         ItemScanner.read(bytes, kind: kind, into: &record, context, clock: &clock)
         return record
     }

@@ -19,8 +19,13 @@ enum ItemScanner {
         var items: (FileRecord) -> Void
         /// How deep in containers this item is (a walked file: 0).
         var depth = 0
+        /// A walked video's path: FFmpeg reads it from the file, not from bytes in memory.
+        var videoPath: [UInt8]? = nil
         /// What the walked file may still unpack (set by its outermost container).
         var budget: ContainerScanner.Budget? = nil
+        /// Called as a long item goes on (each video frame read): a worker tells its coordinator,
+        /// whose --timeout then starts again.
+        var progress: () -> Void = {}
     }
 
     /// Whether the sweep reads inputs of this kind (a walked file of a kind it does not read is
@@ -29,7 +34,8 @@ enum ItemScanner {
         switch kind {
         case .image, .document: true
         case .container: settings.containers.enabled
-        case .video, .audio: false
+        case .video: settings.videos.enabled
+        case .audio: false
         }
     }
 
@@ -55,7 +61,10 @@ enum ItemScanner {
         case .container(let container):
             ContainerScanner.read(bytes, kind: container, into: &record, context)
             clock.lap(\.scan, &record)
-        case .video, .audio:
+        case .video:
+            VideoScanner.read(context.videoPath.map { .path($0) } ?? .bytes(bytes), into: &record, context)
+            clock.lap(\.scan, &record)
+        case .audio:
             record.error = notRead(bytes, kind)
         }
     }
@@ -66,7 +75,7 @@ enum ItemScanner {
         if bytes.isEmpty { return RecordError(.empty, "file is empty") }
         switch kind {
         case .container(let c): return RecordError(.notImage, "a container (\(c.rawValue)); not read with --containers none")
-        case .video(let v): return RecordError(.notImage, "a video (\(v.rawValue)); this sweep does not read videos")
+        case .video(let v): return RecordError(.notImage, "a video (\(v.rawValue)); not read with --videos none")
         case .audio(let brand): return RecordError(.notImage, "sound only (an ftyp file of brand \(brand)): no picture to read")
         default: return RecordError(.notImage, "not a supported image or document (unrecognised file signature\(describeHead(bytes)))")
         }

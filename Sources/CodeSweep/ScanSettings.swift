@@ -24,6 +24,8 @@ public struct ScanSettings: Sendable, Equatable, Codable {
     public var documents = DocumentLimits()
     /// Whether and how containers' members are read (archives, packages, mail).
     public var containers = ContainerSettings()
+    /// Whether and how videos are read.
+    public var videos = VideoSettings()
     public init() {}
 }
 

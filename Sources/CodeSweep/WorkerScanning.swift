@@ -29,10 +29,10 @@ extension FileScanner {
     package static func workerTask(_ settings: ScanSettings, grader: CodeGrader?) -> WorkerTask {
         WorkerTask(
             memoryLimitMiB: settings.memoryLimitMiB, prepare: { MagickEnvironment.start() },
-            scan: { entry, without, checkpoint, member in
+            scan: { entry, without, checkpoint, member, progress in
                 var fileSettings = settings
                 fileSettings.reader.leftOut = without
-                return scan(entry, settings: fileSettings, grader: grader, checkpoint: checkpoint, items: member)
+                return scan(entry, settings: fileSettings, grader: grader, checkpoint: checkpoint, items: member, progress: progress)
             })
     }
 }

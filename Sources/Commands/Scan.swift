@@ -82,7 +82,12 @@ struct Scan: AsyncParsableCommand {
 
     @OptionGroup(title: "Containers") var containerOptions: ContainerOptions
 
-    @Option(help: "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process).")
+    @OptionGroup(title: "Videos") var videoOptions: VideoOptions
+
+    @Option(
+        help:
+            "Seconds one file may take before its worker is stopped and the file recorded as kind 'timeout' (with --isolation process); for a container, each member; for a video, each second of it read."
+    )
     var timeout: Double = 60
 
     @Option(help: "Pages read from one document (PDF) at most; a document with more gets a warning naming how many were read.")
@@ -177,6 +182,7 @@ struct Scan: AsyncParsableCommand {
         settings.documents.maxPages = maxPages
         settings.documents.timeoutSeconds = timeout
         settings.containers = try containerOptions.settings()
+        settings.videos = videoOptions.settings
         return settings
     }
 

@@ -133,7 +133,7 @@ extension Scan {
             minQuality: s.reader.minLinearQuality, minITFLength: s.reader.minITFLength,
             hashes: s.hashes.map(\.rawValue), timings: s.timings, charset: charset,
             limits:
-                "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes),max_pages=\(s.documents.maxPages),\(s.containers.summary)"
+                "max_pixels=\(s.limits.maxPixels),max_frames=\(s.limits.maxFrames),max_total_pixels=\(s.limits.maxTotalPixels),max_file_bytes=\(s.maxFileBytes),max_pages=\(s.documents.maxPages),\(s.containers.summary),\(s.videos.summary)"
         )
     }
 }

@@ -35,8 +35,11 @@ public struct DetectedCode: Sendable, Equatable {
     public var corners: Quad
     public var quality: Int
     public var orientation: Int
-    /// Index of the frame or page (0 for single images).
+    /// Index of the frame or page (0 for single images); in a video, the sample it read best in.
     public var frame: Int
+    /// In a video: the times of the first and last sampled frames that read it, in seconds (one
+    /// code on screen twice is two codes); nil elsewhere.
+    public var seconds: [Double]?
     /// Name of the scan pass that found it.
     public var pass: String
     /// GS1 data as the decoder saw it (zxing-cpp: FNC1 first); nil where the decoder does not say.

@@ -22,6 +22,8 @@ public struct FileRecord: Sendable, Equatable {
     public var frames: Int?
     /// A container's (archive, package, mail) count of its members; nil for anything else.
     public var container: ContainerSummary?
+    /// A video's facts and how it was read; nil for anything else.
+    public var video: VideoSummary?
     /// A document's pages as rendered (PDF, SVG), one per page read, in page order: a code's
     /// `frame` is its page's index and its corners are in that page's rendering's pixels.
     public var pages: [PageRender] = []

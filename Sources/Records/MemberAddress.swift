@@ -47,3 +47,31 @@ extension FileRecord {
     /// Whether this is an item expanded from a container, not the walked file's own record.
     public var isMember: Bool { !member.isEmpty }
 }
+
+/// What a video's record says of it: its container and codec as FFmpeg names them, its upright
+/// size, rotation, duration and frame rate, and how it was read (samples taken at `interval`,
+/// frames the engine read, the rest unchanged since the last one read).
+public struct VideoSummary: Sendable, Equatable {
+    public var container: String
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    public var rotation: Int
+    public var bitDepth: Int
+    public var duration: Double?
+    public var frameRate: Double?
+    /// Seconds between samples (1 / --video-fps).
+    public var interval: Double
+    public var samples = 0
+    /// Samples the engine read (the others were unchanged since the last one read).
+    public var framesRead = 0
+    /// Time read, in seconds (the last sample's).
+    public var secondsRead = 0.0
+    /// Reading stopped at --max-video-seconds.
+    public var capped = false
+
+    public init(container: String, codec: String, width: Int, height: Int, rotation: Int, bitDepth: Int, duration: Double?, frameRate: Double?, interval: Double) {
+        self.container = container; self.codec = codec; self.width = width; self.height = height; self.rotation = rotation
+        self.bitDepth = bitDepth; self.duration = duration; self.frameRate = frameRate; self.interval = interval
+    }
+}

@@ -5,7 +5,7 @@ import Records
 /// A code's part of the record's public JSON shape (see `RecordCoding.swift`).
 extension DetectedCode: Codable {
     package enum Field: String, CodingKey {
-        case symbology, text, bytes = "bytes_b64", encoding, corners, frame, quality, pass, details
+        case symbology, text, bytes = "bytes_b64", encoding, corners, frame, seconds, quality, pass, details
         /// What the payload says (`CodeContent`): written in reports, not on the worker wire; not read back.
         case content
         /// The orientation index, written only in `RecordStyle.exact` (the worker wire: any value
@@ -32,6 +32,7 @@ extension DetectedCode: Codable {
         try c.encode(decoded.encoding, forKey: .encoding)
         try c.encode(corners.points.map { [style.round($0.x, 1), style.round($0.y, 1)] }, forKey: .corners)
         try c.encode(frame, forKey: .frame)
+        try c.encodeIfPresent(seconds.map { $0.map { style.round($0, 3) } }, forKey: .seconds)
         try c.encode(quality, forKey: .quality)
         try c.encode(pass, forKey: .pass)
         if style.exact {
@@ -95,6 +96,7 @@ extension DetectedCode: Codable {
             frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
             pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
             gs1: exact || symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
+        seconds = try c.decodeIfPresent([Double].self, forKey: .seconds)
         if let details, symbology == .qr, let version = try? details.decodeIfPresent(Int.self, forKey: .version) {
             qr = QRDetails(
                 version: version, ecLevel: try details.decode(String.self, forKey: .ecLevel),

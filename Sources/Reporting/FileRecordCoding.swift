@@ -10,7 +10,7 @@ import Records
 /// (`RecordSchemaTests` fails when one is added without its key or its schema entry).
 extension FileRecord: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, pages, codes, sequences, error,
+        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, video, pages, codes, sequences, error,
             warnings
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }
@@ -30,6 +30,7 @@ extension FileRecord: Codable {
             case .orientation: try c.encodeIfPresent(orientation, forKey: key)
             case .frames: try c.encodeIfPresent(frames, forKey: key)
             case .container: try c.encodeIfPresent(container, forKey: key)
+            case .video: try c.encodeIfPresent(video, forKey: key)
             case .pages: if !pages.isEmpty { try c.encode(pages, forKey: key) }
             case .codes: try c.encode(codes, forKey: key)
             case .sequences: if !sequences.isEmpty { try c.encode(sequences, forKey: key) }
@@ -61,6 +62,7 @@ extension FileRecord: Codable {
             case .orientation: orientation = try c.decodeIfPresent(Int.self, forKey: key)
             case .frames: frames = try c.decodeIfPresent(Int.self, forKey: key)
             case .container: container = try c.decodeIfPresent(ContainerSummary.self, forKey: key)
+            case .video: video = try c.decodeIfPresent(VideoSummary.self, forKey: key)
             case .pages: pages = try c.decodeIfPresent([PageRender].self, forKey: key) ?? []
             case .codes: codes = try c.decode([DetectedCode].self, forKey: key)
             case .sequences: sequences = try c.decodeIfPresent([RecordSequence].self, forKey: key) ?? []
@@ -124,5 +126,47 @@ extension ContainerSummary: Codable {
         skipped = try c.decode(Int.self, forKey: .skipped)
         failed = try c.decode(Int.self, forKey: .failed)
         unpackedBytes = try c.decode(Int.self, forKey: .unpackedBytes)
+    }
+}
+
+/// A video's summary: `{"container": "mov,mp4,m4a,3gp,3g2,mj2", "codec": "h264", "width": 720,
+/// "height": 1280, "rotation": 90, "bit_depth": 8, "duration": 3.0, "frame_rate": 25,
+/// "interval": 0.25, "samples": 12, "frames_read": 5, "seconds_read": 2.75, "capped": false}`.
+extension VideoSummary: Codable {
+    enum CodingKeys: String, CodingKey {
+        case container, codec, width, height, rotation, bitDepth = "bit_depth", duration, frameRate = "frame_rate", interval, samples
+        case framesRead = "frames_read", secondsRead = "seconds_read", capped
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let style = RecordStyle.of(encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(container, forKey: .container)
+        try c.encode(codec, forKey: .codec)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(rotation, forKey: .rotation)
+        try c.encode(bitDepth, forKey: .bitDepth)
+        try c.encodeIfPresent(duration.map { style.round($0, 3) }, forKey: .duration)
+        try c.encodeIfPresent(frameRate.map { style.round($0, 3) }, forKey: .frameRate)
+        try c.encode(style.round(interval, 3), forKey: .interval)
+        try c.encode(samples, forKey: .samples)
+        try c.encode(framesRead, forKey: .framesRead)
+        try c.encode(style.round(secondsRead, 3), forKey: .secondsRead)
+        try c.encode(capped, forKey: .capped)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            container: try c.decode(String.self, forKey: .container), codec: try c.decode(String.self, forKey: .codec),
+            width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height),
+            rotation: try c.decode(Int.self, forKey: .rotation), bitDepth: try c.decode(Int.self, forKey: .bitDepth),
+            duration: try c.decodeIfPresent(Double.self, forKey: .duration), frameRate: try c.decodeIfPresent(Double.self, forKey: .frameRate),
+            interval: try c.decode(Double.self, forKey: .interval))
+        samples = try c.decode(Int.self, forKey: .samples)
+        framesRead = try c.decode(Int.self, forKey: .framesRead)
+        secondsRead = try c.decode(Double.self, forKey: .secondsRead)
+        capped = try c.decode(Bool.self, forKey: .capped)
     }
 }

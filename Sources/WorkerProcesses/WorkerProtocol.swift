@@ -47,7 +47,7 @@ enum WorkerProtocol {
         return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without)
     }
 
-    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), member(FileRecord), skipped, ready(IdleSize), invalid }
+    enum Reply: Equatable { case record(FileRecord), partial(FileRecord), member(FileRecord), progress, skipped, ready(IdleSize), invalid }
 
     /// A worker's size once started, before its first file (its address-space limit set): what
     /// the coordinator measures a dead worker's growth from. Measured by the worker itself, so a
@@ -65,6 +65,8 @@ enum WorkerProtocol {
         /// A record of an item expanded from the file (a container's member), sent as it is done.
         var member: FileRecord?
         var skipped: Bool?
+        /// A long item goes on (a video's frames are being read): the --timeout starts again.
+        var progress: Bool?
         var ready: IdleSize?
         /// The grader's measurement of each code (`FileRecord.measurements`), beside the record
         /// (the record's JSON does not hold them).
@@ -95,6 +97,12 @@ enum WorkerProtocol {
         line(Line(member: record))
     }
 
+    static var progress: String {
+        var l = Line()
+        l.progress = true
+        return line(l)
+    }
+
     /// The first line a worker writes, before it reads a request.
     static func ready(_ size: IdleSize) -> String {
         var l = Line()
@@ -111,6 +119,7 @@ enum WorkerProtocol {
     static func parseReply(_ line: [UInt8]) -> Reply {
         guard let l = try? Wire.decoder.decode(Line.self, from: Data(line)) else { return .invalid }
         if l.skipped == true { return .skipped }
+        if l.progress == true { return .progress }
         if let size = l.ready { return .ready(size) }
         if let r = l.partial { return .partial(l.completed(r)) }
         if let r = l.member { return .member(l.completed(r)) }

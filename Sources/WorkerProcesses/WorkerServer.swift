@@ -15,16 +15,19 @@ package struct WorkerTask {
     package var prepare: () -> Void
     /// Reads one file without the readers named (a file read again after one of them died on
     /// it), calling `checkpoint` with the record so far before each isolated reader runs and
-    /// `member` with each record of an item expanded from the file; nil when the file is skipped.
+    /// `member` with each record of an item expanded from the file, and `progress` as a long item
+    /// goes on (a video's frames); nil when the file is skipped.
     package var scan:
         (
             _ entry: FileEntry, _ without: Set<DecodingEngine>, _ checkpoint: @escaping (FileRecord) -> Void,
-            _ member: @escaping (FileRecord) -> Void
+            _ member: @escaping (FileRecord) -> Void, _ progress: @escaping () -> Void
         ) -> FileRecord?
 
     package init(
         memoryLimitMiB: Int, prepare: @escaping () -> Void,
-        scan: @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void) -> FileRecord?
+        scan:
+            @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void, @escaping () -> Void) ->
+            FileRecord?
     ) {
         self.memoryLimitMiB = memoryLimitMiB; self.prepare = prepare; self.scan = scan
     }
@@ -54,6 +57,7 @@ package enum WorkerServer {
             // Before each second-decoder call the record so far goes out (when its codes
             // changed): if zxing-cpp then crashes or hangs, the coordinator keeps ZBar's codes.
             var sentCodes: [DetectedCode]? = nil
+            var lastProgress = monotonicSeconds()
             let record = task.scan(
                 entry, without,
                 { partial in
@@ -61,10 +65,24 @@ package enum WorkerServer {
                     sentCodes = partial.codes
                     write(WorkerProtocol.partial(partial))
                 },
-                { member in write(WorkerProtocol.member(member)) })
+                { member in write(WorkerProtocol.member(member)) },
+                {
+                    // At most one progress line a second: the coordinator's --timeout starts again.
+                    let now = monotonicSeconds()
+                    if now - lastProgress >= 1 {
+                        lastProgress = now
+                        write(WorkerProtocol.progress)
+                    }
+                })
             write(WorkerProtocol.reply(record))
         }
         return 0
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// No file may make this process use more than `mib` MiB of address space beyond what it

@@ -69,7 +69,8 @@ final class WorkerSlot: @unchecked Sendable {
             if !sent { stop(graceful: false) }  // died between files: replace it and send again
         }
         guard sent else { return failure(entry, .internalError, "cannot talk to a worker process") }
-        // --timeout is per item: a container's deadline moves on with each member it finishes.
+        // --timeout is per item: a container's deadline moves on with each member it finishes, a
+        // video's with each second of frames read (reading stops at --max-video-seconds).
         var deadline = now() + launch.timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
@@ -104,6 +105,9 @@ final class WorkerSlot: @unchecked Sendable {
                     membersSent += 1
                     deadline = now() + launch.timeout
                     items(r)
+                    continue
+                case .progress:
+                    deadline = now() + launch.timeout
                     continue
                 case .skipped:
                     noteIdleSize()
