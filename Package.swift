@@ -116,7 +116,7 @@ let package = Package(
         // HEICs it can through JPEGBridge, PNGBridge, WebPBridge and HEIFBridge, straight to
         // grey); each format's ImageMagick coder.
         .target(
-            name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "JPEGBridge", "PNGBridge", "WebPBridge", "HEIFBridge", "Records"]),
+            name: "MagickBridge", dependencies: ["CMagickWand", "Imaging", "InputSources", "JPEGBridge", "PNGBridge", "WebPBridge", "HEIFBridge", "Records"]),
         // Documents rendered by separate programs (Poppler's pdfinfo/pdftoppm, librsvg's
         // rsvg-convert): bytes in, grey pages out. Runs them; links neither (Poppler is GPL).
         .target(name: "DocumentBridge", dependencies: ["Imaging", "Records"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares a `codesweep scan` JSONL report of Samples/ with Samples/expected.jsonl, the way the
 test suite does (Tests/IntegrationTests/CodeSweep/SweepTests.swift, samplesMatchExpectedJSONL): the
-same files in the same order, the same status (and error kind), the same number of codes, each
+same files (a container's members by their location) in the same order, the same status (and error kind), the same number of codes, each
 expected code found by symbology and text, in the same frame, each corner within the line's
 tolerance (pixels, largest of |dx|, |dy|). Fields the expectations do not name (timings, sizes,
 mtimes, passes) are not compared. Exit 0 when everything matches; otherwise prints each difference
@@ -23,11 +23,12 @@ def main():
     got = [json.loads(l) for l in open(a.report, encoding="utf-8") if l.strip()]
     want = [json.loads(l) for l in open(a.expected, encoding="utf-8") if l.strip()]
     problems = []
-    got_paths = [r.get("path", "") for r in got]
+    # A container's member is named by its location (bundle.zip!/labels/a-qr.png).
+    got_paths = [r.get("location", r.get("path", "")) for r in got]
     want_paths = [a.prefix + w["path"] for w in want]
     if got_paths != want_paths:
         problems.append("files differ:\n  got  %s\n  want %s" % (got_paths, want_paths))
-    by_path = {r.get("path"): r for r in got}
+    by_path = {r.get("location", r.get("path")): r for r in got}
     codes_checked = 0
     for w in want:
         path = a.prefix + w["path"]
@@ -50,6 +51,9 @@ def main():
             codes_checked += 1
             if c.get("frame") != wc["frame"]:
                 problems.append("%s: frame %s, expected %s" % (path, c.get("frame"), wc["frame"]))
+            # A video's code: its span on screen, each end within one sample (0.25 s) and a frame.
+            if "seconds" in wc and not (c.get("seconds") and all(abs(g - e) <= 0.3 for g, e in zip(c["seconds"], wc["seconds"]))):
+                problems.append("%s: seconds %s, expected %s +- 0.3" % (path, c.get("seconds"), wc["seconds"]))
             corners = c.get("corners") or []
             if len(corners) != 4:
                 problems.append("%s: %d corners" % (path, len(corners)))

@@ -23,7 +23,7 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # The check/ posters' lines (made by make-check-samples.sh, written by hand) are kept as they are.
 CHECK_LINES="$(grep '"path":"check/' "$OUT/expected.jsonl" 2>/dev/null || true)"
-rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/*.pdf "$OUT"/expected.jsonl
+rm -f "$OUT"/*.jpg "$OUT"/*.png "$OUT"/*.webp "$OUT"/*.heic "$OUT"/*.tif "$OUT"/*.gif "$OUT"/*.pdf "$OUT"/*.zip "$OUT"/*.docx "$OUT"/*.eml "$OUT"/*.mp4 "$OUT"/expected.jsonl
 
 # Common options: strip dates and other volatile metadata from everything ImageMagick writes.
 NODATE=(+set date:create +set date:modify +set date:timestamp -define png:exclude-chunks=date,time)
@@ -215,6 +215,8 @@ python3 -c 'import re,sys; p=sys.argv[1]; b=open(p,"rb").read(); open(p,"wb").wr
 EPC_JSON=$(printf '%s' "$EPC" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read())[1:-1])')
 expect invoice.pdf ok "[$(code qr "$EPC_JSON" "$(box "$QX0" "$QY0" "$QX1" "$QY1")" 4 0),$(code code128 "INV-2026-0042" "$(box "$BX0" "$BY0" "$BX1" "$BY1")" 16 1)]"
 
+# The container, mail and video samples (a ZIP, a DOCX, an EML, a screen recording).
+python3 "$ROOT/scripts/make-container-samples.py" "$OUT" "$TMP" "$EXPECTED"
 if [ -n "$CHECK_LINES" ]; then printf '%s\n' "$CHECK_LINES" >> "$EXPECTED"; fi
 # Records are expected in the walk's order: names sorted by bytes.
 LC_ALL=C sort -o "$EXPECTED" "$EXPECTED"

@@ -109,7 +109,8 @@ package struct Evaluator {
     }
 
     package func evaluate(_ record: FileRecord, scans: [Scannability?]) -> ImageResult {
-        var result = ImageResult(path: record.path)
+        // A container's member is an image of its own, named by its location.
+        var result = ImageResult(path: record.location)
         result.width = record.width; result.height = record.height
         result.pages = record.pages
         if let error = record.error {
@@ -120,6 +121,8 @@ package struct Evaluator {
                     fix: Self.unreadableFix(error.kind)))
             return result
         }
+        // A container is checked through its members (each a record before it): not an image.
+        if record.container != nil { return result }
         result.codes = record.codes.enumerated().map {
             CodeResult(index: $0.offset + 1, code: $0.element, scan: $0.offset < scans.count ? scans[$0.offset] : nil)
         }
@@ -129,7 +132,7 @@ package struct Evaluator {
         if rules.allowUnverified { result.warnings += unverified.map { "\($0.message) (--allow-unverified)" } } else { v += unverified }
         for c in result.codes { v += codeViolations(c) + printViolations(c, record.pages) }
         if let failed = record.failedDecoder { v.append(decoderViolation(failed, record)) }
-        if let e = expectation(for: record.path) { v += checkExpectation(e, result.codes) }
+        if let e = expectation(for: record.location) { v += checkExpectation(e, result.codes) }
         result.violations = v
         return result
     }

@@ -1,7 +1,9 @@
 import DocumentBridge
+import Imaging
 import InputSources
 import MagickBridge
 import Records
+import VideoBridge
 
 /// A document's page as a picture, for `--annotate` and `report --html`: rendered again at the
 /// resolution its record gives (`PageRender.dpi`), so the codes' corners fall where they were
@@ -13,6 +15,11 @@ package enum DocumentPictures {
         let stream = try pdf.renderPages(page.page + 1, page.page + 1, dpi: page.dpi)
         guard let grey = try stream.next() else { throw RecordError(.corrupt, "Poppler rendered no page \(page.page + 1)") }
         stream.stop()
+        return try greyPNG(grey)
+    }
+
+    /// A grey picture as PNG bytes.
+    package static func greyPNG(_ grey: LumaImage) throws(RecordError) -> [UInt8] {
         var rgba = [UInt8](repeating: 255, count: grey.pixelCount * 4)
         for (i, v) in grey.pixels.enumerated() {
             rgba[4 * i] = v; rgba[4 * i + 1] = v; rgba[4 * i + 2] = v
@@ -48,6 +55,7 @@ package enum FramePictures {
 
     /// Frame `frame` of the item whose bytes these are.
     package static func picture(of record: FileRecord, bytes: [UInt8], frame: Int) throws(RecordError) -> Picture {
+        if case .video = InputSniff.kind(of: bytes) { return try videoFrame(record, bytes, frame) }
         guard let format = InputSniff.kind(of: bytes)?.imageFormat else { throw RecordError(.notImage, "no longer an image") }
         guard format.isDocument else { return Picture(bytes: bytes, format: format, frame: frame) }
         guard let page = record.pages.first(where: { $0.page == frame }) else { throw RecordError(.notImage, "page \(frame + 1) was not read") }
@@ -56,5 +64,21 @@ package enum FramePictures {
 
     package static func picture(of record: FileRecord, frame: Int, at path: [UInt8]? = nil) throws(RecordError) -> Picture {
         try picture(of: record, bytes: try bytes(of: record, at: path), frame: frame)
+    }
+}
+
+extension FramePictures {
+    /// A video's sample `frame` (the one a code read best in), decoded again from the video's
+    /// bytes: the first frame at or after its time on the sampling grid.
+    static func videoFrame(_ record: FileRecord, _ bytes: [UInt8], _ frame: Int) throws(RecordError) -> Picture {
+        let interval = record.video?.interval ?? 0.25
+        let reader: VideoReader
+        do { reader = try VideoReader(bytes: bytes, maxSeconds: Double(frame + 1) * interval + 1) } catch {
+            throw RecordError(.corrupt, error.message)
+        }
+        guard let sample = reader.next(after: Double(frame) * interval - interval - 0.001, interval: interval) else {
+            throw RecordError(.corrupt, "the video has no frame at \(NumberText.trimmed(Double(frame) * interval)) s")
+        }
+        return Picture(bytes: try DocumentPictures.greyPNG(sample.image), format: .png, frame: 0, size: (sample.image.width, sample.image.height))
     }
 }

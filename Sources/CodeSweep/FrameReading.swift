@@ -1,4 +1,5 @@
 import Imaging
+import InputSources
 import MagickBridge
 import Records
 import SweepCore
@@ -52,4 +53,16 @@ enum FrameReading {
         }
     }
 
+    /// An animation's codes, frame by frame, merged as a video's samples are (`CodeSpans`): one
+    /// code for each run of consecutive frames that read it, from the frame it read best in.
+    static func spans(_ codes: [DetectedCode]) -> [DetectedCode] {
+        var spans = CodeSpans()
+        let frames = codes.map(\.frame).max() ?? 0
+        for f in 0...frames { spans.read(codes.filter { $0.frame == f }, at: Double(f)) }
+        return spans.codes().map { c in
+            var c = c
+            c.seconds = nil
+            return c
+        }
+    }
 }

@@ -109,6 +109,9 @@ enum ItemScanner {
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
             FrameReading.readFrames(of: loaded, fullResolution: full, into: &record, settings: settings, checkpoint: context.checkpoint)
+            // An animation's frames are moments of one picture: a code on many of them is one
+            // code a span, as in a video (a multi-page TIFF's pages are not merged).
+            if [.gif, .webp, .png].contains(format), loaded.frames.count > 1 { record.codes = FrameReading.spans(record.codes) }
             if let ms = full.decodeMilliseconds { record.timings?.fullDecode = ms }
             clock.lap(\.scan, &record)
             if settings.grade {

@@ -28,6 +28,14 @@ enum VideoScanner {
             return
         }
         let info = reader.info
+        // The per-file pixel limit holds for each sampled frame (the size is the file's word).
+        let limit = context.settings.limits.maxPixels
+        if info.width * info.height > limit {
+            record.error = RecordError(
+                .tooLarge,
+                "the video's frames are \(info.width) x \(info.height) pixels; the limit is \(limit) pixels a frame (the safety limit of 120 MP a picture)")
+            return
+        }
         let interval = 1 / settings.samplesPerSecond
         var summary = VideoSummary(
             container: info.container, codec: info.codec, width: info.width, height: info.height, rotation: info.rotation,

@@ -120,7 +120,8 @@ struct ScanConfig {
     /// (not a folder's documents): the files the sweep scans, by the scan's own rule, from
     /// their first bytes.
     func progress(shown: Bool) -> Progress {
-        Progress(count: shown ? WalkCount(walked, keep: { [keep] in keep($0) && FileScanner.willRecord($0) }) : nil, enabled: shown)
+        Progress(
+            count: shown ? WalkCount(walked, keep: { [keep, settings] in keep($0) && FileScanner.willRecord($0, settings: settings) }) : nil, enabled: shown)
     }
 }
 

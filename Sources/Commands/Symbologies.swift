@@ -1,7 +1,7 @@
 import ArgumentParser
 import CodeSweep
-import Records
 import InputSources
+import Records
 import SweepCore
 
 struct Symbologies: ParsableCommand {

@@ -10,7 +10,10 @@ struct VideoOptions: ParsableArguments {
             valueName: "all|none"))
     var videos: ContainerOptions.Mode = .all
 
-    @Option(help: "Frames sampled a second of video: at the default 4, a code on screen for 0.5 s is seen twice. A sample unchanged since the last one read is not read again.")
+    @Option(
+        help:
+            "Frames sampled a second of video: at the default 4, a code on screen for 0.5 s is seen twice. A sample unchanged since the last one read is not read again."
+    )
     var videoFps: Double = 4
 
     @Option(

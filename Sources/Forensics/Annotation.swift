@@ -174,7 +174,7 @@ package final class AnnotationPlan {
 
     func makePictures(_ record: FileRecord) -> [String] {
         let key = Self.itemKey(record)
-        guard record.error == nil, !record.codes.isEmpty, let format = record.format,
+        guard record.error == nil, !record.codes.isEmpty, record.format != nil || record.video != nil,
             let containerBases = bases[record.pathBytes], !done.contains(key)
         else { return [] }
         done.insert(key)
@@ -187,7 +187,7 @@ package final class AnnotationPlan {
             return ["annotate \(show): \(why)"]
         }
         let targets = record.isMember ? containerBases.map { $0 + Self.memberName(record, bytes) } : containerBases
-        let output: PictureFormat = format == .jpeg ? .jpeg : .png
+        let output: PictureFormat = record.format == .jpeg ? .jpeg : .png
         var messages: [String] = []
         let frames = Set(record.codes.map(\.frame)).sorted()
         for frame in frames {

@@ -196,7 +196,7 @@ package struct HTMLReport {
                     codes: r.codes.filter { $0.frame == f }, width: w, height: h)
             }
         }
-        o += "<h2 class=\"path\">\(Self.text(r.path))</h2>\n"
+        o += "<h2 class=\"path\">\(Self.text(r.location))</h2>\n"
         var meta: [String] = []
         if let f = r.format { meta.append(f.rawValue) }
         if let w = r.width, let h = r.height { meta.append("\(w)×\(h)") }
@@ -250,7 +250,11 @@ package struct HTMLReport {
             let hex = c.bytes.prefix(48).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined(separator: " ")
             o += "<span class=\"payload\">\(hex)\(c.bytes.count > 48 ? " …" : "")</span> <span class=\"note\">(binary, \(c.bytes.count) bytes)</span>"
         }
-        if c.frame > 0 { o += " <span class=\"note\">frame \(c.frame)</span>" }
+        if let t = c.seconds, t.count == 2 {
+            o += " <span class=\"note\">on screen \(NumberText.trimmed(t[0], decimals: 2))–\(NumberText.trimmed(t[1], decimals: 2)) s</span>"
+        } else if c.frame > 0 {
+            o += " <span class=\"note\">frame \(c.frame)</span>"
+        }
         if let host { o += Self.hostNote(host) }
         if let content = CodeContent.read(decoded.text, gs1: c.isGS1) { o += Self.contentNote(content) }
         o += "</li>\n"

@@ -63,12 +63,14 @@ package struct PayloadSummary {
     package mutating func add(_ record: FileRecord, texts: [String?]) {
         let fileIndex = records
         records += 1
-        let path = record.path
+        let path = record.location
         if record.error != nil { filesFailed += 1 }
         if !record.codes.isEmpty { filesWithCodes += 1 }
-        sequenceParts += record.codes.filter { $0.facts?.sequence != nil }.map { (record.path, $0) }
+        sequenceParts += record.codes.filter { $0.facts?.sequence != nil }.map { (record.location, $0) }
         for (k, c) in record.codes.enumerated() {
             let sym = c.symbology.rawValue, bytes = c.bytes
+            // A video's code: where, and when it is on screen.
+            let place = c.seconds.map { t in path + " @ " + t.map { NumberText.trimmed($0, decimals: 2) }.joined(separator: "–") + " s" } ?? path
             self.codes += 1
             let text = k < texts.count ? texts[k] : nil
             var newPayload = false
@@ -77,13 +79,13 @@ package struct PayloadSummary {
                 i = existing
             } else {
                 i = payloads.count
-                payloads.append(Payload(symbology: sym, bytes: bytes, text: text, first: path, last: path))
+                payloads.append(Payload(symbology: sym, bytes: bytes, text: text, first: place, last: place))
                 payloadIndex[sym, default: [:]][bytes] = i
                 newPayload = true
                 contents.add(CodeContent.read(text, gs1: c.isGS1))
             }
             payloads[i].count += 1
-            if payloads[i].lastFileIndex != fileIndex { payloads[i].files += 1; payloads[i].lastFileIndex = fileIndex; payloads[i].last = path }
+            if payloads[i].lastFileIndex != fileIndex { payloads[i].files += 1; payloads[i].lastFileIndex = fileIndex; payloads[i].last = place }
             if let text, let parsed = URLHost.ofHostURL(text) {
                 let host = parsed.ascii
                 let h: Int

@@ -1,5 +1,6 @@
 import CMagickWand
 import Imaging
+import InputSources
 import Records
 
 /// A logo scaled to fit a square, as straight-alpha RGBA pixels.
@@ -54,7 +55,7 @@ package enum CodePicture {
     /// worker process and no memory limit of its own).
     package static func logo(_ file: [UInt8], side: Int, limits: LoadLimits = LoadLimits()) throws(RecordError) -> LogoPixels {
         guard side >= 1 else { throw RecordError(.internalError, "logo side \(side) px") }
-        guard let format = ImageFormat.sniff(file.prefix(32)) else {
+        guard case .image(let format)? = InputSniff.kind(of: file) else {
             throw RecordError(.notImage, "the logo is not a raster image CodeSweep reads (PNG, JPEG, GIF, WebP, HEIC/AVIF, TIFF, BMP)")
         }
         let bytes = format == .png ? PNGChunks.withoutText(file) : file

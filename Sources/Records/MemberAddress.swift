@@ -70,7 +70,9 @@ public struct VideoSummary: Sendable, Equatable {
     /// Reading stopped at --max-video-seconds.
     public var capped = false
 
-    public init(container: String, codec: String, width: Int, height: Int, rotation: Int, bitDepth: Int, duration: Double?, frameRate: Double?, interval: Double) {
+    public init(
+        container: String, codec: String, width: Int, height: Int, rotation: Int, bitDepth: Int, duration: Double?, frameRate: Double?, interval: Double
+    ) {
         self.container = container; self.codec = codec; self.width = width; self.height = height; self.rotation = rotation
         self.bitDepth = bitDepth; self.duration = duration; self.frameRate = frameRate; self.interval = interval
     }

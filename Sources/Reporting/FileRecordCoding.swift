@@ -10,7 +10,8 @@ import Records
 /// (`RecordSchemaTests` fails when one is added without its key or its schema entry).
 extension FileRecord: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, video, pages, codes, sequences, error,
+        case path, exactPath = "path_b64", member, location, status, format, width, height, orientation, frames, container, video, pages, codes, sequences,
+            error,
             warnings
         case failedDecoder = "failed_decoder", size, mtime, hashes, metadata, timings = "timings_ms"
     }

@@ -14,7 +14,10 @@ package protocol RecordSink {
 
 /// Counts over a whole sweep.
 package struct SweepSummary: Sendable, Equatable {
+    /// Records, a container's members' included (each an item of its own).
     package var filesScanned = 0
+    /// Of those, members of containers.
+    package var membersScanned = 0
     package var filesWithCodes = 0
     package var filesWithoutCodes = 0
     package var filesFailed = 0
@@ -28,6 +31,7 @@ package struct SweepSummary: Sendable, Equatable {
 
     package mutating func add(_ r: FileRecord) {
         filesScanned += 1
+        if r.isMember { membersScanned += 1 }
         if let e = r.error {
             filesFailed += 1
             errorsByKind[e.kind, default: 0] += 1
@@ -48,6 +52,7 @@ package struct SweepSummary: Sendable, Equatable {
     package var json: JSONValue {
         .object([
             ("files_scanned", .int(filesScanned)),
+            ("members_scanned", .int(membersScanned)),
             ("files_with_codes", .int(filesWithCodes)),
             ("files_without_codes", .int(filesWithoutCodes)),
             ("files_failed", .int(filesFailed)),
@@ -64,6 +69,7 @@ package struct SweepSummary: Sendable, Equatable {
     /// A few lines for people (stderr at the end of a terminal run).
     package var text: String {
         var s = "\(ProgressLine.count(filesScanned, "file")): \(filesWithCodes) with codes, \(filesWithoutCodes) without, \(filesFailed) failed"
+        if membersScanned > 0 { s += " (\(membersScanned) of them members of containers)" }
         s += "; \(ProgressLine.count(codes, "code")) (\(uniquePayloads.count) unique)"
         if !codesBySymbology.isEmpty {
             s += " — " + codesBySymbology.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")

@@ -113,9 +113,7 @@ final class WorkerSlot: @unchecked Sendable {
                     noteIdleSize()
                     return nil
                 case .ready(let size):
-                    // A fresh worker's size as it measured it before reading this request.
-                    if size.virtual > 0 { idleVirtual = size.virtual }
-                    idlePeakResident = size.peakResident
+                    noteReady(size)
                     continue
                 case .invalid:
                     stop(graceful: false)
@@ -174,6 +172,12 @@ final class WorkerSlot: @unchecked Sendable {
             )
         }
         return failure(entry, .crash, "the worker decoding this file died (\(status)); it was replaced and the sweep went on")
+    }
+
+    /// A fresh worker's size as it measured it before reading its first request.
+    private func noteReady(_ size: WorkerProtocol.IdleSize) {
+        if size.virtual > 0 { idleVirtual = size.virtual }
+        idlePeakResident = size.peakResident
     }
 
     /// The worker's size between files (after it answered): what the next file's growth is measured from.

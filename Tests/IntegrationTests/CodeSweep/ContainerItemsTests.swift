@@ -22,7 +22,10 @@ struct ContainerItemsTests: SweepRuns {
         try Containers.zip(pics + "/c.zip", [.init("deep/q5.png", from: try qr(5))])
         try Containers.zip(
             root + "/b.zip",
-            [.init("q3.png", from: try qr(3)), .init("readme.txt", text: "not a picture"), .init("inner/c.zip", from: pics + "/c.zip"), .init("q4.png", from: try qr(4))]
+            [
+                .init("q3.png", from: try qr(3)), .init("readme.txt", text: "not a picture"), .init("inner/c.zip", from: pics + "/c.zip"),
+                .init("q4.png", from: try qr(4)),
+            ]
         )
         _ = try Containers.qr("item-6", dir, "case/z.png")
         return root

@@ -31,7 +31,10 @@ struct ContainerScanTests: SweepRuns {
         try Containers.zip(root + "/deck.pptx", [xml, .init("ppt/media/image7.png", from: try Containers.qr("pptx-code", dir, "p.png"))])
         try Containers.zip(
             root + "/notes.odt",
-            [.init("mimetype", text: "application/vnd.oasis.opendocument.text"), .init("Pictures/1000.png", from: try Containers.qr("odt-code", dir, "o.png"))],
+            [
+                .init("mimetype", text: "application/vnd.oasis.opendocument.text"),
+                .init("Pictures/1000.png", from: try Containers.qr("odt-code", dir, "o.png")),
+            ],
             stored: true)
         try Containers.tar(root + "/assets.tar.gz", [.init("img/a.png", from: try Containers.qr("tar-code", dir, "t.png")), .init("README", text: "hi")])
         let s = try Self.scan([root])
@@ -118,7 +121,12 @@ struct ContainerScanTests: SweepRuns {
         let root = try dir.mkdir("case")
         let code = try Containers.qr("small-code", dir, "s.png")
         // 3 MiB of noise (does not compress) and 150 MiB of zeros (a bomb: ~150 KiB deflated).
-        try run("/usr/bin/python3", ["-c", "import os,sys; open(sys.argv[1],'wb').write(os.urandom(3<<20)); open(sys.argv[2],'wb').write(bytes(150<<20))", dir.file("noise.bin"), dir.file("zeros.bin")])
+        try run(
+            "/usr/bin/python3",
+            [
+                "-c", "import os,sys; open(sys.argv[1],'wb').write(os.urandom(3<<20)); open(sys.argv[2],'wb').write(bytes(150<<20))", dir.file("noise.bin"),
+                dir.file("zeros.bin"),
+            ])
         try Containers.zip(root + "/big.zip", [.init("a.png", from: code), .init("noise.bin", from: dir.file("noise.bin")), .init("z.png", from: code)])
         let size = try Self.scan(["--max-member-size", "1", root + "/big.zip"])
         #expect(size.status == 1)
@@ -126,7 +134,9 @@ struct ContainerScanTests: SweepRuns {
         #expect(Self.kind(Self.member(size.records, ["noise.bin"]) ?? .null) == "too_large")
         #expect(Self.member(size.records, ["noise.bin"])?["error"]?["message"]?.stringValue?.contains("--max-member-size") == true)
         let count = try Self.scan(["--max-members", "2", root + "/big.zip"])
-        #expect(count.records.contains { Self.kind($0) == "too_large" && $0["error"]?["message"]?.stringValue?.contains("--max-members") == true }, "\(count.records)")
+        #expect(
+            count.records.contains { Self.kind($0) == "too_large" && $0["error"]?["message"]?.stringValue?.contains("--max-members") == true },
+            "\(count.records)")
         #expect(!count.records.flatMap(Self.texts).isEmpty)
         try Containers.zip(root + "/bomb.zip", [.init("a.png", from: code), .init("zeros.bin", from: dir.file("zeros.bin")), .init("z.png", from: code)])
         let bomb = try Self.scan([root + "/bomb.zip"])
@@ -164,7 +174,10 @@ struct ContainerScanTests: SweepRuns {
         try run("/usr/bin/python3", ["-c", "import os,sys; open(sys.argv[1],'wb').write(os.urandom(400000))", noise])
         try Containers.tar(
             dir.file("whole.tar.gz"),
-            [.init("a.png", from: try Containers.qr("before-1", dir, "a.png")), .init("b.png", from: try Containers.qr("before-2", dir, "b.png")), .init("n.bin", from: noise)])
+            [
+                .init("a.png", from: try Containers.qr("before-1", dir, "a.png")), .init("b.png", from: try Containers.qr("before-2", dir, "b.png")),
+                .init("n.bin", from: noise),
+            ])
         let whole = try Data(contentsOf: dir.url.appendingPathComponent("whole.tar.gz"))
         try whole.prefix(whole.count * 3 / 4).write(to: URL(fileURLWithPath: root + "/cut.tar.gz"))
         let s = try Self.scan([root])
@@ -211,5 +224,25 @@ struct ContainerScanTests: SweepRuns {
         #expect(named.records.first?["error"]?["message"]?.stringValue?.contains("--containers none") == true)
         let read = try Self.scan([root])
         #expect(read.records.flatMap(Self.texts) == ["zipped"])
+    }
+}
+
+/// `check` on a ZIP of assets: each member is an image of its own, failing as a file would.
+@Suite("Containers in check: a ZIP of assets fails per member")
+struct ContainerCheckTests {
+    @Test("A member without its required code fails by its location; the member with one passes; the ZIP itself is no image")
+    func zipOfAssets() throws {
+        let dir = try TempDir("containers-check")
+        let assets = try dir.mkdir("assets")
+        let good = try Containers.qr("https://www.example.com/spring", dir, "good.png")
+        try run(Tools.convert, ["-size", "200x200", "xc:white", dir.file("blank.png")])
+        try Containers.zip(assets + "/agency.zip", [.init("poster-a.png", from: good), .init("poster-b.png", from: dir.file("blank.png"))])
+        let r = try run(
+            codesweepBinary, ["check", "--no-rules-file", "-j", "1", "--require-code", "assets/*", "assets"], currentDirectory: dir.path, check: false)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("FAIL   assets/agency.zip!/poster-b.png"), "\(r.stdout)")
+        #expect(!r.stdout.contains("poster-a.png"), "the member with its code passes (passes are not listed): \(r.stdout)")
+        #expect(r.stdout.contains("1 failed"), "\(r.stdout)")
+        #expect(!r.stdout.contains("FAIL   assets/agency.zip\n") && !r.stdout.contains("FAIL   assets/agency.zip "), "\(r.stdout)")
     }
 }

@@ -183,13 +183,16 @@ struct SweepTests {
         let lines = try String(contentsOfFile: samples + "/expected.jsonl", encoding: .utf8)
             .split(separator: "\n").map(String.init)
         struct Expected: Decodable {
-            struct Code: Decodable { var symbology: String; var text: String; var corners: [[Double]]; var tolerance: Double; var frame: Int }
+            struct Code: Decodable {
+                var symbology: String; var text: String; var corners: [[Double]]; var tolerance: Double; var frame: Int; var seconds: [Double]?
+            }
             var path: String; var status: String; var codes: [Code]; var error_kind: String?
         }
         let expected = try lines.map { try JSONDecoder().decode(Expected.self, from: Data($0.utf8)) }
         #expect(expected.count >= 9)
         let records = await Library.sweep([samples], jobs: 2)
-        #expect(records.map { String($0.path.dropFirst(samples.count + 1)) } == expected.map(\.path))
+        // A container's member by its location (bundle.zip!/labels/a-qr.png).
+        #expect(records.map { String($0.location.dropFirst(samples.count + 1)) } == expected.map(\.path))
         for (want, got) in zip(expected, records) {
             #expect(got.status.rawValue == want.status, "\(want.path): \(got.error?.message ?? "")")
             if let kind = want.error_kind { #expect(got.error?.kind.rawValue == kind, "\(want.path)") }
@@ -200,6 +203,11 @@ struct SweepTests {
                     continue
                 }
                 #expect(c.frame == w.frame, "\(want.path)")
+                if let span = w.seconds {
+                    // A video's code: each end of its span within one sample (0.25 s) and a frame.
+                    let near = c.seconds.map { zip($0, span).allSatisfy { abs($0 - $1) <= 0.3 } && $0.count == 2 } ?? false
+                    #expect(near, "\(want.path): seconds \(c.seconds ?? []), expected \(span)")
+                }
                 expectCorners(c.corners, near: w.corners.map { Point(x: $0[0], y: $0[1]) }, tolerance: w.tolerance, want.path)
             }
         }

@@ -162,4 +162,22 @@ struct VideoScanTests: SweepRuns {
         #expect(none.status == 1)
         #expect(none.stdout.contains("--videos none"))
     }
+
+    @Test("An animated GIF of 200 frames with one code on each reports it once; two codes one after the other are two")
+    func animatedGIF() throws {
+        let dir = try TempDir("video-gif")
+        let clip = try Self.clip(dir, "anim.mp4", seconds: 8, a: [(0, 8)], size: "320x240")
+        let gif = dir.file("anim.gif")
+        try Self.ffmpeg(["-i", clip, "-vf", "fps=25,scale=320:-1:flags=neighbor", gif])
+        let s = try Self.scan([gif])
+        #expect(s.status == 0, "\(s.stderr)")
+        let r = s.records.first
+        #expect((r?["frames"]?.intValue ?? 0) > 1, "\(String(describing: r))")
+        #expect(r?["codes"]?.arrayValue?.compactMap { $0["text"]?.stringValue } == ["code-A"], "\(String(describing: r?["codes"]))")
+        let two = try Self.clip(dir, "two.mp4", seconds: 2, a: [(0, 0.9)], b: [(1.1, 2)], size: "640x360")
+        let gif2 = dir.file("two.gif")
+        try Self.ffmpeg(["-i", two, "-vf", "fps=10", gif2])
+        let t = try Self.scan([gif2])
+        #expect(t.records.first?["codes"]?.arrayValue?.compactMap { $0["text"]?.stringValue } == ["code-A", "code-B"], "\(t.records)")
+    }
 }

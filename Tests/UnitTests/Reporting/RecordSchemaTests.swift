@@ -49,10 +49,13 @@ struct RecordSchemaTests {
         r.codes = [qr, dm, wifi]
         // A member of a container (a Latin-1 name), a container's summary, a video's, a span.
         var member = FileRecord(path: "bundle.zip")
-        member.member = [MemberLink(index: 0, nameBytes: Array("deck.pptx".utf8)), MemberLink(index: 3, nameBytes: Array("caf".utf8) + [0xE9] + Array(".png".utf8))]
+        member.member = [
+            MemberLink(index: 0, nameBytes: Array("deck.pptx".utf8)), MemberLink(index: 3, nameBytes: Array("caf".utf8) + [0xE9] + Array(".png".utf8)),
+        ]
         member.container = ContainerSummary(format: "zip")
         member.container?.detail = "ZIP 2.0 (deflation)"
-        member.video = VideoSummary(container: "matroska,webm", codec: "vp9", width: 720, height: 1280, rotation: 90, bitDepth: 8, duration: 3, frameRate: 25, interval: 0.25)
+        member.video = VideoSummary(
+            container: "matroska,webm", codec: "vp9", width: 720, height: 1280, rotation: 90, bitDepth: 8, duration: 3, frameRate: 25, interval: 0.25)
         var spanned = wifi
         spanned.seconds = [1.25, 2.5]
         member.codes = [spanned]
