@@ -41,7 +41,7 @@ struct Plan: ParsableCommand {
 
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the inputs scan reads: image formats, documents, containers and mail, and the library that reads each.")
+        abstract: "List the inputs scan reads: image formats, documents, containers and mail, videos, and the library that reads each.")
 
     func run() {
         print("KIND       FORMATS" + String(repeating: " ", count: 70) + "READ BY")
@@ -51,6 +51,7 @@ struct Formats: ParsableCommand {
         print("\nEvery input is recognised by its first bytes, never its name (mail by its header fields).")
         print("A container's members are items of their own: each is recognised and read the same way, containers")
         print("inside to --max-container-depth; members of other content are counted as skipped in the container's record.")
+        print("A video is sampled --video-fps times a second; each code is one entry a span on screen, with its seconds.")
     }
 
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }

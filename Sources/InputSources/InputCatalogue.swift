@@ -20,5 +20,8 @@ public enum InputCatalogue {
         Entry(kind: "container", formats: "tar, with gzip, bzip2, xz or zstd", library: "libarchive"),
         Entry(kind: "container", formats: "7z, RAR, ISO 9660, cpio", library: "libarchive"),
         Entry(kind: "mail", formats: "EML (RFC 5322, MIME: attachments, inline cid: pictures, forwards), MBOX", library: "GMime 3"),
+        Entry(kind: "video", formats: "MP4, MOV, M4V, Matroska, WebM, AVI, MPEG-TS", library: "FFmpeg (libavformat)"),
+        Entry(kind: "video", formats: "H.264, HEVC (8- and 10-bit), VP8, VP9, AV1, MPEG-4 Part 2", library: "FFmpeg (libavcodec; AV1 through libdav1d)"),
+        Entry(kind: "skipped", formats: "M4A and other sound-only ftyp files", library: "(recognised, not read: no picture)"),
     ]
 }

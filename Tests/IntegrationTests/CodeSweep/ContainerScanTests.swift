@@ -246,3 +246,17 @@ struct ContainerCheckTests {
         #expect(!r.stdout.contains("FAIL   assets/agency.zip\n") && !r.stdout.contains("FAIL   assets/agency.zip "), "\(r.stdout)")
     }
 }
+
+/// `codesweep formats`: what is read, and by which library, from the catalogue beside the sniff.
+@Suite("codesweep formats")
+struct FormatsCommandTests {
+    @Test("Lists images, documents, containers, mail and videos, each with the library that reads it")
+    func listsEveryKind() throws {
+        let r = try run(codesweepBinary, ["formats"], check: false)
+        #expect(r.status == 0)
+        for needle in ["libjpeg-turbo", "Poppler", "libarchive", "GMime 3", "FFmpeg", "DOCX", "MBOX", "Matroska", "AV1", "ISO 9660"] {
+            #expect(r.stdout.contains(needle), "\(needle) missing from:\n\(r.stdout)")
+        }
+        for kind in ["image ", "document ", "container ", "mail ", "video "] { #expect(r.stdout.contains("\n" + kind), "\(kind)") }
+    }
+}
