@@ -43,12 +43,17 @@ public final class ArchiveReader {
     /// Members returned, failures, and the entries passed over.
     public private(set) var counts = ArchiveCounts()
 
+    /// What the reader takes the data for: an archive of any format libarchive has, or a bare
+    /// compressed stream (a gzip, bzip2, xz or zstd file that holds no archive, `x.log.gz`)
+    /// whose one member, named `data`, is what it decompresses to (`archive_read_support_format_raw`).
+    public enum Formats: Sendable { case archives, rawStream }
+
     /// Reads an archive held in memory (`archive_read_open_memory` over a copy of `bytes`).
-    public init(bytes: [UInt8], passwords: [String] = [], limits: ArchiveLimits) throws(ArchiveError) {
+    public init(bytes: [UInt8], passwords: [String] = [], limits: ArchiveLimits, formats: Formats = .archives) throws(ArchiveError) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
         do {
-            handle = try Self.open(passwords) { archive_read_open_memory($0, copy.baseAddress, bytes.count) }
+            handle = try Self.open(passwords, formats) { archive_read_open_memory($0, copy.baseAddress, bytes.count) }
         } catch {
             copy.deallocate()
             throw error
@@ -62,7 +67,7 @@ public final class ArchiveReader {
     /// the descriptor allows: a ZIP's central directory): the archive is never held whole. The
     /// caller keeps the descriptor open while the reader lives, and closes it.
     public init(fileDescriptor: Int32, passwords: [String] = [], limits: ArchiveLimits) throws(ArchiveError) {
-        handle = try Self.open(passwords) { archive_read_open_fd($0, fileDescriptor, 64 << 10) }
+        handle = try Self.open(passwords, .archives) { archive_read_open_fd($0, fileDescriptor, 64 << 10) }
         memory = nil
         self.limits = limits
         hasPasswords = !passwords.isEmpty
@@ -74,14 +79,14 @@ public final class ArchiveReader {
     }
 
     /// A reader with every filter and format, the passwords added, opened by `open`.
-    private static func open(_ passwords: [String], _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
-        try inUTF8Locale { () throws(ArchiveError) in try opened(passwords, open) }
+    private static func open(_ passwords: [String], _ formats: Formats, _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
+        try inUTF8Locale { () throws(ArchiveError) in try opened(passwords, formats, open) }
     }
 
-    private static func opened(_ passwords: [String], _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
+    private static func opened(_ passwords: [String], _ formats: Formats, _ open: (OpaquePointer) -> Int32) throws(ArchiveError) -> OpaquePointer {
         guard let a = archive_read_new() else { throw ArchiveError("libarchive cannot make a reader (out of memory)") }
         var status = archive_read_support_filter_all(a)
-        if status == ARCHIVE_OK { status = archive_read_support_format_all(a) }
+        if status == ARCHIVE_OK { status = formats == .archives ? archive_read_support_format_all(a) : archive_read_support_format_raw(a) }
         for password in passwords where status == ARCHIVE_OK && !password.isEmpty { status = archive_read_add_passphrase(a, password) }
         if status == ARCHIVE_OK || status == ARCHIVE_WARN { status = open(a) }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN else {

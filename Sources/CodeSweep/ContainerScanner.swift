@@ -35,7 +35,7 @@ enum ContainerScanner {
         if kind.isMail {
             readMail(bytes, kind: kind, &reading, into: &record)
         } else {
-            readArchive(bytes, &reading, budget: budget, into: &record)
+            readArchive(bytes, kind: kind, &reading, budget: budget, into: &record)
         }
         summary = reading.summary
     }
@@ -80,13 +80,21 @@ enum ContainerScanner {
         }
     }
 
-    static func readArchive(_ bytes: [UInt8], _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
+    static func readArchive(_ bytes: [UInt8], kind: ContainerKind, _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
         let settings = reading.context.settings.containers
         let limits = ArchiveLimits(maxMemberBytes: settings.maxMemberBytes, maxTotalBytes: max(0, budget.left), maxMembers: settings.maxMembers)
         let reader: ArchiveReader
         do { reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits) } catch {
-            record.error = RecordError(.corrupt, error.message)
-            return
+            // A compressed stream that holds no archive (app.log.gz, photo.jpg.gz): its one
+            // member is what it decompresses to, read (or skipped) by its content.
+            let stream: Set<ContainerKind> = [.gzip, .bzip2, .xz, .zstd]
+            guard stream.contains(kind),
+                let raw = try? ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits, formats: .rawStream)
+            else {
+                record.error = RecordError(.corrupt, error.message)
+                return
+            }
+            reader = raw
         }
         defer { budget.left -= reader.unpackedBytes }
         while let entry = reader.next() {
@@ -170,7 +178,10 @@ extension ContainerScanner {
                 return part.bytes
             default:
                 let limits = ArchiveLimits(maxMemberBytes: settings.maxMemberBytes, maxTotalBytes: settings.maxUnpackedBytes, maxMembers: settings.maxMembers)
-                let reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits)
+                let reader: ArchiveReader
+                do { reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits) } catch {
+                    reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits, formats: .rawStream)
+                }
                 while let entry = reader.next() {
                     if case .member(let m) = entry, m.index == link.index { return m.bytes }
                 }

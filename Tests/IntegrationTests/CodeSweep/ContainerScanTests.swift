@@ -210,6 +210,26 @@ struct ContainerScanTests: SweepRuns {
         #expect(pictures.first?.hasPrefix("names.zip/0-" + String(digest!.prefix(12))) == true, "\(pictures)")
     }
 
+    @Test("A compressed stream that holds no archive: a gzip'd picture is read as its one member, a gzip'd log is a container with nothing to read, not an error")
+    func bareStreams() throws {
+        let dir = try TempDir("containers-streams")
+        let root = try dir.mkdir("case")
+        _ = try Containers.qr("gzipped-code", dir, "case/photo.png")
+        try "12:00 started\n12:01 stopped\n".write(toFile: root + "/app.log", atomically: true, encoding: .utf8)
+        try run("/usr/bin/gzip", ["-n", root + "/photo.png", root + "/app.log"])
+        try run("/usr/bin/python3", ["-c", "import bz2,sys; open(sys.argv[2],'wb').write(bz2.compress(open(sys.argv[1],'rb').read()))", try Containers.qr("bz2-code", dir, "b.png"), root + "/b.png.bz2"])
+        let s = try Self.scan([root])
+        #expect(s.status == 0, "\(s.records)")
+        #expect(s.records.flatMap(Self.texts).sorted() == ["bz2-code", "gzipped-code"])
+        let log = s.records.first { $0["path"]?.stringValue?.hasSuffix("app.log.gz") == true }
+        #expect(log?["status"]?.stringValue == "ok")
+        #expect(log?["container"]?["skipped"]?.intValue == 1)
+        #expect(log?["container"]?["format"]?.stringValue == "gzip")
+        let out = dir.file("annotated")
+        #expect(try Self.scan(["--annotate", out, root + "/photo.png.gz"]).status == 0)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: out).contains { $0.hasSuffix(".annotated.png") }, "a stream's member is found again")
+    }
+
     @Test("--containers none: a walked container is not read (not recorded); one named is an error saying why")
     func containersNone() throws {
         let dir = try TempDir("containers-none")
