@@ -210,14 +210,20 @@ struct ContainerScanTests: SweepRuns {
         #expect(pictures.first?.hasPrefix("names.zip/0-" + String(digest!.prefix(12))) == true, "\(pictures)")
     }
 
-    @Test("A compressed stream that holds no archive: a gzip'd picture is read as its one member, a gzip'd log is a container with nothing to read, not an error")
+    @Test(
+        "A compressed stream that holds no archive: a gzip'd picture is read as its one member, a gzip'd log is a container with nothing to read, not an error")
     func bareStreams() throws {
         let dir = try TempDir("containers-streams")
         let root = try dir.mkdir("case")
         _ = try Containers.qr("gzipped-code", dir, "case/photo.png")
         try "12:00 started\n12:01 stopped\n".write(toFile: root + "/app.log", atomically: true, encoding: .utf8)
         try run("/usr/bin/gzip", ["-n", root + "/photo.png", root + "/app.log"])
-        try run("/usr/bin/python3", ["-c", "import bz2,sys; open(sys.argv[2],'wb').write(bz2.compress(open(sys.argv[1],'rb').read()))", try Containers.qr("bz2-code", dir, "b.png"), root + "/b.png.bz2"])
+        try run(
+            "/usr/bin/python3",
+            [
+                "-c", "import bz2,sys; open(sys.argv[2],'wb').write(bz2.compress(open(sys.argv[1],'rb').read()))", try Containers.qr("bz2-code", dir, "b.png"),
+                root + "/b.png.bz2",
+            ])
         let s = try Self.scan([root])
         #expect(s.status == 0, "\(s.records)")
         #expect(s.records.flatMap(Self.texts).sorted() == ["bz2-code", "gzipped-code"])
