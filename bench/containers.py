@@ -5,7 +5,8 @@ Prints figures; asserts nothing (exit 1 only when codesweep fails, 2 without the
 
   python3 bench/containers.py [--bin .build/release/codesweep] [--jobs 2] [--rounds 3]
                               [--pictures 500] [--counts 2000,200000] [--jobs1-rounds 1]
-                              [--parts zip,memory] [--out bench-out/containers]
+                              [--parts zip,memory] [--sample-ms 50]
+                              [--out bench-out/containers]
 
 1. ZIP against loose. The first PICTURES files of the shared zxing-cpp corpus
    (../shared/corpus/zxing-cpp) that are pictures by their first bytes (PNG, JPEG, WebP, GIF,
@@ -18,13 +19,14 @@ Prints figures; asserts nothing (exit 1 only when codesweep fails, 2 without the
    (symbology, text) pairs read inside each ZIP are compared with the loose ones, as multisets and
    picture by picture (a member's name is its corpus path): any difference is printed. With
    --jobs1-rounds N (default 1), the loose folder and the stored ZIP are also timed with
-   --jobs 1, to tell the cost of reading a container's members in one worker from the cost of
-   reading a member.
+   --jobs 1, and each is run once more at --jobs J with its process tree sampled, printing the CPU
+   seconds of the coordinator and of each worker: to tell the cost of reading all of a
+   container's members in one worker (the others idle) from the cost of reading a member.
 2. Memory. ZIPs (ZIP_DEFLATED, cached) of COUNTS members: 100-byte text members (skipped: no
    record, only counted) and every 1,000th a PNG of a QR code (qrencode -s 2, about 60 x 60 px,
    a different payload each), so the decoder and the member records run at the same rate in
    every ZIP while the count grows. `BIN scan -q --jobs J ZIP` is run once per ZIP and its
-   process tree sampled every 50 ms (/proc/PID/status of the coordinator and every descendant):
+   process tree sampled every 50 ms (--sample-ms) (/proc/PID/status of the coordinator and every descendant):
    the coordinator's and the largest worker's peak RSS (VmHWM), the peak of their RSS summed
    over a sample, and the peak GNU time would print (wait4's ru_maxrss: the largest process).
    Printed per ZIP with the members the container record counts, its read/skipped/failed and the
@@ -174,6 +176,11 @@ def zip_vs_loose(a):
     for _ in range(a.jobs1_rounds):
         for name, target in [("loose", loose), ("zip stored", zips["stored"])]:
             one.setdefault(name, []).append(timed([a.bin, "scan", "-q", "--jobs", "1", target], os.path.join(out, "run-jobs1.jsonl")))
+    spread = {}
+    for name, target in [("loose", loose), ("zip stored", zips["stored"])] if a.jobs1_rounds else []:
+        cpu = {}
+        w = sampled([a.bin, "scan", "-q", "--jobs", str(a.jobs), target], os.path.join(out, "run-sampled.jsonl"), 0.05, cpu)[0]
+        spread[name] = (w, cpu.pop("coordinator", 0), sorted(cpu.values(), reverse=True))
     steal = steal_seconds() - steal0
     base = times["loose"]
     print(f"\n  {'':14s}{'wall s':>9s}{'cpu s':>9s}{'wall x loose':>14s}{'cpu x loose':>13s}   rounds (wall s)")
@@ -188,6 +195,9 @@ def zip_vs_loose(a):
         zw, zc = median([t[0] for t in one["zip stored"]]), median([t[1] for t in one["zip stored"]])
         print(f"  --jobs 1: loose {lw:.2f} s wall, {lc:.2f} s cpu; zip stored {zw:.2f} s wall, {zc:.2f} s cpu "
               f"({zw / lw:.2f}x wall, {zc / lc:.2f}x cpu)")
+    for name, (w, coord, per) in spread.items():
+        print(f"  --jobs {a.jobs}, {name}, sampled: {w:.2f} s wall; CPU s: coordinator {coord:.2f}, "
+              f"{len(per)} worker(s) " + ", ".join(f"{c:.2f}" for c in per))
     print(f"  Seconds: the median of {a.rounds} interleaved round(s); x: the median of the rounds' ratios to the loose "
           f"round beside them (target: zip <= 1.1x loose). CPU time stolen by other guests: {steal:.1f} s.")
     loose_by, _ = codes_by_picture(records(outs["loose"]), loose)
@@ -254,6 +264,16 @@ def descendants(pid):
     return found
 
 
+def cpu_seconds(pid):
+    """utime + stime of pid so far (/proc/PID/stat), or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def status_kb(pid):
     """(VmRSS, VmHWM) in kB, or None once the process is gone."""
     try:
@@ -264,10 +284,12 @@ def status_kb(pid):
         return None
 
 
-def sampled(cmd, out):
-    """Runs cmd, sampling its process tree every 50 ms. Returns wall s, the coordinator's VmHWM,
-    the largest descendant's VmHWM, the peak summed VmRSS (all MiB), wait4's ru_maxrss (MiB)
-    and the number of processes seen."""
+def sampled(cmd, out, every=0.05, cpu=None):
+    """Runs cmd, sampling its process tree every `every` s. Returns wall s, the coordinator's
+    VmHWM, the largest descendant's VmHWM, the peak summed VmRSS (all MiB), wait4's ru_maxrss
+    (MiB) and the number of processes seen; `cpu`, a dict, gets each process's CPU seconds at
+    its last sample."""
+    cpu = {} if cpu is None else cpu
     with open(out, "wb") as f:
         p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.PIPE)
     t0 = time.monotonic()
@@ -281,8 +303,10 @@ def sampled(cmd, out):
                 if s:
                     total += s[0]
                     hwm[pid] = max(hwm.get(pid, 0), s[1])
+                    key = "coordinator" if pid == p.pid else pid
+                    cpu[key] = cpu_seconds(pid) or cpu.get(key, 0)
             peak_sum[0] = max(peak_sum[0], total)
-            stop.wait(0.05)
+            stop.wait(every)
 
     th = threading.Thread(target=sample, daemon=True)
     th.start()
@@ -312,7 +336,7 @@ def memory(a):
     for n in counts:
         path, payloads = make_many(out, n)
         res = os.path.join(out, f"run-{n}.jsonl")
-        wall, coord, worker, total, maxrss, procs = sampled([a.bin, "scan", "-q", "--jobs", str(a.jobs), path], res)
+        wall, coord, worker, total, maxrss, procs = sampled([a.bin, "scan", "-q", "--jobs", str(a.jobs), path], res, a.sample_ms / 1000)
         recs = records(res)
         c = next((r["container"] for r in recs if "container" in r), {})
         read = {code["text"] for r in recs if "member" in r for code in r.get("codes", [])}
@@ -326,7 +350,7 @@ def memory(a):
         for r in rows[1:]:
             print(f"  {r[0]:,} against {b[0]:,} members: coordinator {r[1] - b[1]:+.1f} MiB, worker {r[2] - b[2]:+.1f} MiB, "
                   f"sum {r[3] - b[3]:+.1f} MiB, time %M {r[4] - b[4]:+.1f} MiB (target: within 64 MB)")
-    print("  coordinator, worker: each process's peak RSS (VmHWM, sampled every 50 ms; worker: the largest descendant);"
+    print(f"  coordinator, worker: each process's peak RSS (VmHWM, sampled every {a.sample_ms} ms; worker: the largest descendant);"
           " sum: the peak of their RSS summed in one sample; time %M: wait4's ru_maxrss (the largest process).")
 
 
@@ -339,6 +363,7 @@ def main():
     ap.add_argument("--pictures", type=int, default=500)
     ap.add_argument("--counts", default="2000,200000")
     ap.add_argument("--parts", default="zip,memory")
+    ap.add_argument("--sample-ms", type=int, default=50, help="the memory part's sampling interval")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench-out", "containers"))
     a = ap.parse_args()
     parts = a.parts.split(",")
