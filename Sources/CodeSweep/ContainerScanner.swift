@@ -82,11 +82,18 @@ enum ContainerScanner {
     static func readArchive(_ bytes: [UInt8], _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
         let settings = reading.context.settings.containers
         let limits = ArchiveLimits(maxMemberBytes: settings.maxMemberBytes, maxTotalBytes: max(0, budget.left), maxMembers: settings.maxMembers)
-        let reader: ArchiveReader
-        do { reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits) } catch {
+        // Read in place (the archive's bytes are not copied: a ZIP of 200,000 members is held once).
+        do {
+            try ArchiveReader.reading(bytes, passwords: settings.passwords, limits: limits) { reader in
+                readMembers(reader, &reading, budget: budget, into: &record)
+            }
+        } catch {
             record.error = RecordError(.corrupt, error.message)
-            return
         }
+    }
+
+    static func readMembers(_ reader: ArchiveReader, _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
+        let settings = reading.context.settings.containers
         defer { budget.left -= reader.unpackedBytes }
         while let entry = reader.next() {
             reading.summary.detail = reading.summary.detail ?? reader.formatName
