@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots samples-generate clean
+.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-containers bench-generate bench-documents bench-screenshots samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -93,6 +93,17 @@ bench-documents: release
 
 bench-walk: release
 	python3 bench/walk_memory.py --bin $(BIN)
+
+# Containers read in place (issue 60; bench/containers.py, prints figures): 500 pictures of the shared
+# zxing-cpp corpus (../shared/corpus/zxing-cpp) in one ZIP (stored and deflated) against the same
+# pictures loose, --jobs 2, default effort, timed in the same run (median of 3 interleaved rounds,
+# wall and CPU, the ratio to loose; target <= 1.1x) and the codes read compared picture by picture;
+# then the peak RSS of the coordinator and its worker over ZIPs of 2,000 and 200,000 tiny members
+# (100-byte text, every 1,000th a QR code PNG; target: within 64 MB). Needs qrencode. The pictures
+# and ZIPs are cached in bench-out/containers. CONTAINERS_ARGS="--parts zip" or "--parts memory" for one.
+CONTAINERS_ARGS ?=
+bench-containers: release
+	python3 bench/containers.py --bin $(BIN) --jobs 2 $(CONTAINERS_ARGS)
 
 # QR recall on real phone photos: the shared BoofCV set (../shared/corpus/boofcv-dev, 652 labelled
 # codes in 16 categories), codesweep at each of BOOFCV_EFFORTS against zxing-cpp 3.1 (pip install

@@ -63,11 +63,37 @@ public final class ArchiveReader {
         hasPasswords = !passwords.isEmpty
     }
 
+    /// Reads an archive held in memory in place, without copying it: `body` gets a reader over
+    /// `bytes`' own storage, which is valid only while `body` runs (a reader kept past it gives no
+    /// more entries). An archive of many small members is held once, not twice.
+    public static func reading<T>(
+        _ bytes: [UInt8], passwords: [String] = [], limits: ArchiveLimits, formats: Formats = .archives, _ body: (ArchiveReader) -> T
+    ) throws(ArchiveError) -> T {
+        if bytes.isEmpty { return body(try ArchiveReader(bytes: bytes, passwords: passwords, limits: limits, formats: formats)) }
+        let result: Result<T, ArchiveError> = bytes.withUnsafeBytes { buffer in
+            let reader: ArchiveReader
+            do throws(ArchiveError) { reader = try ArchiveReader(borrowing: buffer, passwords: passwords, limits: limits, formats: formats) } catch {
+                return .failure(error)
+            }
+            defer { reader.finished = true }
+            return .success(body(reader))
+        }
+        return try result.get()
+    }
+
+    /// A reader over `buffer` in place (`reading(_:passwords:limits:_:)` keeps it alive).
+    private init(borrowing buffer: UnsafeRawBufferPointer, passwords: [String], limits: ArchiveLimits, formats: Formats) throws(ArchiveError) {
+        handle = try Self.open(passwords, formats) { archive_read_open_memory($0, buffer.baseAddress, buffer.count) }
+        memory = nil
+        self.limits = limits
+        hasPasswords = !passwords.isEmpty
+    }
+
     /// Reads an archive from an open descriptor, streamed (`archive_read_open_fd`, seeking where
     /// the descriptor allows: a ZIP's central directory): the archive is never held whole. The
     /// caller keeps the descriptor open while the reader lives, and closes it.
-    public init(fileDescriptor: Int32, passwords: [String] = [], limits: ArchiveLimits) throws(ArchiveError) {
-        handle = try Self.open(passwords, .archives) { archive_read_open_fd($0, fileDescriptor, 64 << 10) }
+    public init(fileDescriptor: Int32, passwords: [String] = [], limits: ArchiveLimits, formats: Formats = .archives) throws(ArchiveError) {
+        handle = try Self.open(passwords, formats) { archive_read_open_fd($0, fileDescriptor, 64 << 10) }
         memory = nil
         self.limits = limits
         hasPasswords = !passwords.isEmpty

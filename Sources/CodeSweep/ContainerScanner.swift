@@ -3,6 +3,10 @@ import InputSources
 import MailBridge
 import Records
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A container's members, each an item of its own (as IPED treats them): read from memory
 /// (libarchive for archives and packages, GMime for mail), told apart by their bytes
 /// (`InputSniff`), read by `ItemScanner` as a walked file is (a container inside is opened in
@@ -16,7 +20,26 @@ enum ContainerScanner {
         init(_ left: Int) { self.left = left }
     }
 
+    /// Where a container's bytes are: in memory (a member, a mail), or a walked archive's
+    /// descriptor, streamed by libarchive (never held whole; a ZIP's central directory is the one
+    /// thing that grows with its members).
+    enum Source {
+        case bytes([UInt8])
+        case descriptor(Int32, size: Int)
+
+        var size: Int {
+            switch self {
+            case .bytes(let b): b.count
+            case .descriptor(_, let size): size
+            }
+        }
+    }
+
     static func read(_ bytes: [UInt8], kind: ContainerKind, into record: inout FileRecord, _ context: ItemScanner.Context) {
+        read(.bytes(bytes), kind: kind, into: &record, context)
+    }
+
+    static func read(_ source: Source, kind: ContainerKind, into record: inout FileRecord, _ context: ItemScanner.Context) {
         let settings = context.settings.containers
         var summary = ContainerSummary(format: kind.rawValue)
         defer { record.container = summary }
@@ -25,17 +48,16 @@ enum ContainerScanner {
                 .tooLarge, "a container nested \(context.depth) deep: its members are not read (the limit is --max-container-depth \(settings.maxDepth))")
             return
         }
-        let budget = context.budget ?? Budget(settings.unpackBudget(walkedSize: bytes.count))
+        let budget = context.budget ?? Budget(settings.unpackBudget(walkedSize: source.size))
         var inner = context
         inner.depth += 1
         inner.checkpoint = nil
         inner.videoPath = nil
         inner.budget = budget
         var reading = MemberReading(parent: record, context: inner, summary: summary)
-        if kind.isMail {
-            readMail(bytes, kind: kind, &reading, into: &record)
-        } else {
-            readArchive(bytes, kind: kind, &reading, budget: budget, into: &record)
+        switch source {
+        case .bytes(let bytes) where kind.isMail: readMail(bytes, kind: kind, &reading, into: &record)
+        default: readArchive(source, kind: kind, &reading, budget: budget, into: &record)
         }
         summary = reading.summary
     }
@@ -80,22 +102,36 @@ enum ContainerScanner {
         }
     }
 
-    static func readArchive(_ bytes: [UInt8], kind: ContainerKind, _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
+    static func readArchive(_ source: Source, kind: ContainerKind, _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
         let settings = reading.context.settings.containers
         let limits = ArchiveLimits(maxMemberBytes: settings.maxMemberBytes, maxTotalBytes: max(0, budget.left), maxMembers: settings.maxMembers)
-        let reader: ArchiveReader
-        do { reader = try ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits) } catch {
-            // A compressed stream that holds no archive (app.log.gz, photo.jpg.gz): its one
-            // member is what it decompresses to, read (or skipped) by its content.
-            let stream: Set<ContainerKind> = [.gzip, .bzip2, .xz, .zstd]
-            guard stream.contains(kind),
-                let raw = try? ArchiveReader(bytes: bytes, passwords: settings.passwords, limits: limits, formats: .rawStream)
-            else {
+        // Read in place (the archive's bytes are not copied: a ZIP of 200,000 members is held
+        // once). A compressed stream that holds no archive (app.log.gz, photo.jpg.gz): its one
+        // member is what it decompresses to, read (or skipped) by its content.
+        let stream: Set<ContainerKind> = [.gzip, .bzip2, .xz, .zstd]
+        for formats in [ArchiveReader.Formats.archives, .rawStream] {
+            do throws(ArchiveError) {
+                switch source {
+                case .bytes(let bytes):
+                    try ArchiveReader.reading(bytes, passwords: settings.passwords, limits: limits, formats: formats) { reader in
+                        readMembers(reader, &reading, budget: budget, into: &record)
+                    }
+                case .descriptor(let fd, _):
+                    guard lseek(fd, 0, SEEK_SET) == 0 else { throw ArchiveError("cannot read the file again from its start") }
+                    let reader = try ArchiveReader(fileDescriptor: fd, passwords: settings.passwords, limits: limits, formats: formats)
+                    readMembers(reader, &reading, budget: budget, into: &record)
+                }
+                return
+            } catch {
+                if formats == .archives && stream.contains(kind) { continue }
                 record.error = RecordError(.corrupt, error.message)
                 return
             }
-            reader = raw
         }
+    }
+
+    static func readMembers(_ reader: ArchiveReader, _ reading: inout MemberReading, budget: Budget, into record: inout FileRecord) {
+        let settings = reading.context.settings.containers
         defer { budget.left -= reader.unpackedBytes }
         while let entry = reader.next() {
             reading.summary.detail = reading.summary.detail ?? reader.formatName

@@ -4,6 +4,10 @@ import InputSources
 import Records
 import SweepCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Scans one walked file: read its bytes (`FileBytes`), tell what they are (`InputSniff`, the one
 /// sniff), digest them, and read them as what they are (`ItemScanner`): an image's frames, a
 /// document's pages, a container's members (each a record of its own, sent to `items` before
@@ -27,10 +31,25 @@ public enum FileScanner {
         record.mtime = entry.mtime
         var clock = StageClock(on: settings.timings)
         var context = ItemScanner.Context(settings: settings, grader: grader, checkpoint: checkpoint, items: items, progress: progress)
+        let head = FileBytes.head(entry.pathBytes, count: InputSniff.headBytes)
+        let headKind = head.flatMap { InputSniff.kind(of: $0) }
+        // An archive is streamed from its file by libarchive, not read whole (unless --hash).
+        if settings.containers.enabled, settings.hashes.isEmpty, case .container(let c)? = headKind, !c.isMail {
+            let file: (fd: Int32, size: Int, mtime: Double)
+            do { file = try FileBytes.openRegular(entry.pathBytes) } catch {
+                record.error = error
+                return record
+            }
+            defer { close(file.fd) }
+            record.size = file.size
+            record.mtime = file.mtime
+            clock.lap(\.read, &record)
+            ContainerScanner.read(.descriptor(file.fd, size: file.size), kind: c, into: &record, context)
+            clock.lap(\.scan, &record)
+            return record
+        }
         // A video is streamed from its file by FFmpeg, not read whole (its bytes only for --hash).
-        if settings.videos.enabled, let head = FileBytes.head(entry.pathBytes, count: InputSniff.headBytes),
-            case .video = InputSniff.kind(of: head)
-        {
+        if settings.videos.enabled, let head, case .video? = headKind {
             context.videoPath = entry.pathBytes
             var bytes: [UInt8] = []
             if !settings.hashes.isEmpty {

@@ -37,6 +37,24 @@ public enum FileBytes {
         return Array(head.prefix(n))
     }
 
+    /// A regular file opened to be streamed (an archive libarchive reads in pieces): its
+    /// descriptor, which the caller closes, and its size and modification time.
+    public static func openRegular(_ path: [UInt8]) throws(RecordError) -> (fd: Int32, size: Int, mtime: Double) {
+        let fd = open(path)
+        guard fd >= 0 else {
+            let err = errno
+            throw RecordError(err == ENOENT ? .notFound : .unreadable, "cannot open: \(String(cString: strerror(err)))")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw RecordError(.notRegularFile, "not a regular file; not read")
+        }
+        // Blocking reads from here on (O_NONBLOCK was against a FIFO swapped in; this is a file).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return (fd, Int(st.st_size), mtime(st))
+    }
+
     public static func readAndStat(_ path: [UInt8], limit: Int) throws(RecordError) -> Read {
         let fd = open(path)
         guard fd >= 0 else {
