@@ -12,7 +12,8 @@ interleaved:
 and prints per video the ground truth and both readers' codes with their spans, whether codesweep
 finds every code the peer finds with a span overlapping the peer's, the median wall and CPU seconds
 (RUSAGE_CHILDREN) of each reader, the ratio codesweep/peer (target <= 1.0x, aim 0.5x) and
-codesweep's peak RSS (VmRSS of its process tree summed, sampled every 50 ms; target <= 512 MB).
+codesweep's peak RSS (VmRSS of its process tree summed, sampled every 50 ms; target <= 512 MB), and
+the seconds each reader's threads waited, runnable, for a CPU (on a shared machine).
 Prints figures; asserts nothing.
 
   ad       1920x1080 30 fps 30 s H.264 MP4: moving test pattern, a QR code for 2 s mid-way, a QR
@@ -231,53 +232,68 @@ def steal_seconds():
         return 0.0
 
 
-def tree_rss(root):
-    """Summed VmRSS and VmHWM (kB) of root's process tree."""
-    kids = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                kids.setdefault(ppid, []).append(int(d))
-            except (OSError, ValueError, IndexError):
-                pass
-    rss = hwm = 0
-    todo = [root]
-    while todo:
-        pid = todo.pop()
-        todo += kids.get(pid, [])
-        try:
-            with open(f"/proc/{pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        rss += int(line.split()[1])
-                    elif line.startswith("VmHWM:"):
-                        hwm += int(line.split()[1])
-        except OSError:
-            pass
-    return rss, hwm
+class Monitor:
+    """Samples this script's process tree (itself left out) every 50 ms while a reader runs: the
+    peak of its summed VmRSS and VmHWM (kB), and per thread the CPU time it ran and the time it
+    waited, runnable, for a CPU (/proc/PID/task/TID/schedstat), the last value seen of each."""
+
+    def __init__(self):
+        self.peak_rss = self.peak_hwm = 0
+        self.sched = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.thread.join()
+
+    def loop(self):
+        me = os.getpid()
+        while not self.stop.is_set():
+            kids = {}
+            for d in os.listdir("/proc"):
+                if d.isdigit():
+                    try:
+                        with open(f"/proc/{d}/stat") as f:
+                            kids.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(d))
+                    except (OSError, ValueError, IndexError):
+                        pass
+            rss = hwm = 0
+            todo = list(kids.get(me, []))
+            while todo:
+                pid = todo.pop()
+                todo += kids.get(pid, [])
+                try:
+                    with open(f"/proc/{pid}/status") as f:
+                        for line in f:
+                            if line.startswith("VmRSS:"):
+                                rss += int(line.split()[1])
+                            elif line.startswith("VmHWM:"):
+                                hwm += int(line.split()[1])
+                    for tid in os.listdir(f"/proc/{pid}/task"):
+                        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                            run, wait = f.read().split()[:2]
+                        self.sched[(pid, tid)] = (int(run) / 1e9, int(wait) / 1e9)
+                except OSError:
+                    pass
+            self.peak_rss, self.peak_hwm = max(self.peak_rss, rss), max(self.peak_hwm, hwm)
+            self.stop.wait(0.05)
+
+    def waited(self):
+        return sum(w for _, w in self.sched.values())
 
 
-def timed(cmd, watch=False):
+def timed(cmd):
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = [0, 0]
-    if watch:
-        def sample():
-            while p.poll() is None:
-                rss, hwm = tree_rss(p.pid)
-                peak[0], peak[1] = max(peak[0], rss), max(peak[1], hwm)
-                time.sleep(0.05)
-        th = threading.Thread(target=sample, daemon=True)
-        th.start()
-    out, err = p.communicate()
+    p = subprocess.run(cmd, capture_output=True)
     wall = time.monotonic() - t0
-    if watch:
-        th.join()
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return p.returncode, out, err, wall, (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime), peak
+    return p.returncode, p.stdout, p.stderr, wall, (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime), None
 
 
 def run_peer(paths, jobs, fps):
@@ -290,15 +306,16 @@ def run_peer(paths, jobs, fps):
         if p.returncode != 0:
             sys.exit(f"peer failed on {path}: {p.stderr.decode(errors='replace')[-400:]}")
         return json.loads(p.stdout)
-    with ThreadPoolExecutor(jobs) as ex:
+    with Monitor() as m, ThreadPoolExecutor(jobs) as ex:
         results = list(ex.map(one, paths))
     wall = time.monotonic() - t0
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {os.path.basename(r["path"]): r for r in results}, wall, (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
+    return {os.path.basename(r["path"]): r for r in results}, wall, (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime), m
 
 
 def run_codesweep(binary, folder, jobs, extra):
-    rc, out, err, wall, cpu, peak = timed([binary, "scan", "-q", "--jobs", str(jobs), *extra, folder], watch=True)
+    with Monitor() as m:
+        rc, out, err, wall, cpu, _ = timed([binary, "scan", "-q", "--jobs", str(jobs), *extra, folder])
     if rc not in (0, 1):
         sys.exit(f"codesweep failed ({rc}): {err.decode(errors='replace')[-400:]}")
     recs = {}
@@ -310,7 +327,7 @@ def run_codesweep(binary, folder, jobs, extra):
                       "seconds": c.get("seconds") or [0, 0]} for c in r.get("codes", [])]
             recs[os.path.basename(r["path"])] = {"codes": codes, "video": r.get("video"), "error": r.get("error"),
                                                  "warnings": r.get("warnings", [])}
-    return recs, wall, cpu, peak
+    return recs, wall, cpu, m
 
 
 def overlaps(a, b, slack=0.0):
@@ -320,6 +337,29 @@ def overlaps(a, b, slack=0.0):
 def fmt_spans(codes, sym, text):
     spans = [c["seconds"] for c in codes if c["symbology"] == sym and c["text"] == text]
     return ", ".join(f"{s[0]:.2f}-{s[1]:.2f}" for s in spans) if spans else "-"
+
+
+def breakdown(a, names):
+    """Per video, one process at a time, CPU seconds: codesweep in one process (--isolation none),
+    whole and decoding alone (--video-fps 0.02: the same decoding, two samples read); the peer
+    whole and its ffmpeg alone. What is left of each whole is reading the frames."""
+    print(f"\nCPU seconds per video, one at a time (reading = whole - decoding):")
+    print(f"  {'video':<8} {'cs whole':>8} {'cs decode':>9} {'cs read':>8} {'frames':>6} {'ms/frame':>8}   "
+          f"{'peer whole':>10} {'ffmpeg':>7} {'zxing':>6} {'frames':>6} {'ms/frame':>8}   {'cs/peer':>7}")
+    for n in names:
+        v = os.path.join(a.out, VIDEOS[n]["file"])
+        cs = [a.bin, "scan", "-q", "--isolation", "none"]
+        _, out, _, _, whole, _ = timed(cs + [v])
+        rec = json.loads(out.decode().split("\n")[0])
+        _, _, _, _, dec, _ = timed(cs + ["--video-fps", "0.02", v])
+        _, out, _, _, pwhole, _ = timed([sys.executable, os.path.abspath(__file__), "--peer-one", v, "--fps", str(a.fps)])
+        pframes = json.loads(out)["frames"]
+        _, _, _, _, ff, _ = timed(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", v, "-vf", f"fps={a.fps:g},format=gray",
+                                   "-f", "image2pipe", "-vcodec", "pgm", "-"])
+        fr = rec["video"]["frames_read"]
+        print(f"  {n:<8} {whole:8.2f} {dec:9.2f} {whole - dec:8.2f} {fr:6d} {1000 * (whole - dec) / max(fr, 1):8.0f}   "
+              f"{pwhole:10.2f} {ff:7.2f} {pwhole - ff:6.2f} {pframes:6d} {1000 * (pwhole - ff) / max(pframes, 1):8.0f}   "
+              f"{whole / pwhole:6.2f}x", flush=True)
 
 
 def main():
@@ -332,6 +372,7 @@ def main():
     ap.add_argument("--fps", type=float, default=4)
     ap.add_argument("--videos", default="ad,screen,lecture,phone")
     ap.add_argument("--codesweep-args", default="", help="extra arguments for codesweep scan, e.g. '--timings'")
+    ap.add_argument("--no-breakdown", action="store_true", help="skip the per-video CPU breakdown after the rounds")
     ap.add_argument("--peer-one", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.peer_one:
@@ -346,14 +387,15 @@ def main():
         order = ("peer", "cs") if r % 2 == 0 else ("cs", "peer")
         for who in order:
             if who == "peer":
-                peer_res, w, c = run_peer(paths, a.peer_jobs, a.fps)
-                peer_t.append((w, c))
+                peer_res, w, c, m = run_peer(paths, a.peer_jobs, a.fps)
+                peer_t.append((w, c, m.waited()))
             else:
-                cs_res, w, c, peak = run_codesweep(a.bin, a.out, a.jobs, a.codesweep_args.split())
-                cs_t.append((w, c))
-                peaks.append(peak)
-        print(f"round {r + 1}: peer wall {peer_t[-1][0]:.1f} s cpu {peer_t[-1][1]:.1f} s; codesweep wall {cs_t[-1][0]:.1f} s "
-              f"cpu {cs_t[-1][1]:.1f} s, peak RSS {peaks[-1][0] / 1024:.0f} MB (VmHWM summed {peaks[-1][1] / 1024:.0f} MB)", flush=True)
+                cs_res, w, c, m = run_codesweep(a.bin, a.out, a.jobs, a.codesweep_args.split())
+                cs_t.append((w, c, m.waited()))
+                peaks.append((m.peak_rss, m.peak_hwm))
+        print(f"round {r + 1}: peer wall {peer_t[-1][0]:.1f} s cpu {peer_t[-1][1]:.1f} s (waited for a CPU {peer_t[-1][2]:.1f} s); "
+              f"codesweep wall {cs_t[-1][0]:.1f} s cpu {cs_t[-1][1]:.1f} s (waited {cs_t[-1][2]:.1f} s), peak RSS "
+              f"{peaks[-1][0] / 1024:.0f} MB (VmHWM summed {peaks[-1][1] / 1024:.0f} MB)", flush=True)
 
     all_found = True
     for n in names:
@@ -381,18 +423,21 @@ def main():
         print("  codesweep finds every code the peer finds, with an overlapping span: "
               + ("yes" if not missed else "NO, missed: " + "; ".join(f"{c['symbology']} {c['text']!r} {c['seconds']}" for c in missed)))
     med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-    pw, pc = med([w for w, _ in peer_t]), med([c for _, c in peer_t])
-    cw, cc = med([w for w, _ in cs_t]), med([c for _, c in cs_t])
+    pw, pc, pq = (med([t[k] for t in peer_t]) for k in range(3))
+    cw, cc, cq = (med([t[k] for t in cs_t]) for k in range(3))
     ratio_w = med([c[0] / p[0] for c, p in zip(cs_t, peer_t)])
     ratio_c = med([c[1] / p[1] for c, p in zip(cs_t, peer_t)])
     peak = max(p[0] for p in peaks) / 1024
     print(f"\nmedian of {a.rounds} interleaved rounds: peer (ffmpeg fps={a.fps:g} + zxing-cpp, {a.peer_jobs} videos at a time) "
-          f"wall {pw:.1f} s, cpu {pc:.1f} s; codesweep --jobs {a.jobs} wall {cw:.1f} s, cpu {cc:.1f} s")
+          f"wall {pw:.1f} s, cpu {pc:.1f} s, waited for a CPU {pq:.1f} s; codesweep --jobs {a.jobs} wall {cw:.1f} s, "
+          f"cpu {cc:.1f} s, waited {cq:.1f} s (threads' run-queue time, /proc schedstat)")
     print(f"codesweep / peer: wall {ratio_w:.2f}x, cpu {ratio_c:.2f}x (target <= 1.0x, aim 0.5x)"
           f"{'' if ratio_w <= 1.0 else '  MISSED'}")
     print(f"codesweep peak RSS (process tree, VmRSS summed, 50 ms samples): {peak:.0f} MB, summed VmHWM "
           f"{max(p[1] for p in peaks) / 1024:.0f} MB (target <= 512 MB){'' if peak <= 512 else '  MISSED'}")
     print(f"every code the peer finds, with its span: {'yes' if all_found else 'NO'}")
+    if not a.no_breakdown:
+        breakdown(a, names)
     print(f"machine: load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (2 cores: above 2, other work "
           f"shared them); CPU time stolen by other guests during the run: {steal_seconds() - steal0:.1f} s")
 
