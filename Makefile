@@ -2,7 +2,11 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
+<<<<<<< HEAD
 .PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-containers bench-generate bench-documents bench-screenshots samples-generate clean
+=======
+.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots bench-videos samples-generate clean
+>>>>>>> wip/video-bench
 
 deps:
 	@bash scripts/install-deps.sh
@@ -162,6 +166,17 @@ SCREENSHOT_EFFORTS ?= fast,normal
 SCREENSHOT_PAGES ?= 360
 bench-screenshots: release
 	python3 bench/screenshots.py --bin $(BIN) --jobs 2 --efforts $(SCREENSHOT_EFFORTS) --pages $(SCREENSHOT_PAGES)
+
+# Videos (issue 61): four videos of our own made with Debian's ffmpeg CLI (bench/videos.py: a 1080p H.264
+# ad with a QR end card, a 720p screen recording with 3 codes for 1-5 s, a 5-minute 360p VP9 lecture
+# with 5 codes, one for 0.6 s, an HEVC phone clip in portrait (rotate=90); cached in bench-out/videos
+# with the ground truth in the script), `codesweep scan --jobs 2` against ffmpeg -vf fps=4 piped into
+# zxing-cpp 3.1 (pip install 'zxing-cpp==3.1.*' numpy), two videos at a time, VIDEO_ROUNDS rounds
+# interleaved: per video each reader's codes and spans against the truth, the median wall and CPU,
+# codesweep/peer and codesweep's peak RSS. Prints figures.
+VIDEO_ROUNDS ?= 3
+bench-videos: release
+	python3 bench/videos.py --bin $(BIN) --jobs 2 --peer-jobs 2 --rounds $(VIDEO_ROUNDS)
 
 clean:
 	rm -rf .build .build-dist dist Sources/Commands/DistVersion.generated.swift
