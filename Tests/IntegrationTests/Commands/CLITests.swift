@@ -17,7 +17,8 @@ struct CLITests {
         try TestJSON.lines(text).map { try #require($0.value as? [String: Any], "not a JSON object: \($0)") }
     }
 
-    static func paths(_ records: [[String: Any]]) -> [String] { records.map { $0["path"] as? String ?? "?" } }
+    /// Each record's path, a container's member by its location (`bundle.zip!/labels/a-qr.png`).
+    static func paths(_ records: [[String: Any]]) -> [String] { records.map { ($0["location"] ?? $0["path"]) as? String ?? "?" } }
 
     static func texts(_ record: [String: Any]) -> [String] {
         (record["codes"] as? [[String: Any]] ?? []).map { $0["text"] as? String ?? "?" }
