@@ -2,11 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/codesweep
 
-<<<<<<< HEAD
-.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-containers bench-generate bench-documents bench-screenshots samples-generate clean
-=======
-.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-generate bench-documents bench-screenshots bench-videos samples-generate clean
->>>>>>> wip/video-bench
+.PHONY: deps build release dist dist-check image demo test test-quick test-times lint check-library check-slurm bench bench-soak bench-recall bench-hostile bench-boofcv bench-fake-qr bench-qr-details bench-ean-photos bench-walk bench-containers bench-generate bench-documents bench-screenshots bench-videos samples-generate clean
 
 deps:
 	@bash scripts/install-deps.sh
