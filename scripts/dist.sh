@@ -44,9 +44,12 @@ owner() {  # the package owning a library path; usr-merged systems register eith
 needed=$(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 [ -n "$needed" ] || die "readelf found no NEEDED libraries in $BIN"
 deps=()
+# ldd's output read once: awk leaving at its match must not SIGPIPE a still-writing ldd (with
+# pipefail that killed the script silently, at a random library, once the binary needed ~25).
+linked=$(ldd "$BIN")
 for lib in $needed; do
   # "libz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)", or for the loader "/lib64/ld-linux-x86-64.so.2 (0x...)"
-  path=$(ldd "$BIN" | awk -v l="$lib" '($1 == l && $2 == "=>") { print $3; exit } (substr($1, length($1) - length(l)) == "/" l) { print $1; exit }')
+  path=$(awk -v l="$lib" '($1 == l && $2 == "=>") { print $3; exit } (substr($1, length($1) - length(l)) == "/" l) { print $1; exit }' <<< "$linked")
   [ -n "$path" ] && [ -e "$path" ] || die "ldd cannot find $lib"
   pkg=$(owner "$path") || die "no Debian package owns $path ($lib)"
   echo "dist: $lib -> $path -> $pkg" >&2
