@@ -68,7 +68,15 @@ enum ContainerScanner {
         let context: ItemScanner.Context
         var summary: ContainerSummary
 
+        /// Whether this scan reads the member: a walked container's members are shared out by
+        /// index among the workers reading it (`ContainerSettings.part`); nested ones are not.
+        func owns(_ link: MemberLink) -> Bool {
+            guard context.depth == 1, let part = context.settings.containers.part, part.count == 2, part[1] > 1 else { return true }
+            return link.index % part[1] == part[0]
+        }
+
         mutating func member(_ link: MemberLink, _ bytes: [UInt8], mtime: Double?, kind known: InputKind? = nil) {
+            guard owns(link) else { return }
             summary.members += 1
             summary.unpackedBytes += bytes.count
             let kind = known ?? InputSniff.kind(of: bytes)
@@ -87,6 +95,7 @@ enum ContainerScanner {
         }
 
         mutating func failure(_ link: MemberLink, _ error: RecordError, size: Int? = nil) {
+            guard owns(link) else { return }
             summary.members += 1
             summary.failed += 1
             var record = item(link)

@@ -17,6 +17,9 @@ public struct ContainerSettings: Sendable, Equatable, Codable {
     public var maxMembers = 1_000_000
     /// Passwords tried on encrypted members, in order (`--archive-passwords FILE`).
     public var passwords: [String] = []
+    /// Which of a walked container's members this scan reads, when several workers share it:
+    /// those whose index is `part[0]` modulo `part[1]` (nil: all). Set per request, never a flag.
+    public var part: [Int]? = nil
 
     /// Below this many unpacked bytes the expansion ratio is not held against a walked file (a
     /// small ZIP of text expands a lot, harmlessly).

@@ -51,6 +51,7 @@ public struct Sweep: Sendable {
             pool = nil
         }
         var order = SweepOrder(window: jobs * 16, jobs: jobs)
+        let workers = jobs
         var pending = items.makeIterator()
         let (events, sink) = AsyncStream.makeStream(of: SweepOrder.Event.self)
         await withTaskGroup(of: Void.self) { group in
@@ -64,7 +65,9 @@ public struct Sweep: Sendable {
                         let record: FileRecord?
                         switch item {
                         case .file(let entry):
-                            if let pool {
+                            if let pool, ContainerParts.shares(entry, settings, workers: workers) {
+                                record = await ContainerParts.scan(entry, pool: pool, workers: workers, member: member)
+                            } else if let pool {
                                 record = await pool.scan(entry, items: member)
                             } else {
                                 record = FileScanner.scan(entry, settings: settings, grader: grader, items: member)

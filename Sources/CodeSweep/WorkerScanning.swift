@@ -29,9 +29,10 @@ extension FileScanner {
     package static func workerTask(_ settings: ScanSettings, grader: CodeGrader?) -> WorkerTask {
         WorkerTask(
             memoryLimitMiB: settings.memoryLimitMiB, prepare: { MagickEnvironment.start() },
-            scan: { entry, without, checkpoint, member, progress in
+            scan: { entry, without, part, checkpoint, member, progress in
                 var fileSettings = settings
                 fileSettings.reader.leftOut = without
+                fileSettings.containers.part = part
                 return scan(entry, settings: fileSettings, grader: grader, checkpoint: checkpoint, items: member, progress: progress)
             })
     }

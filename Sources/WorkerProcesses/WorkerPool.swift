@@ -82,9 +82,9 @@ package actor WorkerPool {
     /// Reads one file in a free worker (waiting for one): its record, or nil when the file is
     /// skipped or the sweep stopped while it was in flight. The records of items expanded from
     /// it (a container's members) go to `items` as the worker sends them, before it ends.
-    package func scan(_ entry: FileEntry, items: @escaping @Sendable (FileRecord) -> Void = { _ in }) async -> FileRecord? {
+    package func scan(_ entry: FileEntry, part: [Int]? = nil, items: @escaping @Sendable (FileRecord) -> Void = { _ in }) async -> FileRecord? {
         let worker = await acquire()
-        let record = await worker.scan(entry, items: items)
+        let record = await worker.scan(entry, part: part, items: items)
         release(worker)
         return record
     }

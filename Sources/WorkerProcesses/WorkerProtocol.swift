@@ -26,10 +26,12 @@ enum WorkerProtocol {
         /// Readers (`DecodingEngine` names) to leave out: the file is read again without the one
         /// that died on it.
         var without: [String]?
-        enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime, without }
+        /// Which share of a walked container's members to read, [k, n] (several workers read it).
+        var part: [Int]?
+        enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime, without, part }
     }
 
-    static func request(_ e: FileEntry, without: [DecodingEngine] = []) -> String {
+    static func request(_ e: FileEntry, without: [DecodingEngine] = [], part: [Int]? = nil) -> String {
         var fields: [(String, JSONValue)] = [
             ("path", .string(e.path)),
             ("path_b64", .string(Base64.encode(e.pathBytes))),
@@ -38,13 +40,14 @@ enum WorkerProtocol {
             ("mtime", .double(e.mtime)),
         ]
         if !without.isEmpty { fields.append(("without", .array(without.map { .string($0.rawValue) }))) }
+        if let part { fields.append(("part", .array(part.map { .int($0) }))) }
         return JSONValue.object(fields).serialized() + "\n"
     }
 
-    static func parseRequest(_ line: [UInt8]) -> (FileEntry, without: Set<DecodingEngine>)? {
+    static func parseRequest(_ line: [UInt8]) -> (FileEntry, without: Set<DecodingEngine>, part: [Int]?)? {
         guard let r = try? JSONReading.decode(Request.self, from: line), let bytes = Base64.decode(r.pathB64) else { return nil }
         let without = Set((r.without ?? []).compactMap(DecodingEngine.init(rawValue:)))
-        return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without)
+        return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without, r.part)
     }
 
     enum Reply: Equatable { case record(FileRecord), partial(FileRecord), member(FileRecord), progress, skipped, ready(IdleSize), invalid }

@@ -19,15 +19,16 @@ package struct WorkerTask {
     /// goes on (a video's frames); nil when the file is skipped.
     package var scan:
         (
-            _ entry: FileEntry, _ without: Set<DecodingEngine>, _ checkpoint: @escaping (FileRecord) -> Void,
+            _ entry: FileEntry, _ without: Set<DecodingEngine>, _ part: [Int]?, _ checkpoint: @escaping (FileRecord) -> Void,
             _ member: @escaping (FileRecord) -> Void, _ progress: @escaping () -> Void
         ) -> FileRecord?
 
     package init(
         memoryLimitMiB: Int, prepare: @escaping () -> Void,
         scan:
-            @escaping (FileEntry, Set<DecodingEngine>, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void, @escaping () -> Void) ->
-            FileRecord?
+            @escaping (
+                FileEntry, Set<DecodingEngine>, [Int]?, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void, @escaping () -> Void
+            ) -> FileRecord?
     ) {
         self.memoryLimitMiB = memoryLimitMiB; self.prepare = prepare; self.scan = scan
     }
@@ -50,7 +51,7 @@ package enum WorkerServer {
         write(WorkerProtocol.ready(.init(virtual: ProcessMemory.virtualBytes(me) ?? 0, peakResident: ProcessMemory.peakResidentBytes(me) ?? 0)))
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
-            guard let (entry, without) = WorkerProtocol.parseRequest(line) else {
+            guard let (entry, without, part) = WorkerProtocol.parseRequest(line) else {
                 write(WorkerProtocol.reply(FileRecord.failure(path: "?", RecordError(.internalError, "bad worker request"))))
                 continue
             }
@@ -59,7 +60,7 @@ package enum WorkerServer {
             var sentCodes: [DetectedCode]? = nil
             var lastProgress = monotonicSeconds()
             let record = task.scan(
-                entry, without,
+                entry, without, part,
                 { partial in
                     guard partial.codes != sentCodes else { return }
                     sentCodes = partial.codes

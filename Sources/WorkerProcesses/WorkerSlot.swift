@@ -39,9 +39,9 @@ final class WorkerSlot: @unchecked Sendable {
         queue = DispatchQueue(label: "codesweep.worker.\(index)")
     }
 
-    func scan(_ entry: FileEntry, items: @escaping @Sendable (FileRecord) -> Void) async -> FileRecord? {
+    func scan(_ entry: FileEntry, part: [Int]?, items: @escaping @Sendable (FileRecord) -> Void) async -> FileRecord? {
         await withCheckedContinuation { (c: CheckedContinuation<FileRecord?, Never>) in
-            queue.async { c.resume(returning: self.blockingScan(entry, items: items)) }
+            queue.async { c.resume(returning: self.blockingScan(entry, part: part, items: items)) }
         }
     }
 
@@ -60,8 +60,8 @@ final class WorkerSlot: @unchecked Sendable {
         return r
     }
 
-    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = [], items: @Sendable (FileRecord) -> Void) -> FileRecord? {
-        let request = Array(WorkerProtocol.request(entry, without: without).utf8)
+    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = [], part: [Int]?, items: @Sendable (FileRecord) -> Void) -> FileRecord? {
+        let request = Array(WorkerProtocol.request(entry, without: without, part: part).utf8)
         var sent = false
         for _ in 0..<2 where !sent {
             if pid == 0 && !spawn() { return failure(entry, .internalError, "cannot start a worker process (\(launch.executable))") }
@@ -82,7 +82,8 @@ final class WorkerSlot: @unchecked Sendable {
         // readers' codes, all of them), else what was sent before it ran is kept.
         func salvage(_ what: String) -> FileRecord? {
             guard partial != nil else { return nil }
-            if without.isEmpty, membersSent == 0, let again = blockingScan(entry, without: launch.isolatedReaders, items: items), again.error == nil {
+            if without.isEmpty, membersSent == 0, let again = blockingScan(entry, without: launch.isolatedReaders, part: part, items: items), again.error == nil
+            {
                 return withoutIsolatedReaders(again, what, "the file was read again without it")
             }
             return partial.map { withoutIsolatedReaders($0, what, "the codes read before it ran are kept") }

@@ -66,6 +66,29 @@ struct ContainerItemsTests: SweepRuns {
         #expect(!workers.stderr.contains("no images found"))
     }
 
+    @Test("Two workers sharing a walked archive's members write exactly what one worker writes, failures and a break included")
+    func sharedByWorkers() throws {
+        let dir = try TempDir("members-shared")
+        let root = try Self.makeCase(dir)
+        var many: [Containers.Member] = []
+        for i in 0..<9 { many.append(.init(String(format: "p%02d.png", i), from: try Containers.qr("shared-\(i)", dir, "s\(i).png"))) }
+        many.insert(.init("notes.txt", text: "text"), at: 4)
+        try Containers.zip(root + "/many.zip", many)
+        try run("/usr/bin/zip", ["-q", "-j", "-P", "secret", root + "/locked.zip", dir.file("s0.png")])
+        try run("/usr/bin/zip", ["-q", "-j", root + "/locked.zip", dir.file("s1.png")])
+        try Containers.tar(dir.file("t.tar.gz"), (0..<4).map { .init("t\($0).png", from: dir.file("s\($0).png")) })
+        let whole = try Data(contentsOf: dir.url.appendingPathComponent("t.tar.gz"))
+        try whole.prefix(whole.count * 2 / 3).write(to: URL(fileURLWithPath: root + "/cut.tar.gz"))
+        let one = try run(codesweepBinary, ["scan", "-q", "--isolation", "process", "--jobs", "1", root], check: false)
+        let two = try run(codesweepBinary, ["scan", "-q", "--isolation", "process", "--jobs", "2", root], check: false)
+        #expect(one.status == 1 && two.status == 1, "an encrypted member and a truncated archive fail")
+        #expect(two.stdout == one.stdout, "jobs 1:\n\(one.stdout)\njobs 2:\n\(two.stdout)")
+        let many2 = try Self.records(two.stdout).filter { $0["path"]?.stringValue?.hasSuffix("many.zip") == true }
+        #expect(many2.compactMap { $0["member"]?.arrayValue?.first?["index"]?.intValue } == [0, 1, 2, 3, 5, 6, 7, 8, 9], "in the archive's order")
+        #expect(many2.last?["container"]?["members"]?.intValue == 10)
+        #expect(many2.last?["container"]?["skipped"]?.intValue == 1)
+    }
+
     @Test("Killed inside a container, then --resume: the members written before the kill are cut off and the container read again whole")
     func killInsideAndResume() throws {
         let dir = try TempDir("members-resume")
