@@ -1,11 +1,8 @@
 import FileWalker
 import InputSources
 import Records
+import Synchronization
 import WorkerProcesses
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A walked archive read by several workers at once: worker k of n reads the members whose index
 /// is k modulo n (`ContainerSettings.part`), and the sweep puts their records back in the
@@ -17,18 +14,12 @@ enum ContainerParts {
     /// containers are read, with more than one worker (mail is read by one: its parts are
     /// parsed at once, not streamed).
     static func shares(_ entry: FileEntry, _ settings: ScanSettings, workers: Int) -> Bool {
-        guard workers > 1, settings.containers.enabled, let head = FileBytes.head(entry.pathBytes, count: InputSniff.headBytes),
+        // The first KiB tells every archive but an ISO image (which one worker then reads): the
+        // coordinator's look at each walked file stays small.
+        guard workers > 1, settings.containers.enabled, let head = FileBytes.head(entry.pathBytes, count: 1024),
             case .container(let kind)? = InputSniff.kind(of: head)
         else { return false }
         return !kind.isMail
-    }
-
-    /// Records of one part, collected on the worker's queue and read when it is done.
-    final class Collected: @unchecked Sendable {
-        private let lock = PartLock()
-        private var records: [FileRecord] = []
-        func append(_ r: FileRecord) { lock.sync { records.append(r) } }
-        var all: [FileRecord] { lock.sync { records } }
     }
 
     /// The archive read in `workers` parts; its members' records in order to `member`, then its
@@ -37,9 +28,10 @@ enum ContainerParts {
         let parts = await withTaskGroup(of: (Int, [FileRecord], FileRecord?).self) { group in
             for k in 0..<workers {
                 group.addTask {
-                    let collected = Collected()
-                    let own = await pool.scan(entry, part: [k, workers], items: { collected.append($0) })
-                    return (k, collected.all, own)
+                    // The part's members, collected on its worker's queue, read once it is done.
+                    let collected = Mutex<[FileRecord]>([])
+                    let own = await pool.scan(entry, part: [k, workers], items: { r in collected.withLock { $0.append(r) } })
+                    return (k, collected.withLock { $0 }, own)
                 }
             }
             var out: [(Int, [FileRecord], FileRecord?)] = []
@@ -74,17 +66,5 @@ enum ContainerParts {
         first.failedDecoder = first.failedDecoder ?? all.first { $0.failedDecoder != nil }?.failedDecoder
         for r in all.dropFirst() { first.warnings += r.warnings.filter { !first.warnings.contains($0) } }
         return first
-    }
-}
-
-/// A mutex over pthread's, for the few values the worker queues hand back.
-final class PartLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func sync<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }

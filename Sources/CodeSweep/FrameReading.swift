@@ -13,7 +13,7 @@ enum FrameReading {
         of loaded: LoadedImage, fullResolution full: FullResolutionFrames, into record: inout FileRecord,
         settings: ScanSettings, checkpoint: ((FileRecord) -> Void)?
     ) {
-        var failures: [String] = [], failedReaders: [String] = []
+        var failures = DecoderFailures()
         for (i, frame) in loaded.frames.enumerated() {
             let before = record
             let note: (([DetectedCode]) -> Void)? = checkpoint.map { send in
@@ -30,13 +30,9 @@ enum FrameReading {
                     beforeSecondDecoder: note), settings.reader)
             record.codes += read.codes
             record.warnings += read.warnings
-            failures += read.decoderFailures.filter { !failures.contains($0) }
-            failedReaders += read.failedReaders.filter { !failedReaders.contains($0) }
+            failures.add(read)
         }
-        if !failures.isEmpty {
-            record.failedDecoder = failedReaders.joined(separator: ",")
-            record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
-        }
+        failures.apply(to: &record)
     }
 
     /// Measures each code with `grader` on the full-resolution frame it was read in (its

@@ -44,7 +44,7 @@ enum VideoScanner {
         record.height = info.height
         var spans = CodeSpans(), change = FrameChange()
         var due: Double? = nil
-        var failures: [String] = [], failedReaders: [String] = []
+        var failures = DecoderFailures()
         while let frame = reader.next(after: due, interval: interval) {
             // The next sample is due on the grid of `interval` (no drift from the frames' times).
             due = max((due ?? -interval) + interval, (frame.seconds / interval).rounded(.down) * interval)
@@ -58,18 +58,14 @@ enum VideoScanner {
             let result = BarcodeReader.read(ReadFrame(frame.image, index: frame.index), context.settings.reader)
             spans.read(result.codes, at: frame.seconds)
             record.warnings += result.warnings.filter { !record.warnings.contains($0) }
-            failures += result.decoderFailures.filter { !failures.contains($0) }
-            failedReaders += result.failedReaders.filter { !failedReaders.contains($0) }
+            failures.add(result)
             context.progress()
         }
         record.codes = spans.codes()
         record.frames = summary.samples
         summary.capped = reader.capped
         record.video = summary
-        if !failures.isEmpty {
-            record.failedDecoder = failedReaders.joined(separator: ",")
-            record.warnings += failures.map { "second decoder: " + $0 + "; ZBar's codes are complete" }
-        }
+        failures.apply(to: &record)
         if reader.capped {
             let of = info.duration.map { " of \(NumberText.trimmed($0, decimals: 1)) s" } ?? ""
             record.warnings.append(
