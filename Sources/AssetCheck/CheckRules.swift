@@ -87,7 +87,7 @@ package struct Violation: Sendable, Equatable {
     /// "url.forbidden_query", "url.campaign_expired", "expectations", "min_grade", "print.module_size",
     /// "print.quiet_zone", "unverified" (a page rendered too coarsely, or degenerately, to be checked),
     /// "content.type", "content.valid", "forbid_sensitive", "unreadable",
-    /// "decoder_failed" (the second decoder failed on the image: its codes may be missing).
+    /// "decoder_failed" (the isolated reader failed on the image: its codes may be missing).
     package var rule: String
     /// What is wrong.
     package var message: String

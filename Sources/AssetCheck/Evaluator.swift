@@ -199,13 +199,13 @@ package struct Evaluator {
         return v
     }
 
-    /// The second decoder (zxing-cpp) aborted, crashed or hung: ZBar's codes are all here,
+    /// The isolated reader (zxing-cpp) aborted, crashed or hung: ZBar's codes are all here,
     /// but a Data Matrix, PDF417 or Aztec code may be missing, so the image is not passed unseen.
     func decoderViolation(_ failed: String, _ record: FileRecord) -> Violation {
         Violation(
             rule: "decoder_failed",
             message:
-                "the second decoder (\(failed)) failed on this image, so a Data Matrix, PDF417 or Aztec code in it may be missing (\(record.warnings.last ?? "no detail"))",
+                "the isolated reader (\(failed)) failed on this image, so a Data Matrix, PDF417 or Aztec code in it may be missing (\(record.warnings.last ?? "no detail"))",
             fix:
                 "re-export the image as PNG or JPEG and check again; if it still fails, check it with `--symbologies default,-zxing` and report the file"
         )

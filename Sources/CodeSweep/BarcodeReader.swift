@@ -23,7 +23,7 @@ public struct ReadFrame {
     public var fullResolution: (() -> LumaImage?)?
     /// Called with the codes found so far before each second-decoder (zxing-cpp) pass: a worker
     /// sends them on, so a crash or hang inside that decoder loses none of ZBar's codes.
-    public var beforeSecondDecoder: (([DetectedCode]) -> Void)?
+    public var beforeIsolatedReader: (([DetectedCode]) -> Void)?
     /// Plain ZBar decodes made earlier (another read's `ReadResult.log`): a decode of exactly the
     /// same pixels with the same settings takes its answer from here. ZBar makes a new scanner
     /// for every call, so the same pixels and settings give the same symbols.
@@ -31,28 +31,28 @@ public struct ReadFrame {
 
     public init(
         _ image: LumaImage, index: Int = 0, scale: Double = 1, fullResolution: (() -> LumaImage?)? = nil,
-        beforeSecondDecoder: (([DetectedCode]) -> Void)? = nil, reusing: DecodeLog? = nil
+        beforeIsolatedReader: (([DetectedCode]) -> Void)? = nil, reusing: DecodeLog? = nil
     ) {
         self.image = image; self.index = index; self.scale = scale; self.fullResolution = fullResolution
-        self.beforeSecondDecoder = beforeSecondDecoder; self.reusing = reusing
+        self.beforeIsolatedReader = beforeIsolatedReader; self.reusing = reusing
     }
 }
 
-/// What one read found: the codes, what the second decoder reported beside them, and (when
+/// What one read found: the codes, what the isolated reader reported beside them, and (when
 /// asked for) the plain ZBar decodes it made.
 public struct ReadResult: Sendable {
     /// In upright full-resolution coordinates.
     public var codes: [DetectedCode]
     /// The readers' failures (a caught abort), each once, for the record's warnings.
-    public var decoderFailures: [String]
-    /// The readers that failed (`DecodingEngine` names), each once: the record's `failed_decoder`.
+    public var readerFailures: [String]
+    /// The readers that failed (`ReaderName` names), each once: the record's `failed_decoder`.
     public var failedReaders: [String] = []
     /// The read's plain ZBar decodes; nil unless `ReaderOptions.keepsDecodeLog`.
     public var log: DecodeLog?
     /// Warnings for the record: a limit of the plan reached (codes may be missing).
     public var warnings: [String]
-    public init(codes: [DetectedCode] = [], decoderFailures: [String] = [], log: DecodeLog? = nil, warnings: [String] = []) {
-        self.codes = codes; self.decoderFailures = decoderFailures; self.log = log; self.warnings = warnings
+    public init(codes: [DetectedCode] = [], readerFailures: [String] = [], log: DecodeLog? = nil, warnings: [String] = []) {
+        self.codes = codes; self.readerFailures = readerFailures; self.log = log; self.warnings = warnings
     }
 }
 
@@ -76,7 +76,7 @@ public enum BarcodeReader {
     /// The readers of views, as the plan's passes name them: ZBar (each decode taken from
     /// `reusing` when it holds it, and handed to `log`), and zxing-cpp (a C++ library that may
     /// abort: isolated, its failures reported). A new reader is one more entry here and its
-    /// name in `DecodingEngine`.
+    /// name in `ReaderName`.
     package static func viewReaders(
         _ config: ZBarDecoder.Config = ZBarDecoder.Config(), reusing earlier: DecodeLog? = nil, log: ((DecodeLog.Entry) -> Void)? = nil
     ) -> [ViewReader] {
@@ -96,7 +96,7 @@ public enum BarcodeReader {
 
     /// The readers that may crash or hang (`ViewReader.isolated`): a worker that dies inside one
     /// of them reads the file again without them.
-    package static let isolatedReaders: [DecodingEngine] = viewReaders().filter(\.isolated).map(\.engine)
+    package static let isolatedReaders: [ReaderName] = viewReaders().filter(\.isolated).map(\.name)
 
     /// Reads one frame: the scan plan (`PlanExecutor`) with ZBar and, for the passes that ask
     /// for it, zxing-cpp.
@@ -115,17 +115,17 @@ public enum BarcodeReader {
         let log: ((DecodeLog.Entry) -> Void)? = notes.log == nil ? nil : { notes.log?.entries.append($0) }
         var readers = viewReaders(config, reusing: earlier, log: log)
         if let adapt = adaptation.withLock({ $0 }) { readers = adapt(readers) }
-        readers.removeAll { options.leftOut.contains($0.engine) }
+        readers.removeAll { options.leftOut.contains($0.name) }
         var executor = PlanExecutor(options: options, readers: readers)
         executor.failed = { engine, failure in
             if !notes.failures.contains(failure) { notes.failures.append(failure) }
             if !notes.failedReaders.contains(engine.rawValue) { notes.failedReaders.append(engine.rawValue) }
         }
-        executor.beforeIsolatedReader = frame.beforeSecondDecoder
+        executor.beforeIsolatedReader = frame.beforeIsolatedReader
         executor.warn = { notes.warnings.append($0) }
         if tracing { executor.trace = { trace($0) } }
         let codes = executor.scan(frame.image, frameIndex: frame.index, scale: frame.scale, fullResolution: frame.fullResolution)
-        var result = ReadResult(codes: codes, decoderFailures: notes.failures, log: notes.log, warnings: notes.warnings)
+        var result = ReadResult(codes: codes, readerFailures: notes.failures, log: notes.log, warnings: notes.warnings)
         result.failedReaders = notes.failedReaders
         return result
     }

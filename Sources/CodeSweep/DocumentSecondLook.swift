@@ -16,7 +16,7 @@ struct DocumentSecondLook {
     let renderRegion: (Double, PixelRect) throws(RecordError) -> LumaImage
     /// Each rendering is of the whole page (SVG): count its pixels so, not the place's.
     var wholeRenderings = false
-    private(set) var decoderFailures: [String] = []
+    private(set) var readerFailures: [String] = []
     /// The readers that failed (`ReadResult.failedReaders`), each once.
     private(set) var failedReaders: [String] = []
     /// Places that could not be rendered again (the page's first reading stands).
@@ -85,7 +85,7 @@ struct DocumentSecondLook {
                     break
                 }
                 let result = BarcodeReader.read(ReadFrame(region, index: frameIndex), reader)
-                decoderFailures += result.decoderFailures.filter { !decoderFailures.contains($0) }
+                readerFailures += result.readerFailures.filter { !readerFailures.contains($0) }
                 failedReaders += result.failedReaders.filter { !failedReaders.contains($0) }
                 let new = result.codes.map { c in
                     var c = c

@@ -14,7 +14,7 @@ import Glibc
 /// the file's own record, which comes last and marks the file complete).
 public enum FileScanner {
     /// Returns nil for a file found by walking that is not an image (skipped quietly).
-    /// - checkpoint: called before each call of the second decoder (zxing-cpp) with the record
+    /// - checkpoint: called before each call of the isolated reader (zxing-cpp) with the record
     ///   as it would be if the scan stopped there (every code found so far): a worker sends it
     ///   to the coordinator, so a crash or hang inside that decoder loses none of ZBar's codes.
     /// - grader: measures each code when `settings.grade` is on (a sweep that asks for grading
@@ -129,11 +129,12 @@ struct StageClock {
         mark = clock.now
     }
 
-    mutating func lap(_ stage: WritableKeyPath<RecordTimings, Double?>, _ record: inout FileRecord) {
+    /// - less: milliseconds of the lap spent on another stage, timed apart (grading in the frame loop).
+    mutating func lap(_ stage: WritableKeyPath<RecordTimings, Double?>, _ record: inout FileRecord, less: Double = 0) {
         guard on else { return }
         let now = clock.now
         record.timings = record.timings ?? RecordTimings()
-        record.timings?[keyPath: stage] = mark.duration(to: now).milliseconds
+        record.timings?[keyPath: stage] = max(0, mark.duration(to: now).milliseconds - less)
         mark = now
     }
 }

@@ -13,7 +13,7 @@ enum ItemScanner {
     struct Context {
         var settings: ScanSettings
         var grader: CodeGrader?
-        /// The record so far, before each call of the second decoder (worker processes).
+        /// The record so far, before each call of the isolated reader (worker processes).
         var checkpoint: ((FileRecord) -> Void)?
         /// Each record of a member, as it is done, before its container's.
         var items: (FileRecord) -> Void
@@ -50,10 +50,14 @@ enum ItemScanner {
             record.error = notRead(bytes, kind)
             return
         }
+        if settings.grade && context.grader == nil {
+            record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
+            return
+        }
         switch kind {
         case .document(let format):
             record.format = format
-            DocumentScanner.scan(bytes, format: format, into: &record, .init(settings: settings, grader: context.grader))
+            DocumentScanner.scan(bytes, format: format, into: &record, settings: settings, grader: context.grader)
             clock.lap(\.scan, &record)
         case .image(let format):
             record.format = format
@@ -89,8 +93,8 @@ enum ItemScanner {
         return head.isEmpty ? "" : ": \(head)"
     }
 
-    /// A picture: loaded upright (reduced when the plan's first decode allows), every frame read,
-    /// the codes graded when asked.
+    /// A picture: loaded upright (reduced when the plan's first decode allows), its frames read
+    /// by the frame loop, graded when asked.
     static func readImage(_ bytes: [UInt8], format: ImageFormat, into record: inout FileRecord, _ context: Context, clock: inout StageClock) {
         let settings = context.settings
         do {
@@ -101,27 +105,22 @@ enum ItemScanner {
             clock.lap(\.decode, &record)
             // A reduced load is decoded again at full resolution only if a pass or grading asks
             // for it (at most once per file).
-            let full = FullResolutionFrames(of: loaded, bytes: bytes, limits: settings.limits)
+            let frames = PictureFrames(of: loaded, bytes: bytes, limits: settings.limits)
             record.width = loaded.width
             record.height = loaded.height
             record.orientation = loaded.orientation
             record.frames = loaded.frames.count
             record.warnings += loaded.warnings
             record.metadata = loaded.metadata
-            FrameReading.readFrames(of: loaded, fullResolution: full, into: &record, settings: settings, checkpoint: context.checkpoint)
+            var loop = FrameLoop(settings, grader: context.grader)
+            loop.checkpoint = context.checkpoint
             // An animation's frames are moments of one picture: a code on many of them is one
             // code a span, as in a video (a multi-page TIFF's pages are not merged).
-            if [.gif, .webp, .png].contains(format), loaded.frames.count > 1 { record.codes = FrameReading.spans(record.codes) }
-            if let ms = full.decodeMilliseconds { record.timings?.fullDecode = ms }
-            clock.lap(\.scan, &record)
-            if settings.grade {
-                guard let grader = context.grader else {
-                    record.error = RecordError(.internalError, "grading was asked for, but this process has no grader")
-                    return
-                }
-                FrameReading.grade(&record, on: full, with: grader)
-                clock.lap(\.grade, &record)
-            }
+            if [.gif, .webp, .png].contains(format), loaded.frames.count > 1 { loop.merge = .spans }
+            loop.run(frames, into: &record)
+            if let ms = frames.decodeMilliseconds { record.timings?.fullDecode = ms }
+            clock.lap(\.scan, &record, less: loop.gradeMilliseconds)
+            if loop.grader != nil { record.timings?.grade = loop.gradeMilliseconds }
         } catch {
             record.error = error
         }

@@ -11,7 +11,7 @@ struct Symbologies: ParsableCommand {
         print("NAME          DIMENSION  ENGINE     ENGINE NAME   DESCRIPTION")
         for s in Symbology.allCases {
             let def = SymbologySet.standard.members.contains(s) ? "" : "  (not in 'default')"
-            print(pad(s.rawValue, 14) + pad(s.isTwoDimensional ? "2D" : "1D", 11) + pad(s.engine.rawValue, 11) + pad(s.zbarName, 14) + s.displayName + def)
+            print(pad(s.rawValue, 14) + pad(s.isTwoDimensional ? "2D" : "1D", 11) + pad(s.reader.rawValue, 11) + pad(s.zbarName, 14) + s.displayName + def)
         }
         print("\nGROUPS")
         for g in SymbologySet.groups {

@@ -56,7 +56,7 @@ public struct LoadLimits: Sendable, Equatable, Codable {
 /// The wand is created and destroyed inside `load`, in the calling task. `load` runs the
 /// steps in order: the checks before any pixel is decoded (DecodeBudget.swift), the decode and
 /// the frames as upright luma (UprightFrames.swift). A reduced load's frames at full
-/// resolution: `FullResolutionFrames`.
+/// resolution: `PictureFrames` (its `pixels(of:_:)` on request).
 package enum ImageLoader {
     /// - Parameter minMegapixels: when set, a JPEG may be decoded reduced (libjpeg's DCT scaling
     ///   by 1/2, 1/4 or 1/8) as long as the result still holds at least this many megapixels;

@@ -9,7 +9,7 @@ import Records
 /// the decoder's module directly, and no decoder calls back into it. (The grid decoder reads
 /// located QR codes, not views: it is the plan's `grid` pass, `GridPass`.)
 public struct ViewReader {
-    public let engine: DecodingEngine
+    public let name: ReaderName
     public let symbologies: Set<Symbology>
     /// The reader may crash or hang (a C++ library): before it reads, the codes found so far
     /// are handed to `PlanExecutor.beforeIsolatedReader`, so a worker can send them on first.
@@ -25,17 +25,17 @@ public struct ViewReader {
     public let read: (LumaImage, ViewRequest) -> ViewOutcome
 
     public init(
-        engine: DecodingEngine, symbologies: Set<Symbology>, isolated: Bool = false, confirmsWeakReads: Bool = false,
+        name: ReaderName, symbologies: Set<Symbology>, isolated: Bool = false, confirmsWeakReads: Bool = false,
         symbolCap: Int? = nil, read: @escaping (LumaImage, ViewRequest) -> ViewOutcome
     ) {
-        self.engine = engine; self.symbologies = symbologies; self.isolated = isolated; self.confirmsWeakReads = confirmsWeakReads
+        self.name = name; self.symbologies = symbologies; self.isolated = isolated; self.confirmsWeakReads = confirmsWeakReads
         self.symbolCap = symbolCap
         self.read = read
     }
 
     /// A reader that never fails, from a decode function (tests, and ZBar).
-    public init(engine: DecodingEngine, symbologies: Set<Symbology>, confirmsWeakReads: Bool = false, decode: @escaping SymbolDecoder) {
-        self.init(engine: engine, symbologies: symbologies, confirmsWeakReads: confirmsWeakReads) { ViewOutcome(symbols: decode($0, $1)) }
+    public init(name: ReaderName, symbologies: Set<Symbology>, confirmsWeakReads: Bool = false, decode: @escaping SymbolDecoder) {
+        self.init(name: name, symbologies: symbologies, confirmsWeakReads: confirmsWeakReads) { ViewOutcome(symbols: decode($0, $1)) }
     }
 }
 

@@ -33,7 +33,7 @@ public struct FileRecord: Sendable, Equatable {
     public var error: RecordError? { didSet { status = error == nil ? .ok : .error } }
     public var warnings: [String] = []
     /// A decoder that failed on this file (crashed, aborted or hung) while the others' codes
-    /// were kept: "zxing-cpp" (the second decoder); nil when none failed.
+    /// were kept: "zxing-cpp" (the isolated reader); nil when none failed.
     public var failedDecoder: String?
     public var size: Int?
     /// Modification time, seconds since 1970 (fractional), printed to the millisecond.

@@ -17,7 +17,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     case codabar = "codabar"
     case databar = "databar"
     case databarExpanded = "databar-exp"
-    // Read by the second decoder (zxing-cpp), not by ZBar.
+    // Read by the isolated reader (zxing-cpp), not by ZBar.
     case datamatrix = "datamatrix"
     case pdf417 = "pdf417"
     case aztec = "aztec"
@@ -35,7 +35,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     /// and PDF417, whose ZBar decoder is off in Debian's build), ZBar for the rest. (zxing-cpp
     /// also reads QR codes, in its own passes; ZBar is their home.) The decoders' own numbers
     /// for each are in their bridges (`ZBarBridge`'s `zbarType`, `ZXingDecoder.formatBit`).
-    public var engine: DecodingEngine {
+    public var reader: ReaderName {
         switch self {
         case .qr, .sq, .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .code39, .code93, .code128, .codabar, .databar,
             .databarExpanded:
@@ -193,7 +193,7 @@ public struct SymbologySet: Sendable, Equatable, Codable {
         (
             "zxing",
             "what zxing-cpp alone reads: Data Matrix, PDF417, Aztec, Micro QR, rMQR, MicroPDF417, MaxiCode, DataBar Limited and Expanded Stacked, DX film edge, Telepen",
-            Set(Symbology.allCases.filter { $0.engine == .zxing })
+            Set(Symbology.allCases.filter { $0.reader == .zxing })
         ),
         ("ean", "EAN-13, EAN-8, UPC-A, UPC-E", [.ean13, .ean8, .upca, .upce]),
         ("addons", "EAN-2 and EAN-5 add-ons (reported beside their EAN/UPC code)", [.ean2, .ean5]),
@@ -246,7 +246,7 @@ public struct SymbologySet: Sendable, Equatable, Codable {
 
 /// The decoders CodeSweep runs: ZBar for most linear symbologies, zxing-cpp 3.1 for what ZBar
 /// lacks (and every format on clean digital frames), the grid decoder for located QR codes. Raw values are the names printed and recorded.
-public enum DecodingEngine: String, Sendable, CaseIterable, Codable {
+public enum ReaderName: String, Sendable, CaseIterable, Codable {
     case zbar = "zbar"
     case zxing = "zxing-cpp"
     /// CodeSweep's own QR grid decoder (`QRGridReader`): located QR codes sampled module by

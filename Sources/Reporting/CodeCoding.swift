@@ -53,7 +53,7 @@ extension DetectedCode: Codable {
         try d.encodeIfPresent(symbologyID, forKey: .symbologyID)
         if (0...3).contains(orientation) { try d.encode(Self.orientationNames[orientation], forKey: .orientation) }
         try d.encodeIfPresent(exact ? gs1 : isGS1, forKey: .gs1)
-        if symbology.engine != .zbar { try d.encode(symbology.engine.rawValue, forKey: .decoder) }
+        if symbology.reader != .zbar { try d.encode(symbology.reader.rawValue, forKey: .decoder) }
         if let q = qr {
             try d.encode(q.version, forKey: .version)
             try d.encode(q.ecLevel, forKey: .ecLevel)
@@ -95,7 +95,7 @@ extension DetectedCode: Codable {
             orientation: try orientation ?? c.decodeIfPresent(Int.self, forKey: .orientation) ?? -1,
             frame: try c.decodeIfPresent(Int.self, forKey: .frame) ?? 0,
             pass: try c.decodeIfPresent(String.self, forKey: .pass) ?? "",
-            gs1: exact || symbology.engine == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
+            gs1: exact || symbology.reader == .zxing ? try details?.decodeIfPresent(Bool.self, forKey: .gs1) : nil)
         seconds = try c.decodeIfPresent([Double].self, forKey: .seconds)
         if let details, symbology == .qr, let version = try? details.decodeIfPresent(Int.self, forKey: .version) {
             qr = QRDetails(

@@ -23,11 +23,11 @@ package struct WorkerLaunch: Sendable {
     package var tmpdir: String?
     /// The readers that run in the worker after a checkpoint (zxing-cpp): a file one of them
     /// died on is read again without them (`BarcodeReader.isolatedReaders`).
-    package var isolatedReaders: [DecodingEngine]
+    package var isolatedReaders: [ReaderName]
 
     package init(
         executable: String, settingsArgument: String, memoryLimitMiB: Int, timeout: Double, timeoutHint: String, tmpdir: String?,
-        isolatedReaders: [DecodingEngine]
+        isolatedReaders: [ReaderName]
     ) {
         self.executable = executable; self.settingsArgument = settingsArgument; self.memoryLimitMiB = memoryLimitMiB
         self.timeout = timeout; self.timeoutHint = timeoutHint; self.tmpdir = tmpdir
@@ -41,11 +41,11 @@ extension WorkerSlot {
     func withoutIsolatedReaders(_ record: FileRecord, _ what: String, _ kept: String) -> FileRecord {
         var r = record
         let names = launch.isolatedReaders.map(\.rawValue).joined(separator: ", ")
-        let only = Symbology.allCases.filter { launch.isolatedReaders.contains($0.engine) }.prefix(6).map(\.displayName)
+        let only = Symbology.allCases.filter { launch.isolatedReaders.contains($0.reader) }.prefix(6).map(\.displayName)
             .joined(separator: ", ")
         r.failedDecoder = names
         r.warnings.append(
-            "the second decoder (\(names)) \(what); the worker was replaced and \(kept). Codes only \(names) reads (\(only), ...) may be missing"
+            "the isolated reader (\(names)) \(what); the worker was replaced and \(kept). Codes only \(names) reads (\(only), ...) may be missing"
         )
         return r
     }

@@ -10,7 +10,7 @@ import Reporting
 ///            numbers unrounded (`RecordStyle.exact`), beside it what the record's JSON does
 ///            not hold (check's measurements); or that
 ///            the file is skipped. Before it, any number of partial lines: the record so far,
-///            sent before the second decoder runs (kept if the worker then dies or hangs),
+///            sent before the isolated reader runs (kept if the worker then dies or hangs),
 ///            and the records of the items expanded from the file (a container's members),
 ///            each as it is done, before the file's own.
 ///            Payload text is made again by the coordinator's sinks (with --charset).
@@ -23,7 +23,7 @@ enum WorkerProtocol {
         var explicit: Bool
         var size: Int
         var mtime: Double
-        /// Readers (`DecodingEngine` names) to leave out: the file is read again without the one
+        /// Readers (`ReaderName` names) to leave out: the file is read again without the one
         /// that died on it.
         var without: [String]?
         /// Which share of a walked container's members to read, [k, n] (several workers read it).
@@ -31,7 +31,7 @@ enum WorkerProtocol {
         enum CodingKeys: String, CodingKey { case path, pathB64 = "path_b64", explicit, size, mtime, without, part }
     }
 
-    static func request(_ e: FileEntry, without: [DecodingEngine] = [], part: [Int]? = nil) -> String {
+    static func request(_ e: FileEntry, without: [ReaderName] = [], part: [Int]? = nil) -> String {
         var fields: [(String, JSONValue)] = [
             ("path", .string(e.path)),
             ("path_b64", .string(Base64.encode(e.pathBytes))),
@@ -44,9 +44,9 @@ enum WorkerProtocol {
         return JSONValue.object(fields).serialized() + "\n"
     }
 
-    static func parseRequest(_ line: [UInt8]) -> (FileEntry, without: Set<DecodingEngine>, part: [Int]?)? {
+    static func parseRequest(_ line: [UInt8]) -> (FileEntry, without: Set<ReaderName>, part: [Int]?)? {
         guard let r = try? JSONReading.decode(Request.self, from: line), let bytes = Base64.decode(r.pathB64) else { return nil }
-        let without = Set((r.without ?? []).compactMap(DecodingEngine.init(rawValue:)))
+        let without = Set((r.without ?? []).compactMap(ReaderName.init(rawValue:)))
         return (FileEntry(path: r.path, pathBytes: bytes, explicit: r.explicit, size: r.size, mtime: r.mtime, device: 0, inode: 0), without, r.part)
     }
 

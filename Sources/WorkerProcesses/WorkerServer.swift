@@ -19,7 +19,7 @@ package struct WorkerTask {
     /// goes on (a video's frames); nil when the file is skipped.
     package var scan:
         (
-            _ entry: FileEntry, _ without: Set<DecodingEngine>, _ part: [Int]?, _ checkpoint: @escaping (FileRecord) -> Void,
+            _ entry: FileEntry, _ without: Set<ReaderName>, _ part: [Int]?, _ checkpoint: @escaping (FileRecord) -> Void,
             _ member: @escaping (FileRecord) -> Void, _ progress: @escaping () -> Void
         ) -> FileRecord?
 
@@ -27,7 +27,7 @@ package struct WorkerTask {
         memoryLimitMiB: Int, prepare: @escaping () -> Void,
         scan:
             @escaping (
-                FileEntry, Set<DecodingEngine>, [Int]?, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void, @escaping () -> Void
+                FileEntry, Set<ReaderName>, [Int]?, @escaping (FileRecord) -> Void, @escaping (FileRecord) -> Void, @escaping () -> Void
             ) -> FileRecord?
     ) {
         self.memoryLimitMiB = memoryLimitMiB; self.prepare = prepare; self.scan = scan

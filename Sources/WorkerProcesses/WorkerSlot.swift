@@ -60,7 +60,7 @@ final class WorkerSlot: @unchecked Sendable {
         return r
     }
 
-    private func blockingScan(_ entry: FileEntry, without: [DecodingEngine] = [], part: [Int]?, items: @Sendable (FileRecord) -> Void) -> FileRecord? {
+    private func blockingScan(_ entry: FileEntry, without: [ReaderName] = [], part: [Int]?, items: @Sendable (FileRecord) -> Void) -> FileRecord? {
         let request = Array(WorkerProtocol.request(entry, without: without, part: part).utf8)
         var sent = false
         for _ in 0..<2 where !sent {
@@ -74,7 +74,7 @@ final class WorkerSlot: @unchecked Sendable {
         var deadline = now() + launch.timeout
         var stopSeen: Double? = nil
         busyVirtual = 0
-        // The record so far, sent before the second decoder ran: what is kept if it then fails.
+        // The record so far, sent before the isolated reader ran: what is kept if it then fails.
         var partial: FileRecord? = nil
         // Members' records passed on already (a container's): a file read again would send them twice.
         var membersSent = 0

@@ -26,7 +26,7 @@ extension ZBarDecoder {
     /// configuration; a decode of exactly the same pixels and settings taken from `earlier` when
     /// it holds it, and every decode handed to `log` (check's plain look reuses a read's decodes).
     package static func viewReader(_ config: Config = Config(), reusing earlier: DecodeLog? = nil, log: ((DecodeLog.Entry) -> Void)? = nil) -> ViewReader {
-        ViewReader(engine: .zbar, symbologies: symbologies, confirmsWeakReads: true) { image, request in
+        ViewReader(name: .zbar, symbologies: symbologies, confirmsWeakReads: true) { image, request in
             var config = config
             config.lineStep = Int32(request.lineStep)
             let symbols = request.symbologies

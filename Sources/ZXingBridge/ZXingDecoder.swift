@@ -143,7 +143,7 @@ extension ZXingDecoder {
     /// zxing-cpp as a reader of views: a C++ library that may abort or hang, so isolated (a
     /// worker dying in it reads the file again without it); its caught failures are reported.
     package static func viewReader() -> ViewReader {
-        ViewReader(engine: .zxing, symbologies: symbologies, isolated: true, symbolCap: maxSymbols) { image, request in
+        ViewReader(name: .zxing, symbologies: symbologies, isolated: true, symbolCap: maxSymbols) { image, request in
             let outcome = decode(image, symbologies: request.symbologies, tries: request.tries)
             return ViewOutcome(symbols: outcome.symbols, failure: outcome.failure)
         }

@@ -33,7 +33,7 @@ enum Faults {
 
     static func wrap(_ reader: ViewReader) -> ViewReader {
         ViewReader(
-            engine: reader.engine, symbologies: reader.symbologies, isolated: reader.isolated,
+            name: reader.name, symbologies: reader.symbologies, isolated: reader.isolated,
             confirmsWeakReads: reader.confirmsWeakReads, symbolCap: reader.symbolCap
         ) { image, request in
             if let fault = FaultFrame(width: image.width, height: image.height), fault.isolatedOnly == reader.isolated { strike(fault) }

@@ -51,8 +51,8 @@ final class FrameScan {
         if !pass.when.allSatisfy({ $0 == .barsUnexplained ? look.barsToLookFor(pass, codes: merged.codes) : conditions.holds($0, merged.codes) }) {
             return
         }
-        if pass.decoder == .grid { return runGrid(pass) }
-        guard let reader = executor.reader(pass.decoder), let asked = viewRequest(pass, reader) else { return }
+        if pass.reader == .grid { return runGrid(pass) }
+        guard let reader = executor.reader(pass.reader), let asked = viewRequest(pass, reader) else { return }
         read(pass, reader, asked.request, barsOnly: asked.barsOnly)
     }
 
@@ -109,7 +109,7 @@ final class FrameScan {
             }
         }
         if pass.steps.contains(where: \.isLocated) && located.locate(merged.codes).isEmpty { return nil }
-        if viewPass.alreadyRead(pass, reader.engine, request) { return nil }
+        if viewPass.alreadyRead(pass, reader.name, request) { return nil }
         if pass.steps.contains(.sheetTiles) && unexplainedTiles().isEmpty { return nil }
         return (request, barsOnly)
     }
@@ -177,7 +177,7 @@ final class FrameScan {
         return frame.fractions(located.unread(merged.codes).map(\.center))
     }
 
-    /// The places' explanations: every code read so far; for the second decoder's places
+    /// The places' explanations: every code read so far; for the isolated reader's places
     /// (`.unexplainedRegions`) also every located QR code, read or not, that the grid decoder
     /// did not find to be no code (a QR code is what is there: no Data Matrix, PDF417 or
     /// Aztec for zxing-cpp to look for, turned both ways, in its place).

@@ -18,7 +18,7 @@ package struct PlanExecutor {
     package var beforeIsolatedReader: (([DetectedCode]) -> Void)?
     /// Called with the reader and its reason when a reader failed on a view (read nothing
     /// because of a caught exception or abort): the record names the reader.
-    package var failed: ((DecodingEngine, String) -> Void)?
+    package var failed: ((ReaderName, String) -> Void)?
     /// Called with a warning for the file's record: a limit of the plan reached (the located
     /// codes kept), so the record says that codes may be missing.
     package var warn: ((String) -> Void)?
@@ -31,12 +31,12 @@ package struct PlanExecutor {
     /// One reader named ZBar, reading what ZBar reads, with `decode` (the tests' recording and
     /// scripted decoders).
     package init(options: ReaderOptions, decode: @escaping SymbolDecoder) {
-        let zbar = Set(Symbology.allCases.filter { $0.engine == .zbar })
-        self.init(options: options, readers: [ViewReader(engine: .zbar, symbologies: zbar, confirmsWeakReads: true, decode: decode)])
+        let zbar = Set(Symbology.allCases.filter { $0.reader == .zbar })
+        self.init(options: options, readers: [ViewReader(name: .zbar, symbologies: zbar, confirmsWeakReads: true, decode: decode)])
     }
 
     /// The reader named `engine`, if the list has it.
-    func reader(_ engine: DecodingEngine) -> ViewReader? { readers.first { $0.engine == engine } }
+    func reader(_ engine: ReaderName) -> ViewReader? { readers.first { $0.name == engine } }
 
     /// Scans one upright frame.
     /// - Parameters:

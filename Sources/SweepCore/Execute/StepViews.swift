@@ -26,7 +26,7 @@ struct StepViews {
 
     /// The places a crop step cuts out: code-like, the small code-like with a bar field or an
     /// unread located code in them, the small code-like that no code read so far lies in (for
-    /// the second decoder), or the fine ones (a big fine place only where a bar field holds no
+    /// the isolated reader), or the fine ones (a big fine place only where a bar field holds no
     /// code read so far, or on a sheet of codes).
     static func places(
         _ step: PassStep, look: TextureProbe.Result, read: [Point] = [], unread: [Point] = [],

@@ -8,16 +8,16 @@ import Records
 final class ViewPass {
     private let frame: FrameViews
     private let options: ReaderOptions
-    private let failed: ((DecodingEngine, String) -> Void)?
+    private let failed: ((ReaderName, String) -> Void)?
     private let warn: ((String) -> Void)?
     /// Whether the cap warning was given for this frame (once a frame).
     private var warnedCap = false
     /// The whole-frame views read so far (their steps, identity fits left out) with the
     /// reader and request, on the base of version `readViewsOf` (`FrameViews.baseVersion`).
-    private var readViews: [(steps: [PassStep], engine: DecodingEngine, request: ViewRequest)] = []
+    private var readViews: [(steps: [PassStep], reader: ReaderName, request: ViewRequest)] = []
     private var readViewsOf = 0
 
-    init(frame: FrameViews, options: ReaderOptions, failed: ((DecodingEngine, String) -> Void)?, warn: ((String) -> Void)?) {
+    init(frame: FrameViews, options: ReaderOptions, failed: ((ReaderName, String) -> Void)?, warn: ((String) -> Void)?) {
         self.frame = frame
         self.options = options
         self.failed = failed
@@ -29,7 +29,7 @@ final class ViewPass {
     /// is the image itself, as `fit(3 MP)` was. Reads are deterministic, so the pass would find
     /// nothing new. Otherwise the view is noted as read (crops and warps are never: what they
     /// cut depends on what is read). The full-resolution decode forgets what was read before.
-    func alreadyRead(_ pass: ScanPass, _ engine: DecodingEngine, _ request: ViewRequest) -> Bool {
+    func alreadyRead(_ pass: ScanPass, _ reader: ReaderName, _ request: ViewRequest) -> Bool {
         guard !pass.steps.contains(where: { $0.isCrop || $0.isLocated || $0 == .sheetTiles }) else { return false }
         if readViewsOf != frame.baseVersion {
             readViews = []
@@ -38,12 +38,12 @@ final class ViewPass {
         var steps = pass.steps
         while case .fit(let mp) = steps.first, frame.base.megapixels <= mp { steps.removeFirst() }
         if readViews.contains(where: {
-            $0.steps == steps && $0.engine == engine && $0.request.lineStep == request.lineStep && $0.request.tries == request.tries
+            $0.steps == steps && $0.reader == reader && $0.request.lineStep == request.lineStep && $0.request.tries == request.tries
                 && $0.request.symbologies.isSuperset(of: request.symbologies)
         }) {
             return true
         }
-        readViews.append((steps, engine, request))
+        readViews.append((steps, reader, request))
         return false
     }
 
@@ -55,12 +55,12 @@ final class ViewPass {
         _ view: PassView, toFull: Homography, reader: ViewReader, request: ViewRequest, pass: ScanPass, frameIndex: Int, scanned: SymbologySet
     ) -> [DetectedCode] {
         let outcome = CappedRead.read(view.image, reader: reader, request: request)
-        for failure in outcome.failures { failed?(reader.engine, failure) }
+        for failure in outcome.failures { failed?(reader.name, failure) }
         if outcome.stillCapped && !warnedCap, let cap = reader.symbolCap {
             warnedCap = true
             let tile = outcome.smallestTile.map { " even in tiles of \($0.width)x\($0.height) px" } ?? ""
             warn?(
-                "\(reader.engine.rawValue) returned its most symbols a read (\(cap)) in frame \(frameIndex + 1), pass \(pass.name)\(tile): codes may be missing"
+                "\(reader.name.rawValue) returned its most symbols a read (\(cap)) in frame \(frameIndex + 1), pass \(pass.name)\(tile): codes may be missing"
             )
         }
         return outcome.symbols.filter { options.accepts($0, scanned: scanned) }.map { raw in

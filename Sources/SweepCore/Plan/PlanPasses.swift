@@ -9,7 +9,7 @@ extension ScanPlan {
         // QR codes are located first and read by the grid decoder, where the cheap look saw
         // code-like texture: once every located code is read, the ZBar passes after it look
         // for bars only (`allButSettledQR`; with --symbologies qr they do not run at all).
-        ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+        ScanPass("grid", [], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), reader: .grid),
         // A photo (4 MP and more) is scanned at 3 MP only if the cheap look saw code-like
         // texture at some scale: a smooth photo, the common case in a library, costs the
         // look and the 0.75 MP pass. Smaller images are always scanned.
@@ -18,7 +18,7 @@ extension ScanPlan {
         // zxing-cpp 3.1 on the same view (under 4 MP), for every symbology: it reads Data Matrix,
         // Aztec, PDF417 and the codes ZBar does not, and a linear code only once its lines agree,
         // which makes the read sure (`noSureRead`): the small-image retries are then not needed.
-        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .all, decoder: .zxing),
+        ScanPass("zxing-fit3", [.fit(megapixels: 3)], when: [.under(megapixels: 4)], symbols: .all, reader: .zxing),
     ]
 
     /// `normal`'s passes over the QR codes the locator found and no pass has read.
@@ -182,9 +182,9 @@ extension ScanPlan {
         ScanPass("all-rotate-30", [.downscale(2), .rotate(-30)], symbols: .linear),
         ScanPass("all-rotate45", [.downscale(2), .rotate(45)], symbols: .linear),
         ScanPass("all-rotate-45", [.downscale(2), .rotate(-45)], symbols: .linear),
-        // The second decoder (zxing-cpp: Data Matrix, PDF417, Aztec), after ZBar: full size and halved.
-        ScanPass("all-zxing-full", [], symbols: .twoDimensional, decoder: .zxing),
-        ScanPass("all-zxing-half", [.downscale(2)], symbols: .twoDimensional, decoder: .zxing),
+        // The isolated reader (zxing-cpp: Data Matrix, PDF417, Aztec), after ZBar: full size and halved.
+        ScanPass("all-zxing-full", [], symbols: .twoDimensional, reader: .zxing),
+        ScanPass("all-zxing-half", [.downscale(2)], symbols: .twoDimensional, reader: .zxing),
     ]
 
     /// zxing-cpp's retries in `normal`, after the ZBar passes (its first look, `zxing-fit3`, runs
@@ -193,28 +193,28 @@ extension ScanPlan {
     /// located QR codes left. No zxing-cpp pass decodes a big photo at full resolution: in
     /// `normal` that is spent only where the QR locator or the bar-field test says a code is
     /// (`thorough` reads the full frame).
-    public static let secondDecoderPasses: [ScanPass] = [
+    public static let isolatedReaderPasses: [ScanPass] = [
         ScanPass(
             "zxing-places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
-            symbols: .secondReader, decoder: .zxing),
+            symbols: .secondReader, reader: .zxing),
         // Turned places (under 4 MP): zxing-cpp 1.4 reads a PDF417 only within about 5° of
         // upright and an Aztec only within about 10°; each place turned back by 20° both ways.
         ScanPass(
             "zxing-places-rotate20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike, .under(megapixels: 4)],
-            symbols: .twoDimensional, decoder: .zxing),
+            symbols: .twoDimensional, reader: .zxing),
         ScanPass(
             "zxing-places-rotate-20", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(-20)], when: [.codeLike, .under(megapixels: 4)],
-            symbols: .twoDimensional, decoder: .zxing),
+            symbols: .twoDimensional, reader: .zxing),
         // Located QR codes no pass has read (a curved code, a code in glare): each cropped at
         // full resolution, as it is, for zxing-cpp's QR reader.
-        ScanPass("zxing-located", [.locatedCrop(margin: 1)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, decoder: .zxing),
+        ScanPass("zxing-located", [.locatedCrop(margin: 1)], when: [.codeLike, .locatedUnread], symbols: .twoDimensional, reader: .zxing),
         // A small image where nothing was read, doubled (modules under 2 px), where a finder
         // pattern or bars show (or it is tiny): trying hard, not inverted or shrunk (zxing-fit3
         // tried those at its size). On the 0.3 MP photos of no code it cost 31 ms each with all
         // tries and read nothing.
         ScanPass(
             "zxing-upscale2", [.upscale(2)], when: [.atMost(megapixels: 1), .nothingFound, .codeEvidence(megapixels: 1, orUnder: 0.1, finders: 1)],
-            symbols: .twoDimensional, decoder: .zxing, tries: .harder),
+            symbols: .twoDimensional, reader: .zxing, tries: .harder),
     ]
 
     /// A clean digital frame's passes (`ScanPlan.digital`): nothing blurred waits to be sharpened
@@ -226,11 +226,11 @@ extension ScanPlan {
             // then a plain one at the frame inverted (light codes on a dark ground). Together
             // they cost about half of zxing-cpp's default tries on a page with no code, and read
             // as many codes on the screenshots.
-            ScanPass("zxing-frame", [], symbols: .all, source: .full, decoder: .zxing, tries: .harder),
-            ScanPass("zxing-inverted", [.invert], when: invertedWhen, symbols: .all, source: .full, decoder: .zxing, tries: .plain),
+            ScanPass("zxing-frame", [], symbols: .all, source: .full, reader: .zxing, tries: .harder),
+            ScanPass("zxing-inverted", [.invert], when: invertedWhen, symbols: .all, source: .full, reader: .zxing, tries: .plain),
             // QR codes the locator finds that zxing-cpp left: the grid decoder (the locator is
             // cheap on a drawn frame; the cheap look is not needed to send it).
-            ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+            ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), reader: .grid),
         ]
         // ZBar for bars over the frame at its own size, every second line (not in `fast`:
         // zxing-cpp reads every linear symbology but SQ's and the add-ons): the first job reads
@@ -245,15 +245,15 @@ extension ScanPlan {
             passes.append(ScanPass("zbar-frame", [], symbols: .linear, source: .full, lineStep: 4))
             passes.append(
                 ScanPass(
-                    "zxing-half", [.downscale(2)], when: [.atLeast(megapixels: 2)], symbols: .twoDimensional, source: .full, decoder: .zxing,
+                    "zxing-half", [.downscale(2)], when: [.atLeast(megapixels: 2)], symbols: .twoDimensional, source: .full, reader: .zxing,
                     tries: .plain))
-            passes.append(ScanPass("zxing-all-tries", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, source: .full, decoder: .zxing))
+            passes.append(ScanPass("zxing-all-tries", [], when: [.atMost(megapixels: 1), .nothingFound], symbols: .all, source: .full, reader: .zxing))
             // ... and turned back by 20° both ways (a PDF417 or Aztec code at a slant).
             for deg in [20.0, -20] {
                 passes.append(
                     ScanPass(
                         "zxing-rotate\(Int(deg))", [.rotate(deg)], when: [.atMost(megapixels: 1), .nothingFound], symbols: .twoDimensional,
-                        source: .full, decoder: .zxing))
+                        source: .full, reader: .zxing))
             }
         }
         // A sheet of codes: only once codes were read (a drawn sheet's codes are read at once;

@@ -23,7 +23,7 @@ public struct ReaderOptions: Sendable, Equatable, Codable {
     public var keepsDecodeLog = false
     /// Readers not run (a worker reads a file again without the reader that died on it); the
     /// passes that name one are skipped.
-    public var leftOut: Set<DecodingEngine> = []
+    public var leftOut: Set<ReaderName> = []
 
     /// What ZBar is asked for: the chosen symbologies, plus the EAN codes add-ons are paired
     /// with when add-ons are chosen and paired (those hosts are reported only if chosen themselves).
@@ -57,7 +57,7 @@ extension ReaderOptions {
         settings.pairsAddOns = false
         settings.qrDetails = false
         var options = ReaderOptions(symbologies: SymbologySet([symbology]), minLinearQuality: 0)
-        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("plain-look", [], decoder: symbology.engine)], settings: settings)
+        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("plain-look", [], reader: symbology.reader)], settings: settings)
         return options
     }
 }

@@ -40,7 +40,7 @@ public enum PassStep: Sendable, Equatable, Hashable, Codable, CustomStringConver
     /// checked cloth) with neither cost no full-resolution pass.
     case smallRegions(maxArea: Double)
     /// The code-like places no bigger than this fraction of the frame that no code read so far
-    /// lies in: what ZBar did not explain (for the second decoder).
+    /// lies in: what ZBar did not explain (for the isolated reader).
     case unexplainedRegions(maxArea: Double)
     /// One square view per QR code the locator found and no pass has read yet: the code warped
     /// through its perspective transform to `side` pixels (more for dense codes, to keep the
@@ -204,7 +204,7 @@ public enum PassSymbols: String, Sendable, Equatable, Codable {
         case .all, .allButSettledQR: set.members
         case .linear: set.members.filter { !$0.isTwoDimensional }
         case .twoDimensional: set.members.filter { $0.isTwoDimensional }
-        case .secondReader: set.members.filter { $0.isTwoDimensional || $0.engine != .zbar }
+        case .secondReader: set.members.filter { $0.isTwoDimensional || $0.reader != .zbar }
         }
     }
 }
@@ -252,10 +252,10 @@ public struct ScanPass: Sendable, Equatable, Codable {
     public var symbols: PassSymbols
     /// The resolution the pass needs from its source (by default what its first step needs).
     public var source: SourceResolution
-    /// The reader the pass runs, by name: ZBar, the second decoder (zxing-cpp) for the
+    /// The reader the pass runs, by name: ZBar, the isolated reader (zxing-cpp) for the
     /// symbologies ZBar lacks and for QR codes, or the grid decoder. A pass only ever looks for
     /// what its reader reads (`ViewReader.symbologies`).
-    public var decoder: DecodingEngine
+    public var reader: ReaderName
     /// What zxing-cpp tries beyond a plain look (`ReaderTries`; its default, `.all`, unless said).
     public var tries: ReaderTries
     /// ZBar scans every `lineStep`-th row and column of the pass's views (1: every one). A view
@@ -264,11 +264,11 @@ public struct ScanPass: Sendable, Equatable, Codable {
     public var lineStep: Int
     public init(
         _ name: String, _ steps: [PassStep], when: [PassCondition] = [], symbols: PassSymbols = .all,
-        source: SourceResolution? = nil, decoder: DecodingEngine = .zbar, tries: ReaderTries = .all, lineStep: Int = 1
+        source: SourceResolution? = nil, reader: ReaderName = .zbar, tries: ReaderTries = .all, lineStep: Int = 1
     ) {
         self.name = name; self.steps = steps; self.when = when; self.symbols = symbols
         self.source = source ?? SourceResolution(steps: steps)
-        self.decoder = decoder
+        self.reader = reader
         self.tries = tries
         self.lineStep = lineStep
     }

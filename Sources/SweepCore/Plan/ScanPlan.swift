@@ -53,8 +53,8 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     // A small image (under 1 MP): zxing-cpp over it for every symbology first,
                     // with its own tries (cheap at that size); the grid decoder then for the QR
                     // codes it left, ZBar only where no sure read.
-                    ScanPass("zxing-fit1", [.fit(megapixels: 1)], when: [.under(megapixels: 1)], symbols: .all, decoder: .zxing),
-                    ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), decoder: .grid),
+                    ScanPass("zxing-fit1", [.fit(megapixels: 1)], when: [.under(megapixels: 1)], symbols: .all, reader: .zxing),
+                    ScanPass("grid", [], when: [.locatedUnread], symbols: .twoDimensional, source: .locatedModules(atLeast: 2.5), reader: .grid),
                     ScanPass("fit1", [.fit(megapixels: 1)], when: [.atLeast(megapixels: 1)], symbols: .allButSettledQR),
                     ScanPass("fit1-unsure", [.fit(megapixels: 1)], when: [.under(megapixels: 1), .noSureRead(minQuality: 40)], symbols: .allButSettledQR),
                     // A sheet of codes (big, code-like over much of it): ZBar at full resolution on
@@ -65,18 +65,18 @@ public struct ScanPlan: Sendable, Equatable, Codable {
                     // cheap look saw code-like places that no code read explains.
                     ScanPass(
                         "zxing-places", [.fit(megapixels: 1), .unexplainedRegions(maxArea: 0.5)], when: [.codeLike],
-                        symbols: .secondReader, decoder: .zxing),
+                        symbols: .secondReader, reader: .zxing),
                 ], digital: digitalPasses(invertedWhen: [.dark], bars: false), settings: settings)
         case .normal:
             // The cheap passes everywhere, then the retries where the cheap look or the locator
-            // says a code is, the second decoder last (the groups: PlanPasses.swift). Once the
+            // says a code is, the isolated reader last (the groups: PlanPasses.swift). Once the
             // frame's QR codes are settled, its 3 MP ZBar passes run where the bar-field test sees bars.
             var settings = PlanSettings()
             settings.settledNeedsBarField = true
             return ScanPlan(
                 effort: .normal,
                 passes: firstViewPasses + locatedPasses + [sheetTilesPass] + resolutionPasses + smallImagePasses
-                    + placeRetryPasses + crowdedSheetPasses + slantPasses + secondDecoderPasses,
+                    + placeRetryPasses + crowdedSheetPasses + slantPasses + isolatedReaderPasses,
                 digital: digitalPasses(invertedWhen: [], bars: true) + digitalLocatedPasses + smallImagePasses, settings: settings)
         case .thorough:
             // Everything normal does, in the same order on the same pixels (so never fewer codes
@@ -106,10 +106,10 @@ public struct ScanPlan: Sendable, Equatable, Codable {
     static func listing(_ passes: [ScanPass]) -> [String] {
         passes.enumerated().map { i, p in
             let steps = p.steps.isEmpty ? "full resolution" : p.steps.map(\.description).joined(separator: " → ")
-            let tries = p.decoder == .zxing && p.tries != .all ? " tries \(p.tries)" : ""
+            let tries = p.reader == .zxing && p.tries != .all ? " tries \(p.tries)" : ""
             let lines = p.lineStep > 1 ? " every \(p.lineStep == 2 ? "second" : "\(p.lineStep)th") line" : ""
             return
-                "  \(i + 1). \(p.name): \(steps) → \(p.decoder.rawValue)[\(p.symbols.rawValue)]\(tries)\(lines)   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
+                "  \(i + 1). \(p.name): \(steps) → \(p.reader.rawValue)[\(p.symbols.rawValue)]\(tries)\(lines)   when: \(p.when.isEmpty ? "always" : p.when.map(\.description).joined(separator: " and "))   source: \(p.source)"
         }
     }
 }

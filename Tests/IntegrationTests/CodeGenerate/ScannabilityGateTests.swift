@@ -229,7 +229,7 @@ struct ScannabilityGateTests {
             for view in views {
                 for symbology in symbologies {
                     let direct =
-                        symbology.engine == .zxing
+                        symbology.reader == .zxing
                         ? ZXingDecoder.decode(view, symbologies: [symbology]).symbols
                         : ZBarDecoder.decode(view, symbologies: [symbology])
                     let expected = Set(direct.filter { $0.symbology == symbology }.map(\.bytes))

@@ -33,9 +33,9 @@ struct ReaderListTests {
     }
 
     /// What one plain pass naming `engine` reads on `image` with `readers`, by symbology.
-    static func reads(_ image: LumaImage, _ engine: DecodingEngine, readers: [ViewReader]) -> [String] {
+    static func reads(_ image: LumaImage, _ engine: ReaderName, readers: [ViewReader]) -> [String] {
         var options = ReaderOptions(symbologies: .standard)
-        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("alone", [], decoder: engine)])
+        options.plan = ScanPlan(effort: .normal, passes: [ScanPass("alone", [], reader: engine)])
         options.plan.settings.qrDetails = false
         let executor = PlanExecutor(options: options, readers: readers)
         return executor.scan(image).map { "\($0.symbology.rawValue):" + String(decoding: $0.bytes, as: UTF8.self) }.sorted()
@@ -45,9 +45,9 @@ struct ReaderListTests {
     func eachReaderAlone() throws {
         let image = try Self.page(try TempDir("readers"))
         let all = BarcodeReader.viewReaders()
-        #expect(all.map(\.engine) == [.zbar, .zxing])
-        let zbar = try #require(all.first { $0.engine == .zbar })
-        let zxing = try #require(all.first { $0.engine == .zxing })
+        #expect(all.map(\.name) == [.zbar, .zxing])
+        let zbar = try #require(all.first { $0.name == .zbar })
+        let zxing = try #require(all.first { $0.name == .zxing })
         #expect(Self.reads(image, .zbar, readers: [zbar]) == ["code128:READER-128", "qr:https://example.com/reader"])
         #expect(Self.reads(image, .zxing, readers: [zxing]) == ["code128:READER-128", "datamatrix:READER DM 42", "qr:https://example.com/reader"])
         // A pass naming a reader the list lacks reads nothing (and asks no other reader).
@@ -58,16 +58,16 @@ struct ReaderListTests {
     @Test("each reader's roles are its entry's: zxing-cpp is isolated (a worker dying in it reads again without it), ZBar confirms weak reads")
     func roles() {
         let all = BarcodeReader.viewReaders()
-        #expect(all.filter(\.isolated).map(\.engine) == [.zxing])
+        #expect(all.filter(\.isolated).map(\.name) == [.zxing])
         #expect(BarcodeReader.isolatedReaders == [.zxing])
-        #expect(all.filter(\.confirmsWeakReads).map(\.engine) == [.zbar])
+        #expect(all.filter(\.confirmsWeakReads).map(\.name) == [.zbar])
     }
 
-    @Test("each symbology has its home reader (Symbology.engine) in the list; zxing-cpp 3.1 reads all but SQ Code, ISBN and the add-ons")
+    @Test("each symbology has its home reader (Symbology.reader) in the list; zxing-cpp 3.1 reads all but SQ Code, ISBN and the add-ons")
     func symbologiesPerReader() {
         for s in Symbology.allCases {
-            let by = BarcodeReader.viewReaders().filter { $0.symbologies.contains(s) }.map(\.engine)
-            #expect(by.contains(s.engine), "\(s): \(by)")
+            let by = BarcodeReader.viewReaders().filter { $0.symbologies.contains(s) }.map(\.name)
+            #expect(by.contains(s.reader), "\(s): \(by)")
             #expect(by.contains(.zxing) == ![.sq, .isbn10, .isbn13, .ean2, .ean5].contains(s), "\(s): \(by)")
         }
         #expect(ZBarDecoder.symbologies.contains(.code128) && !ZBarDecoder.symbologies.contains(.datamatrix))
@@ -75,14 +75,14 @@ struct ReaderListTests {
     }
 
     @Test(
-        "ZBar's numbers live in its bridge: each ZBar symbology's type reads back, the others have none, and ZBarDecoder reads exactly Symbology.engine's ZBar set"
+        "ZBar's numbers live in its bridge: each ZBar symbology's type reads back, the others have none, and ZBarDecoder reads exactly Symbology.reader's ZBar set"
     )
     func zbarTypesRoundTrip() {
-        let zbar = Symbology.allCases.filter { $0.engine == .zbar }
+        let zbar = Symbology.allCases.filter { $0.reader == .zbar }
         for s in zbar { #expect(s.zbarType.flatMap(Symbology.init(zbarType:)) == s, "\(s)") }
         #expect(Symbology(zbarType: .init(rawValue: 57)) == nil)  // ZBar's PDF417: not reported (zxing-cpp reads PDF417)
         #expect(Set(zbar.compactMap { $0.zbarType?.rawValue }).count == zbar.count)
-        for s in Symbology.allCases where s.engine == .zxing { #expect(s.zbarType == nil, "\(s)") }
+        for s in Symbology.allCases where s.reader == .zxing { #expect(s.zbarType == nil, "\(s)") }
         #expect(ZBarDecoder.symbologies == Set(zbar))
     }
 }

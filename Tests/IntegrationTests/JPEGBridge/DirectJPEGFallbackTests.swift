@@ -1,4 +1,5 @@
 import Foundation
+import InputSources
 import JPEGBridge
 import MagickBridge
 import TestSupport
@@ -142,8 +143,9 @@ struct DirectJPEGFallbackTests {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let loaded = try ImageLoader.load(bytes, format: .jpeg, minMegapixels: 1, reduceToFit: true)
         #expect(loaded.decoder == .libjpegTurbo && loaded.scale == 0.5)
-        let full = FullResolutionFrames(of: loaded, bytes: bytes, limits: LoadLimits())
-        let first = try #require(full.frame(0)), again = try #require(full.frame(0))
+        let full = PictureFrames(of: loaded, bytes: bytes, limits: LoadLimits())
+        let first = try #require(full.pixels(of: 0, .fullResolution)), again = try #require(full.pixels(of: 0, .fullResolution))
+        #expect(full.pixels(of: 0, .rendering(dpi: 300, region: nil)) == nil && full.next()?.image.width == 2000)
         #expect(first == again && first.width == 4000 && first.height == 3000)
         #expect(full.decodes.map(\.scale) == [0.5, 1] && full.decodes.allSatisfy { $0.decoder == .libjpegTurbo })
 

@@ -11,11 +11,11 @@ import Testing
 /// (`zxing-located`: each cropped at full resolution, as it is). On a real qrencode symbol on a
 /// canvas: the crop reads it, its corners land in the full frame, the record is a QR record as
 /// ZBar's would be, and nothing runs when QR is not asked for or ZBar has read the code.
-@Suite("Second decoder: QR codes")
+@Suite("Isolated reader: QR codes")
 struct SecondDecoderQRTests {
     static let text = "ZXING-LOCATED-QR-31"
     static let zxingLocated = ScanPass(
-        "zxing-located", [.locatedCrop(margin: 1)], when: [.locatedUnread], symbols: .twoDimensional, decoder: .zxing)
+        "zxing-located", [.locatedCrop(margin: 1)], when: [.locatedUnread], symbols: .twoDimensional, reader: .zxing)
 
     /// A version 1 symbol (21 modules of 6 px, so 126 px) on a 900x700 canvas at (424, 274).
     static func canvas(_ dir: TempDir) throws -> (LumaImage, [Point]) {
@@ -42,7 +42,7 @@ struct SecondDecoderQRTests {
         #expect(code.symbology == .qr)
         #expect(String(decoding: code.bytes, as: UTF8.self) == Self.text)
         #expect(code.pass == "zxing-located")
-        // The same record a ZBar read gives: no GS1 flag of the second decoder's.
+        // The same record a ZBar read gives: no GS1 flag of the isolated reader's.
         #expect(code.gs1 == nil)
         for corner in box {
             #expect(code.corners.points.contains { abs($0.x - corner.x) <= 3 && abs($0.y - corner.y) <= 3 }, "\(corner) in \(code.corners.points)")

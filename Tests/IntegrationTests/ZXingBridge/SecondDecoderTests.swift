@@ -9,10 +9,10 @@ import ZXingBridge
 
 @testable import CodeSweep
 
-/// Issue 19: Data Matrix, PDF417 and Aztec read by the second decoder (zxing-cpp) beside ZBar,
+/// Issue 19: Data Matrix, PDF417 and Aztec read by the isolated reader (zxing-cpp) beside ZBar,
 /// from zint drawings, upright and rotated, corners in the upright frame; GS1 flagged; and a
-/// failure inside the second decoder never costs ZBar's codes.
-@Suite("Second decoder")
+/// failure inside the isolated reader never costs ZBar's codes.
+@Suite("Isolated reader")
 struct SecondDecoderTests {
     /// zint's barcode numbers.
     static let zintType: [Symbology: Int] = [.datamatrix: 71, .pdf417: 55, .aztec: 92]
@@ -110,31 +110,31 @@ struct SecondDecoderTests {
         #expect(p.symbologyID == "]d1")
     }
 
-    @Test("names, groups and the plan: the second decoder is plan data, after ZBar's first view on a photo")
+    @Test("names, groups and the plan: the isolated reader is plan data, after ZBar's first view on a photo")
     func namesAndPlan() throws {
         #expect(try SymbologySet.parse("datamatrix,pdf417,aztec").members == [.datamatrix, .pdf417, .aztec])
         #expect(try SymbologySet.parse("zxing").members.isSuperset(of: [.datamatrix, .pdf417, .aztec, .microqr, .rmqr, .telepen]))
         #expect(try SymbologySet.parse("2d").members.isSuperset(of: [.qr, .datamatrix, .pdf417, .aztec]))
         #expect(try SymbologySet.parse("1d").members.allSatisfy { !$0.isTwoDimensional })
         #expect(SymbologySet.standard.members.isSuperset(of: [.datamatrix, .pdf417, .aztec]))
-        #expect(Symbology.datamatrix.engine == .zxing && Symbology.qr.engine == .zbar)
+        #expect(Symbology.datamatrix.reader == .zxing && Symbology.qr.reader == .zbar)
         let normal = ScanPlan.forEffort(.normal)
-        let second = normal.passes.filter { $0.decoder == .zxing }
+        let second = normal.passes.filter { $0.reader == .zxing }
         #expect(!second.isEmpty)
         // ZBar's 3 MP view comes first, zxing-cpp on the same view right after it (a worker sends
         // the codes found so far before each zxing-cpp pass, and reads a file again without
         // zxing-cpp when it died there: `faultKeepsZBarCodes` below); zxing-cpp's retries come last.
         let names = normal.passes.map(\.name)
-        let firstSecond = try #require(normal.passes.firstIndex { $0.decoder == .zxing })
+        let firstSecond = try #require(normal.passes.firstIndex { $0.reader == .zxing })
         #expect(names[firstSecond] == "zxing-fit3" && names.firstIndex(of: "fit3")! < firstSecond)
         let retries = try #require(names.firstIndex(of: "zxing-places"))
-        #expect(normal.passes[retries...].allSatisfy { $0.decoder == .zxing })
+        #expect(normal.passes[retries...].allSatisfy { $0.reader == .zxing })
         #expect(normal.listing.contains("zxing-cpp[2d]"))
-        #expect(ScanPlan.forEffort(.fast).passes.last?.decoder == .zxing)
-        #expect(ScanPlan.forEffort(.thorough).passes.contains { $0.decoder == .zxing })
+        #expect(ScanPlan.forEffort(.fast).passes.last?.reader == .zxing)
+        #expect(ScanPlan.forEffort(.thorough).passes.contains { $0.reader == .zxing })
     }
 
-    @Test("check: an image the second decoder failed on breaks decoder_failed; Data Matrix is an allowed symbology by name")
+    @Test("check: an image the isolated reader failed on breaks decoder_failed; Data Matrix is an allowed symbology by name")
     func checkRules() throws {
         var record = FileRecord(path: "assets/label.png")
         record.width = 100; record.height = 100
@@ -150,13 +150,13 @@ struct SecondDecoderTests {
         let evaluator = try Evaluator(rules: rules, context: PathContext(currentDirectory: "/"), today: "2026-01-01")
         #expect(evaluator.evaluate(record, scans: []).violations.map(\.rule).isEmpty)
         record.failedDecoder = "zxing-cpp"
-        record.warnings = ["the second decoder (zxing-cpp) crashed (the worker died: signal 9)"]
+        record.warnings = ["the isolated reader (zxing-cpp) crashed (the worker died: signal 9)"]
         let failed = evaluator.evaluate(record, scans: [])
         #expect(failed.violations.map(\.rule) == ["decoder_failed"])
         #expect(failed.violations.first?.message.contains("zxing-cpp") == true)
     }
 
-    /// A QR code (ZBar's) beside a Data Matrix (the second decoder's) on one canvas, 640 x 360
+    /// A QR code (ZBar's) beside a Data Matrix (the isolated reader's) on one canvas, 640 x 360
     /// or the size of `fault` (`FaultFrame`: zxing-cpp fails on it in the fault-injecting binary).
     static func mixed(_ dir: TempDir, fault: FaultFrame? = nil) throws -> String {
         let folder = try dir.mkdir("in")
@@ -189,7 +189,7 @@ struct SecondDecoderTests {
     }
 
     @Test(
-        "an abort, crash or hang inside the second decoder: the file is read again without it, with a warning naming it",
+        "an abort, crash or hang inside the isolated reader: the file is read again without it, with a warning naming it",
         arguments: [FaultFrame.isolatedAbort, .isolatedCrash, .isolatedHang])
     func faultKeepsZBarCodes(_ fault: FaultFrame) throws {
         let dir = try TempDir()

@@ -13,7 +13,7 @@ struct ViewReaderTests {
         let image = LumaImage(width: 4, height: 3, pixels: [UInt8](repeating: 200, count: 12))
         let symbol = RawSymbol(symbology: .ean13, bytes: Array("4006381333931".utf8), points: [Point(x: 0, y: 1)], quality: 3, orientation: 0)
         var asked: [ViewRequest] = []
-        let reader = ViewReader(engine: .zbar, symbologies: [.ean13, .qr], confirmsWeakReads: true) { view, request in
+        let reader = ViewReader(name: .zbar, symbologies: [.ean13, .qr], confirmsWeakReads: true) { view, request in
             asked.append(request)
             return view.width == 4 ? [symbol] : []
         }
@@ -21,7 +21,7 @@ struct ViewReaderTests {
         let outcome = reader.read(image, request)
         #expect(outcome.symbols == [symbol] && outcome.failure == nil)
         #expect(asked == [request])
-        #expect(reader.confirmsWeakReads && !reader.isolated && reader.engine == .zbar)
+        #expect(reader.confirmsWeakReads && !reader.isolated && reader.name == .zbar)
     }
 
     @Test("zxing-cpp's tries are named as the plan listing prints them, and read back as written")

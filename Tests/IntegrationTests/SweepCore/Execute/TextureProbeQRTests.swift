@@ -11,7 +11,7 @@ import Testing
 
 /// The texture probe's gates with a real QR code in the picture (libqrencode's modules drawn
 /// through a frame): a located code is no evidence of a linear code, and explains its place for
-/// the second decoder. (The probe on drawn textures alone: the unit tests' TextureProbeTests.)
+/// the isolated reader. (The probe on drawn textures alone: the unit tests' TextureProbeTests.)
 @Suite("Texture probe with a QR code in the picture")
 struct TextureProbeQRTests {
     /// A 900x700 picture of a version 3 QR code of `payload`, `module` px a module, its
@@ -24,7 +24,7 @@ struct TextureProbeQRTests {
     }
 
     /// How many views the one pass `pass` hands its decoder (ZBar's or, for a `.zxing` pass,
-    /// the second decoder), every decode reading nothing.
+    /// the isolated reader), every decode reading nothing.
     static func decoderCalls(_ img: LumaImage, _ pass: ScanPass) -> Int {
         var options = ReaderOptions(effort: .normal)
         options.plan = ScanPlan(effort: .normal, passes: [pass])
@@ -34,7 +34,7 @@ struct TextureProbeQRTests {
             calls.count += 1; return []
         }
         executor.readers.append(
-            ViewReader(engine: .zxing, symbologies: [.qr, .datamatrix, .pdf417, .aztec]) { _, _ in
+            ViewReader(name: .zxing, symbologies: [.qr, .datamatrix, .pdf417, .aztec]) { _, _ in
                 calls.count += 1; return []
             })
         _ = executor.scan(img)
@@ -62,16 +62,16 @@ struct TextureProbeQRTests {
         #expect(Self.decoderCalls(bigBars, turn) == 1)
     }
 
-    /// The second decoder's places (code-like, no code read in them) leave out a located QR
+    /// The isolated reader's places (code-like, no code read in them) leave out a located QR
     /// code's place, read or not: zxing-cpp looks there for Data Matrix, PDF417 and Aztec only.
-    @Test("a located QR code explains its place for the second decoder; a code-like patch without finders does not")
+    @Test("a located QR code explains its place for the isolated reader; a code-like patch without finders does not")
     func locatedQRExplainsItsPlaceForTheSecondDecoder() throws {
         let qr = try Self.drawnQR("https://codesweep.example/places", x: 200, y: 150, module: 6)
         let patch = Drawn.patch(width: 900, height: 700, x: 300, y: 200, module: 4, modules: 40)
         let places = ScanPass(
             "places", [.fit(megapixels: 3), .unexplainedRegions(maxArea: 1), .rotate(20)], when: [.codeLike],
-            symbols: .twoDimensional, decoder: .zxing)
+            symbols: .twoDimensional, reader: .zxing)
         #expect(Self.decoderCalls(qr, places) == 0, "the QR code's place is explained by the located code, unread as it is here")
-        #expect(Self.decoderCalls(patch, places) >= 1, "a code-like place with no finders is the second decoder's")
+        #expect(Self.decoderCalls(patch, places) >= 1, "a code-like place with no finders is the isolated reader's")
     }
 }

@@ -181,7 +181,7 @@ struct QRGridReaderTests {
         // passes the grid decoder reads it.
         settings.reader.plan.digital = []
         #expect(try Library.file(png, settings: settings).codes.map(\.pass) == ["zxing-fit1"])
-        settings.reader.plan.passes.removeAll { $0.decoder == .zxing }
+        settings.reader.plan.passes.removeAll { $0.reader == .zxing }
         let record = try Library.file(png, settings: settings)
         let code = try #require(record.codes.first)
         #expect(code.bytes == Array(String(repeating: "details-", count: 40).utf8))

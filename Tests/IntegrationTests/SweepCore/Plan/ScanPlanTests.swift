@@ -194,7 +194,7 @@ struct ScanPlanTests {
         let codes = try Self.sweepRead(shot, Self.normalPasses)
         #expect(Self.texts(codes) == ["https://ex.am/t/c-ABCDEFGHJKLMNPQRST"])
         #expect(codes.first?.pass == "fine-full")
-        let unlocated = try Self.sweepRead(shot, Self.normalPasses.filter { !$0.name.hasPrefix("located") && $0.decoder != .grid })
+        let unlocated = try Self.sweepRead(shot, Self.normalPasses.filter { !$0.name.hasPrefix("located") && $0.reader != .grid })
         #expect(Self.texts(unlocated) == ["https://ex.am/t/c-ABCDEFGHJKLMNPQRST"])
         #expect(unlocated.first?.pass == "fine-full")
         // Why crops keep a margin: ZBar misses this code in a crop with 25 px around it, and
@@ -213,8 +213,8 @@ struct ScanPlanTests {
         let shot = try Self.cameraQR(s, "https://ex.am/t/r-ABCDEFGHJKLMNPQRST", module: 3, tilt: 10, blur: 1.2)
         // The locator finds it too (and the grid decoder reads it first in the normal plan);
         // without the located passes, regions-full is what reads it, and without both nothing
-        // ZBar runs does (zxing-cpp's QR reader, in the second decoder's passes, reads it too).
-        let unlocated = Self.normalPasses.filter { !$0.name.hasPrefix("located") && $0.decoder == .zbar }
+        // ZBar runs does (zxing-cpp's QR reader, in the isolated reader's passes, reads it too).
+        let unlocated = Self.normalPasses.filter { !$0.name.hasPrefix("located") && $0.reader == .zbar }
         let without = unlocated.filter { $0.name != "regions-full" }
         #expect(try Self.sweepRead(shot, without).isEmpty, "the plan without regions-full should miss it")
         let codes = try Self.sweepRead(shot, unlocated)

@@ -23,7 +23,7 @@ struct CappedReadTests {
     /// Every 4th pixel of every 4th row is looked at: a box of 40 px shows 10 x 10 samples
     /// whatever the view's offset, fewer when a view's edge cuts it.
     static func reader(cap: Int?, count: Int, side: Int = 40, reads: Counter? = nil) -> ViewReader {
-        ViewReader(engine: .zxing, symbologies: [.qr], symbolCap: cap) { image, _ in
+        ViewReader(name: .zxing, symbologies: [.qr], symbolCap: cap) { image, _ in
             reads?.n += 1
             var lo = [(Int, Int)](repeating: (Int.max, Int.max), count: count), hi = [(Int, Int)](repeating: (-1, -1), count: count)
             var n = [Int](repeating: 0, count: count)

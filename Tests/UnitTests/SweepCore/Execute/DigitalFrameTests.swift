@@ -50,25 +50,25 @@ struct DigitalFrameTests {
         for effort in Effort.allCases {
             let plan = ScanPlan.forEffort(effort)
             #expect(Array(plan.digital.prefix(3).map(\.name)) == ["zxing-frame", "zxing-inverted", "grid"], "\(effort)")
-            #expect(plan.digital[0].decoder == .zxing && plan.digital[0].tries == .harder && plan.digital[0].symbols == .all)
+            #expect(plan.digital[0].reader == .zxing && plan.digital[0].tries == .harder && plan.digital[0].symbols == .all)
             #expect(plan.digital[1].steps == [.invert] && plan.digital[1].tries == .plain)
             #expect(plan.listing.contains("a clean digital frame"), "\(effort)")
         }
         // fast looks at the inverted frame only when it is dark, and runs no ZBar pass there.
         let fast = ScanPlan.forEffort(.fast)
         #expect(fast.digital[1].when == [.dark])
-        #expect(!fast.digital.contains { $0.decoder == .zbar && $0.name == "zbar-frame" })
+        #expect(!fast.digital.contains { $0.reader == .zbar && $0.name == "zbar-frame" })
         // normal: ZBar over the frame at its own size for bars, whatever the bar-field test says,
         // and zxing-cpp at half size in a big frame.
         let normal = ScanPlan.forEffort(.normal)
         let zbar = normal.digital.first { $0.name == "zbar-frame" }
-        #expect(zbar?.when == [] && zbar?.steps == [] && zbar?.symbols == .linear && zbar?.decoder == .zbar)
+        #expect(zbar?.when == [] && zbar?.steps == [] && zbar?.symbols == .linear && zbar?.reader == .zbar)
         #expect(normal.digital.first { $0.name == "zxing-half" }?.steps == [.downscale(2)])
         // thorough: normal's digital passes first, then every photo pass (never fewer codes).
         let thorough = ScanPlan.forEffort(.thorough)
         #expect(Array(thorough.digital.prefix(normal.digital.count)) == normal.digital)
         #expect(Array(thorough.digital.suffix(thorough.passes.count)) == thorough.passes)
         // fast reads the symbologies only zxing-cpp reads on a photo too.
-        #expect(fast.passes.contains { $0.decoder == .zxing && $0.symbols == .secondReader })
+        #expect(fast.passes.contains { $0.reader == .zxing && $0.symbols == .secondReader })
     }
 }

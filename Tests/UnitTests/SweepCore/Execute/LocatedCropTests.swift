@@ -4,7 +4,7 @@ import Testing
 
 @testable import SweepCore
 
-/// The second decoder's QR crops (`.locatedCrop`) and which decoder looks for what: pure
+/// The isolated reader's QR crops (`.locatedCrop`) and which decoder looks for what: pure
 /// geometry and tables, no image.
 @Suite("Located crops and decoders")
 struct LocatedCropTests {
@@ -58,15 +58,15 @@ struct LocatedCropTests {
     @Test func normalCropsUnreadLocatedCodesForTheSecondDecoderAfterEveryZBarPass() throws {
         let passes = ScanPlan.forEffort(.normal).passes
         let i = try #require(passes.firstIndex { $0.name == "zxing-located" })
-        #expect(passes[i].decoder == .zxing)
+        #expect(passes[i].reader == .zxing)
         #expect(passes[i].steps == [.locatedCrop(margin: 1)])
         #expect(passes[i].source == .full)
         #expect(passes[i].when.contains(.locatedUnread))
-        #expect(passes[i...].allSatisfy { $0.decoder == .zxing })
+        #expect(passes[i...].allSatisfy { $0.reader == .zxing })
         // fast's photo passes: zxing-cpp over a small image first, and last on the code-like
         // places no code read explains.
-        #expect(ScanPlan.forEffort(.fast).passes.filter { $0.decoder == .zxing }.map(\.name) == ["zxing-fit1", "zxing-places"])
-        #expect(ScanPlan.forEffort(.fast).passes.last?.decoder == .zxing)
+        #expect(ScanPlan.forEffort(.fast).passes.filter { $0.reader == .zxing }.map(\.name) == ["zxing-fit1", "zxing-places"])
+        #expect(ScanPlan.forEffort(.fast).passes.last?.reader == .zxing)
         // thorough runs all of normal first, in the same order.
         #expect(Array(ScanPlan.forEffort(.thorough).passes.prefix(passes.count)) == passes)
     }

@@ -14,8 +14,8 @@ struct PlanListingTests {
         // a sheet of codes at full resolution where texture no code read explains is left.
         let fast = ScanPlan.forEffort(.fast).passes
         #expect(fast.map(\.name) == ["zxing-fit1", "grid", "fit1", "fit1-unsure", "sheet-tiles", "zxing-places"])
-        #expect(fast[1].decoder == .grid)
-        #expect(fast[0].decoder == .zxing && fast[0].symbols == .all && fast[0].when == [.under(megapixels: 1)])
+        #expect(fast[1].reader == .grid)
+        #expect(fast[0].reader == .zxing && fast[0].symbols == .all && fast[0].when == [.under(megapixels: 1)])
         #expect(fast[2].symbols == .allButSettledQR && fast[2].when == [.atLeast(megapixels: 1)])
         #expect(fast[3].when == [.under(megapixels: 1), .noSureRead(minQuality: 40)])
         #expect(fast[4].when == [.sheet] && fast[4].source == .full)
@@ -27,7 +27,7 @@ struct PlanListingTests {
         #expect(normal.passes.prefix(4).map(\.name) == ["grid", "fit3", "fit3-textured", "zxing-fit3"])
         #expect(normal.passes[1].when == [.under(megapixels: 4)] && normal.passes[2].when == [.atLeast(megapixels: 4), .codeLike])
         #expect(normal.passes[1].symbols == .allButSettledQR && normal.passes[2].symbols == .allButSettledQR)
-        #expect(normal.passes[3].decoder == .zxing && normal.passes[3].symbols == .all && normal.passes[3].when == [.under(megapixels: 4)])
+        #expect(normal.passes[3].reader == .zxing && normal.passes[3].symbols == .all && normal.passes[3].when == [.under(megapixels: 4)])
         // The small-image retries of ZBar: only without a sure read, and where bars show (or tiny).
         #expect(normal.passes.first { $0.name == "upscale2" }?.when.contains(.codeEvidence(megapixels: 1, orUnder: 0.1, finders: nil)) == true)
         #expect(normal.listing.contains("regions-full: code-like-regions(<=2% with bars or located-qr)"))

@@ -1,15 +1,19 @@
 import Imaging
+import InputSources
+import Records
 
-/// A loaded file's frames at full resolution, for what needs more pixels than a reduced first
-/// decode has (a pass that asks for resolution, grading a code on the frame it was read in).
-/// When the load was at full resolution these are its own frames; otherwise the file's bytes
-/// are decoded again, at full resolution, on first use only, and that decode is timed. Used
-/// inside the one task that scans the file.
-package final class FullResolutionFrames {
+/// A loaded picture as a source of frames (`FrameSource`): its frames one at a time, and each
+/// at full resolution on request (`PixelRequest.fullResolution`), for what needs more pixels
+/// than a reduced first decode has (a pass that asks for resolution, grading a code on the
+/// frame it was read in). When the load was at full resolution these are its own frames;
+/// otherwise the file's bytes are decoded again, at full resolution, on first use only, and that
+/// decode is timed. Used inside the one task that scans the file.
+package final class PictureFrames: FrameSource {
     let loaded: LoadedImage
     let bytes: [UInt8]
     let limits: LoadLimits
     private var decoded: LoadedImage?
+    private var given = 0
     let jpeg: JPEGPath
     /// How long the second decode took, in milliseconds; nil when none was made.
     package private(set) var decodeMilliseconds: Double?
@@ -24,9 +28,16 @@ package final class FullResolutionFrames {
         decodes = [(loaded.decoder, loaded.scale)]
     }
 
-    /// Frame `i` at full resolution; nil when the file has no such frame or it does not decode
-    /// at full resolution within the limits (the decode is tried once).
-    package func frame(_ i: Int) -> LumaImage? {
+    package func next() -> SourceFrame? {
+        guard given < loaded.frames.count else { return nil }
+        defer { given += 1 }
+        return SourceFrame(loaded.frames[given], index: given, scale: loaded.scale)
+    }
+
+    /// Frame `i` at full resolution (a picture has no other request); nil when the file has no
+    /// such frame or it does not decode at full resolution within the limits (tried once).
+    package func pixels(of i: Int, _ request: PixelRequest) -> LumaImage? {
+        guard request == .fullResolution else { return nil }
         if loaded.scale == 1 { return i < loaded.frames.count ? loaded.frames[i] : nil }
         if decodeMilliseconds == nil {
             let start = ContinuousClock.now
