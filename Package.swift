@@ -234,7 +234,7 @@ let package = Package(
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
                 "WorkerProcesses", "Readers", "ArchiveBridge", "MailBridge",
-                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge",
+                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge", "InputSources",
             ],
             path: "Tests/IntegrationTests"),
     ]

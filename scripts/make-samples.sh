@@ -144,7 +144,7 @@ trimbox() { "$CONVERT" "$1" -bordercolor white -border 1 -trim -format '%w %h %X
   | awk '{print $1, $2, $3 - 1, $4 - 1}'; }
 
 # 11. boarding-pass.png: a phone screenshot of a boarding pass, its PDF417 holding an IATA
-# BCBP-like string (read by the second decoder, zxing-cpp).
+# BCBP-like string (read by the isolated reader, zxing-cpp).
 BCBP="M1DOE/JANE            EABC123 LHRJFKBA 0117 328Y014C0042 100"
 zint -b 55 --scale=2 -d "$BCBP" -o "$TMP/bp-pdf.png" >/dev/null
 read -r PW PH PX PY < <(trimbox "$TMP/bp-pdf.png")
