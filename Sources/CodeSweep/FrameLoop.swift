@@ -115,8 +115,11 @@ struct FrameLoop {
                 send(partial)
             }
         }
-        BarcodeReader.trace(
-            "file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(frame.index)")
+        // The line is made only when tracing: every frame of every item comes through here.
+        if BarcodeReader.tracing {
+            BarcodeReader.trace(
+                "file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(frame.index)")
+        }
         let i = frame.index
         var result = BarcodeReader.read(
             ReadFrame(
