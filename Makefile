@@ -62,7 +62,7 @@ check-library: deps
 	grep -qxF 'Samples/screenshot.png: code128 INV-2024-000172 [740,380 1095,380 1095,459 740,459]' .build/library-client.txt
 	grep -qxF 'blank: 0 codes' .build/library-client.txt
 
-# The Slurm recipe of docs/scale-out.md (examples/slurm/sweep.sbatch + merge.sbatch) run as written
+# The Slurm recipe of docs/forensics.md (examples/slurm/sweep.sbatch + merge.sbatch) run as written
 # on a real one-node Slurm (root only: installs slurmctld, slurmd, slurm-client and munge when
 # missing, starts them in a temporary folder, stops them by pid on exit): the merged report must be
 # byte for byte a single scan's, also with a task cancelled part-way and re-submitted. CI runs it

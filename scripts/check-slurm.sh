@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-slurm: the Slurm recipe of docs/scale-out.md (examples/slurm/sweep.sbatch and
+# make check-slurm: the Slurm recipe of docs/forensics.md (examples/slurm/sweep.sbatch and
 # merge.sbatch) run as written on a real Slurm, a one-node cluster started here, and its merged
 # report compared byte for byte with one `codesweep scan` of the same folder:
 #   run 1: the array and the dependent merge job, as the docs submit them;
@@ -224,7 +224,7 @@ failed=$(grep -c '"status":"error"' single.jsonl || true)
 [ "$failed" -ge 3 ] || die "the single scan recorded $failed failed files, expected the broken ones"
 say "swept folder: $files files ($failed fail on purpose; made in $(since "$gen_started" "$scan_started") s), one codesweep scan: $(since "$scan_started") s"
 
-# The recipe as docs/scale-out.md gives it: the environment, the array, the dependent merge.
+# The recipe as docs/forensics.md gives it: the environment, the array, the dependent merge.
 export PATH="$(dirname "$BIN"):$PATH" CODESWEEP_ROOTS=photos
 sweep=$repo/examples/slurm/sweep.sbatch
 merge=$repo/examples/slurm/merge.sbatch

@@ -117,7 +117,7 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: [.customShort("0"), .customLong("null")], help: "The --files-from list is NUL-separated (find -print0).")
     var nulSeparated = false
 
-    @Option(help: "Scan only shard K of N (0 <= K < N): the files whose path's FNV-1a hash mod N is K. See docs/scale-out.md.")
+    @Option(help: "Scan only shard K of N (0 <= K < N): the files whose path's FNV-1a hash mod N is K. See docs/forensics.md.")
     var shard: String?
 
     func validate() throws {
