@@ -177,7 +177,7 @@ bench-videos: release
 clean:
 	rm -rf .build .build-dist dist Sources/Commands/DistVersion.generated.swift
 
-# Release packages for Debian 12 x86_64 (Swift runtime linked in; see README "Installing"):
+# Release packages for Debian 12 x86_64 (Swift runtime linked in; see README "Install"):
 # dist/codesweep-VERSION-linux-x86_64.tar.gz and dist/codesweep_VERSION_amd64.deb, VERSION from
 # `git describe` (scripts/version.sh). Its own scratch path, .build-dist. Prints the .deb's Depends: and size.
 dist: deps
