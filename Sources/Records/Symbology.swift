@@ -122,7 +122,7 @@ public enum Symbology: String, Sendable, CaseIterable, Codable, Comparable {
     }
 
     /// The reading decoder's own name for the type (zbar_get_symbol_name, or zxing-cpp's
-    /// BarcodeFormat name), for the README's mapping table.
+    /// BarcodeFormat name), for docs/output.md's table of symbologies.
     public var zbarName: String {
         switch self {
         case .qr: "QR-Code"

@@ -24,7 +24,7 @@ public struct RecordStyle: Sendable {
 }
 
 extension FileRecord {
-    /// The record as documented in the README (field names are stable).
+    /// The record as documented in docs/output.md (field names are stable).
     public func json(forcedCharset: String? = nil) -> JSONValue { RecordStyle(charset: forcedCharset).json(self) }
 }
 
