@@ -110,7 +110,7 @@ def main():
                 out += [".TP", "\\fB%s %s %s\\fR" % (name, esc(sname), esc(nested["commandName"])), esc(nested.get("abstract", ""))]
     out += [".SH SEE ALSO",
             "\\fBcodesweep help\\fR \\fIcommand\\fR, \\fBcodesweep\\fR \\fIcommand\\fR \\fB\\-\\-help\\fR;",
-            "the project's README.md and docs/ (output.md, check.md, generate.md, report.md, scale-out.md)."]
+            "the project's README.md and the documents in its docs/ folder."]
     sys.stdout.write("\n".join(out) + "\n")
 
 
