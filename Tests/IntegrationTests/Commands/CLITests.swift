@@ -1,5 +1,5 @@
-import Foundation
 import CodeSweep
+import Foundation
 import Records
 import TestSupport
 import Testing
