@@ -9,9 +9,10 @@ import UserInput
 /// `codesweep check`: a CI gate for the codes in marketing assets. See docs/check.md.
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the codes in images against rules (a CI gate for marketing assets).",
+        abstract: "Check the codes in images, documents, archives, mail and videos against rules (a CI gate for marketing assets).",
         discussion: """
-            Scans the images, grades how well each code will scan, and applies the rules from \
+            Scans the assets as `scan` reads them (a container's members each a test case of \
+            their own), grades how well each code will scan, and applies the rules from \
             .codesweep.yml (in the current folder, or --rules FILE) and the flags below (lists add to \
             the file's, single values replace them). Prints a summary for people; --junit, --json and \
             GitHub annotations (--github, or automatically when GITHUB_ACTIONS=true) for CI.
@@ -165,7 +166,7 @@ extension Check {
         static var exclude: ArgumentHelp { "Skip files and folders matching this glob; repeatable." }
         static var iinclude: ArgumentHelp { "As --include, ignoring ASCII case; repeatable." }
         static var iexclude: ArgumentHelp { "As --exclude, ignoring ASCII case; repeatable." }
-        static var jobs: ArgumentHelp { "Images decoded in parallel (default: the cores this process may use)." }
-        static var isolation: ArgumentHelp { "Where images are decoded: 'process' (worker processes) or 'none' (in this process)." }
+        static var jobs: ArgumentHelp { "Files read in parallel (default: the cores this process may use)." }
+        static var isolation: ArgumentHelp { "Where files are decoded: 'process' (worker processes) or 'none' (in this process)." }
     }
 }

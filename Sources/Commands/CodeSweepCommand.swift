@@ -1,4 +1,5 @@
 import ArgumentParser
+import CodeSweep
 import Dispatch
 import Reporting
 import UserInput
@@ -15,13 +16,21 @@ package struct CodeSweepCommand: AsyncParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "codesweep",
-        abstract: "Find every barcode and QR code in folders of images.",
+        abstract: "Find every barcode and QR code in folders of images, documents, archives, mail and videos.",
         discussion: """
-            Walks files and folders and reads every image (upright, EXIF orientation applied), \
-            every page of a PDF or SVG, and every member of an archive, office package or mail \
-            (`codesweep formats`), with zxing-cpp, ZBar and CodeSweep's own QR locator and grid \
-            decoder (`codesweep plan`), and reports each code with its payload, exact bytes and \
-            corners.
+            Walks files and folders and reads every code in them, each input recognised by its \
+            first bytes (`codesweep formats`): images (JPEG, PNG, WebP, HEIC and AVIF straight to \
+            grey; GIF, TIFF, BMP and the rest through ImageMagick; upright, EXIF orientation \
+            applied), every page of a PDF (Poppler) or SVG (librsvg), every member of an archive \
+            (ZIP, tar.*, 7z, RAR, ISO; libarchive), office package or mail (EML, MBOX; GMime), and \
+            videos sampled over time (FFmpeg). Codes are read with zxing-cpp \(BarcodeReader.zxingVersion), \
+            ZBar and CodeSweep's own QR locator and grid decoder, in passes chosen for each frame \
+            (`codesweep plan`), and each is reported with its payload, exact bytes and corners.
+
+            scan is the default command; check is a CI gate for the codes in assets; generate \
+            makes QR codes and verifies they scan; summarize, merge and report serve forensic \
+            sweeps (shards, provenance, an HTML page to browse). Nothing goes online but \
+            `check --check-links` (libcurl).
 
             Exit status: 0 every file was read, 1 some files failed, 2 usage or fatal error, \
             4 no code found (scan --fail-if-none).

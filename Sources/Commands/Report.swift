@@ -16,11 +16,13 @@ struct Report: ParsableCommand {
         abstract: "Turn a jsonl or json report into a static HTML page to browse (thumbnails with outlines, payloads, filters).",
         discussion: """
             The page is one self-contained file: inline style and script, thumbnails as data: URIs, \
-            and a Content-Security-Policy that forbids loading anything from elsewhere. Images are \
-            read again from the paths in the report: relative paths are looked for in the report \
-            file's own folder, then in the current folder (or only under --root DIR). A missing or \
-            changed file gets a blank box with its outlines, and stderr says how many pictures could \
-            not be opened. Codes found on later frames of an animated GIF get a picture of that \
+            and a Content-Security-Policy that forbids loading anything from elsewhere. Pictures are \
+            read again from the paths in the report (a container's member found again in its \
+            container, a document's page or a video's sample rendered again): relative paths are \
+            looked for in the report file's own folder, then in the current folder (or only under \
+            --root DIR). A missing or changed file gets a blank box with its outlines, and stderr \
+            says how many pictures could not be opened. Codes found on later frames (an animated \
+            GIF's or a TIFF's, a document's later pages, a video's samples) get a picture of that \
             frame. Payloads are shown as escaped text; links are not clickable unless \
             --clickable-links (then only http and https).
             """

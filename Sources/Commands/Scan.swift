@@ -19,16 +19,22 @@ struct Scan: AsyncParsableCommand {
         discussion: """
             Writes one JSON Lines record per file to stdout (or --output), in sorted path order, \
             each as soon as it and every record before it are done; --format picks json, csv or \
-            text instead (see docs/output.md). Files found by walking that \
-            are not images are skipped quietly; files named on the command line are always reported. \
-            '-' reads one image from standard input (its record's path is '-').
+            text instead (see docs/output.md). A container's members (archive, office package, \
+            mail) each get a record of their own, before the container's; a video's codes carry \
+            the seconds they are on screen. Files found by walking that are no input scan reads \
+            (`codesweep formats`) are skipped quietly, unless named like an image or a document; \
+            files named on the command line are always reported. '-' reads one input from \
+            standard input (its record's path is '-'). scan never goes online.
 
             Exit status: 0 done, no file failed; 1 some file could not be read; 2 usage or output \
             error; 4 with --fail-if-none, no code was found in any file (zbarimg's exit 4); 130 interrupted.
             """
     )
 
-    @Argument(help: "Files and folders to scan (folders are walked recursively); '-' reads an image from standard input.")
+    @Argument(
+        help:
+            "Files and folders to scan (folders are walked recursively); '-' reads one input (an image, a document, an archive, a mail, a video) from standard input."
+    )
     var paths: [String] = []
 
     @Flag(
@@ -101,7 +107,7 @@ struct Scan: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write an upright copy of every image with codes into DIR, each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).",
+            "Also write an upright copy of every picture with codes into DIR (an image's frames, a document's pages, a video's samples, a container's members), each code outlined and labelled (the folder mirrors the input tree; inputs are never written over).",
             valueName: "DIR"))
     var annotate: String?
 
@@ -227,7 +233,7 @@ extension Scan {
     /// Scan's words for the options it shares with other commands.
     enum Help: WalkingHelp, JobsHelp, IsolationHelp, OutputHelp {
         static var output: ArgumentHelp { "Write the report to this file instead of stdout." }
-        static var jobs: ArgumentHelp { "Images decoded in parallel (default: the cores this process may use)." }
+        static var jobs: ArgumentHelp { "Files read in parallel (default: the cores this process may use)." }
         static var include: ArgumentHelp {
             "Only scan files whose name (or path below the argument, if the glob has a '/') matches; repeatable. '{jpg,heic}' alternatives; a trailing '/' names folders: the files below them."
         }
@@ -237,7 +243,7 @@ extension Scan {
         static var hidden: ArgumentHelp { "Also walk hidden files and folders (names starting with '.')." }
         static var followSymlinks: ArgumentHelp { "Follow symbolic links found while walking (loops are detected)." }
         static var isolation: ArgumentHelp {
-            "Where images are decoded: 'process' (worker processes: a crash or hang costs one file, recorded as error kind crash/timeout) or 'none' (in this process)."
+            "Where files are decoded: 'process' (worker processes: a crash or hang costs one file, recorded as error kind crash/timeout) or 'none' (in this process)."
         }
     }
 }

@@ -18,7 +18,7 @@ struct StdinImage {
 
     /// Reads all of stdin (at most `limit` bytes) into a new temporary file.
     static func save(limit: Int) throws -> StdinImage {
-        if isatty(0) == 1 { throw Failure(description: "'-' reads an image from standard input, which is a terminal; pipe or redirect an image into it") }
+        if isatty(0) == 1 { throw Failure(description: "'-' reads an input from standard input, which is a terminal; pipe or redirect a file into it") }
         let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         removeStale(in: dir)
         var template = Array((dir + "/codesweep-stdin-\(getpid())-XXXXXX").utf8CString)

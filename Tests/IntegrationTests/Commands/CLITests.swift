@@ -1,3 +1,4 @@
+import CodeSweep
 import Foundation
 import Records
 import TestSupport
@@ -104,6 +105,29 @@ struct CLITests {
         #expect(scanHelp.status == 0 && scanHelp.stdout.contains("--follow-symlinks"))
         let version = try Self.codesweep(["--version"])
         #expect(version.status == 0 && !version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    /// Issue 63: the first thing a user runs said the tool "decodes barcodes and QR codes with
+    /// ZBar at several scales". The overview names the readers and the libraries each input
+    /// kind is read with (the ones `codesweep formats` lists), and scan's says '-' is any input.
+    @Test("--help says what the engine does now")
+    func helpSaysWhatTheEngineDoes() throws {
+        func flat(_ args: [String]) throws -> String {
+            let r = try Self.codesweep(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            return r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        }
+        let help = try flat(["--help"])
+        for name in [
+            "zxing-cpp \(BarcodeReader.zxingVersion)", "ZBar", "QR locator and grid decoder", "ImageMagick", "Poppler", "librsvg", "libarchive", "GMime",
+            "FFmpeg", "libcurl", "`codesweep formats`", "`codesweep plan`",
+        ] {
+            #expect(help.contains(name), "\(name) in \(help)")
+        }
+        #expect(!help.contains("several scales"))
+        let scan = try flat(["scan", "--help"])
+        #expect(scan.contains("'-' reads one input from standard input"), "\(scan)")
+        #expect(scan.contains("scan never goes online"), "\(scan)")
     }
 
     @Test func unwritableOutputIsAFatalErrorWithExitTwo() throws {
