@@ -64,7 +64,7 @@ package struct DigestHasher: ~Copyable {
 
     /// Adds `bytes` to what is digested: in place when they are contiguous (an array, a slice).
     package mutating func update(_ bytes: some Sequence<UInt8>) {
-        let done = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if done == nil { Array(bytes).withUnsafeBytes { update($0) } }
     }
 
