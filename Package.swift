@@ -10,8 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // File digests (--hash sha256,md5): BoringSSL-backed, not hand-written.
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
@@ -20,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CMagickWand", pkgConfig: "MagickWand", providers: [.apt(["libmagickwand-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL 3's libcrypto (Debian's libssl-dev; libssl3 at run time): its EVP digests, for Digests.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libcurl (Debian's libcurl4-openssl-dev, 7.88): typed setters for the variadic
         // curl_easy_setopt/getinfo and the socket helpers of the address check, in shim.h.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -57,7 +57,7 @@ let package = Package(
         // otpauth, EPC and Swiss QR-bill payments, vCard, MECARD, GS1, EMVCo, geo, tel, sms, mailto,
         // keys and seeds), check digits verified, secrets flagged and masked (--redact). Used by
         // the record's JSON, check, summarize and the HTML report.
-        .target(name: "CodeContent", dependencies: ["Records", "Payloads", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CodeContent", dependencies: ["Records", "Payloads", "Digests"]),
         // The values a sweep's result is made of, pure Swift: symbologies, codes (raw and
         // detected, their corners), the file record (FileRecord) and its parts (formats, errors,
         // pages, metadata, timings, structured-append sequences), JSONValue, and how numbers are
@@ -148,7 +148,7 @@ let package = Package(
             name: "CodeSweep",
             dependencies: [
                 "SweepCore", "Imaging", "Readers", "Records", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "WorkerProcesses", "InputSources", "ArchiveBridge", "MailBridge", "VideoBridge", .product(name: "Crypto", package: "swift-crypto"),
+                "WorkerProcesses", "InputSources", "ArchiveBridge", "MailBridge", "VideoBridge", "Digests",
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.
@@ -156,8 +156,7 @@ let package = Package(
             name: "Forensics",
             dependencies: [
                 "CodeSweep", "SweepCore", "Imaging", "Records", "UserInput", "Payloads", "MagickBridge", "FileWalker", "Reporting", "CodeContent",
-                "SweepSelection",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SweepSelection", "Digests",
             ]),
         // `check --baseline`: the codes of each file compared with a baseline's, pure Swift:
         // codes in, changes (added, removed, changed, grade dropped) out.
@@ -183,6 +182,9 @@ let package = Package(
         // libqrencode wrapper: payload bytes in, module matrix (QRSymbol.QRMatrix) out. One QRinput per call.
         .target(name: "QREncodeBridge", dependencies: ["CQREncode", "QRSymbol"]),
         .target(name: "ZlibBridge", dependencies: ["CZlib"]),
+        // libcrypto wrapper, digests only: MD5, SHA-1, SHA-256, SHA-512 of bytes, whole or in chunks
+        // (EVP). For --hash, the Base58Check and BIP-39 checksums, the HTML report's CSP, the pictures' names.
+        .target(name: "Digests", dependencies: ["COpenSSL"]),
         // `codesweep generate`: QR codes in brand colours with a logo, verified with check's grades and rules.
         .target(
             name: "CodeGenerate",
@@ -234,7 +236,7 @@ let package = Package(
                 "QRSymbol", "ZBarBridge", "CodeContent",
                 "ZXingBridge", "MagickBridge", "JPEGBridge", "FileWalker", "Reporting", "PNGBridge", "WebPBridge", "HEIFBridge", "CHeif", "ZlibBridge",
                 "WorkerProcesses", "Readers", "ArchiveBridge", "MailBridge",
-                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge", "InputSources",
+                "SweepSelection", "CurlBridge", "LinkCheck", "VideoBridge", "InputSources", "Digests",
             ],
             path: "Tests/IntegrationTests"),
     ]

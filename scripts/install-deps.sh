@@ -6,7 +6,7 @@
 # PyPI's jsonschema (pip). Idempotent: does nothing when everything is present. Needs root (or
 # sudo) only to install the Debian packages.
 set -euo pipefail
-PKGS=(make pkg-config python3 python3-pip cmake g++ libpng-dev fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libwebp-dev libheif-dev libheif-examples libqrencode-dev zlib1g-dev libcurl4-openssl-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl libarchive-dev libgmime-3.0-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg p7zip-full zip zstd)
+PKGS=(make pkg-config python3 python3-pip cmake g++ libpng-dev fonts-dejavu-core poppler-utils librsvg2-bin qpdf libzbar-dev zbar-tools libmagickwand-dev libjpeg62-turbo-dev libjpeg-turbo-progs libwebp-dev libheif-dev libheif-examples libqrencode-dev zlib1g-dev libcurl4-openssl-dev libssl-dev imagemagick libheif1 qrencode zint libimage-exiftool-perl libarchive-dev libgmime-3.0-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg p7zip-full zip zstd)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

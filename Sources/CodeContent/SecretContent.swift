@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 
 /// `secret`: a payload that is, on its own, a key to money or an account: a Bitcoin private key
 /// in Wallet Import Format (Base58Check, version 0x80 or 0xEF), an extended private key (BIP-32
@@ -33,7 +33,7 @@ enum SecretContent {
         let checksumBits = words.count / 3, entropyBits = bits.count - checksumBits
         var entropy = [UInt8](repeating: 0, count: entropyBits / 8)
         for i in 0..<entropyBits where bits[i] { entropy[i / 8] |= 0x80 >> UInt8(i % 8) }
-        let hash = Array(SHA256.hash(data: entropy))
+        let hash = DigestAlgorithm.sha256.digest(entropy)
         let want = (0..<checksumBits).map { hash[0] >> (7 - UInt8($0)) & 1 == 1 }
         if Array(bits[entropyBits...]) != want { c.problem("the mnemonic's checksum (its last word) is wrong (BIP-39)") }
         return c
@@ -51,7 +51,7 @@ enum SecretContent {
         c.secret("key", kind: .privateKey, written: s)
         guard bytes.count > 4 else { c.problem("it is too short for Base58Check"); return c }
         let payload = bytes.dropLast(4)
-        let check = Array(SHA256.hash(data: Array(SHA256.hash(data: Array(payload))))).prefix(4)
+        let check = DigestAlgorithm.sha256.digest(DigestAlgorithm.sha256.digest(payload)).prefix(4)
         if Array(check) != Array(bytes.suffix(4)) { c.problem("its Base58Check checksum is wrong") }
         if wif, ![33, 34].contains(payload.count) || ![0x80, 0xEF].contains(payload.first!) {
             c.problem("it is not a WIF key's version and length")

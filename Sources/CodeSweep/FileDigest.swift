@@ -1,6 +1,6 @@
-import Crypto
+import Digests
 
-/// Digests a record can carry (`--hash`), computed with swift-crypto from the bytes the scanner
+/// Digests a record can carry (`--hash`), computed with OpenSSL's libcrypto (Digests) from the bytes the scanner
 /// already read: a file is read once whatever is asked of it.
 public enum HashAlgorithm: String, Sendable, CaseIterable, Comparable, Codable {
     case md5, sha1, sha256, sha512
@@ -22,18 +22,20 @@ public enum HashAlgorithm: String, Sendable, CaseIterable, Comparable, Codable {
 
     /// Lowercase hex digest of `bytes`.
     public func hex(_ bytes: [UInt8]) -> String {
-        switch self {
-        case .md5: Self.hex(Insecure.MD5.hash(data: bytes))
-        case .sha1: Self.hex(Insecure.SHA1.hash(data: bytes))
-        case .sha256: Self.hex(SHA256.hash(data: bytes))
-        case .sha512: Self.hex(SHA512.hash(data: bytes))
-        }
+        let algorithm: DigestAlgorithm =
+            switch self {
+            case .md5: .md5
+            case .sha1: .sha1
+            case .sha256: .sha256
+            case .sha512: .sha512
+            }
+        return Self.hex(algorithm.digest(bytes))
     }
 
-    static func hex<D: Digest>(_ d: D) -> String {
+    static func hex(_ d: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
-        out.reserveCapacity(D.byteCount * 2)
+        out.reserveCapacity(d.count * 2)
         for b in d { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
         return String(decoding: out, as: UTF8.self)
     }

@@ -1,6 +1,6 @@
 import CodeContent
 import CodeSweep
-import Crypto
+import Digests
 import Imaging
 import MagickBridge
 import Payloads
@@ -127,7 +127,7 @@ package struct HTMLReport {
         //]]>
         """
 
-    static func cspHash(_ text: String) -> String { "'sha256-" + Base64.encode(Array(SHA256.hash(data: Array(text.utf8)))) + "'" }
+    static func cspHash(_ text: String) -> String { "'sha256-" + Base64.encode(DigestAlgorithm.sha256.digest(text.utf8)) + "'" }
 
     /// The Content-Security-Policy: nothing but this page's own style, script and data: images.
     package static var contentSecurityPolicy: String {
