@@ -24,7 +24,7 @@ test:
 	$(SWIFT) build --build-tests
 	python3 scripts/run-tests.py --shards 2 $(SWIFT)
 
-# The unit test target only, Tests/UnitTests (pure Swift modules: no C library, no external tool,
+# The unit test target only, Tests/UnitTests (pure Swift modules: no C library but libcrypto's digests, no external tool,
 # no process): value types, the QR symbol, globs, FileIO, the texture probe, the plan executor with
 # a recording decoder. Its target cannot reach the bridges, so what runs here is what the target
 # holds, not a list kept by hand. `make test` runs everything.
