@@ -84,7 +84,11 @@ done
     cat "$f"
   done
 } > "$STAGE/THIRD-PARTY-LICENSES"
-[ "$(grep -c '^====' "$STAGE/THIRD-PARTY-LICENSES")" -ge 5 ] || die "fewer licence files than expected under $SCRATCH/checkouts"
+# One licence per Swift package checked out (Package.swift's dependencies), the runtime's and zxing-cpp's.
+for d in "$SCRATCH"/checkouts/*/; do
+  grep -qxF "==================== $(basename "$d") ====================" "$STAGE/THIRD-PARTY-LICENSES" || die "no licence file in $d"
+done
+grep -q '^==================== Swift runtime' "$STAGE/THIRD-PARTY-LICENSES" || die "the Swift runtime's LICENSE.txt is missing"
 grep -q '^==================== zxing-cpp' "$STAGE/THIRD-PARTY-LICENSES" || die "zxing-cpp's LICENSE (from pkg-config codesweep-zxing's prefix) is missing"
 if readelf -d "$BIN" | grep -q 'libZXing'; then die "the binary links a shared libZXing: zxing-cpp must be linked in statically"; fi
 
