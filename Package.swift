@@ -148,7 +148,7 @@ let package = Package(
             name: "CodeSweep",
             dependencies: [
                 "SweepCore", "Imaging", "Readers", "Records", "ZBarBridge", "ZXingBridge", "MagickBridge", "DocumentBridge", "FileWalker",
-                "WorkerProcesses", "InputSources", "ArchiveBridge", "MailBridge", "VideoBridge", "Digests",
+                "WorkerProcesses", "InputSources", "ArchiveBridge", "MailBridge", "VideoBridge", "Digests", "Reporting",
             ]),
         // What is done with records after a sweep: pictures with the codes drawn (--annotate),
         // the HTML report, summarize and merge, and how payloads are shown on a terminal.

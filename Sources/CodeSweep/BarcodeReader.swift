@@ -62,10 +62,10 @@ public enum BarcodeReader {
     /// for tuning the scan plan with the recall benchmark.
     static let tracing = getenv("CODESWEEP_TRACE") != nil
 
-    /// One trace line to stderr (`CODESWEEP_TRACE=1`), written whole.
-    @Sendable static func trace(_ line: String) {
+    /// One trace line to stderr (`CODESWEEP_TRACE=1`), written whole; made only when tracing.
+    @Sendable static func trace(_ line: @autoclosure () -> String) {
         guard tracing else { return }
-        let text = Array("trace \(line)\n".utf8)
+        let text = Array("trace \(line())\n".utf8)
         _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 

@@ -29,15 +29,7 @@ public enum HashAlgorithm: String, Sendable, CaseIterable, Comparable, Codable {
             case .sha256: .sha256
             case .sha512: .sha512
             }
-        return Self.hex(algorithm.digest(bytes))
-    }
-
-    static func hex(_ d: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(d.count * 2)
-        for b in d { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
+        return DigestAlgorithm.hex(algorithm.digest(bytes))
     }
 }
 

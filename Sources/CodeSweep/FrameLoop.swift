@@ -2,6 +2,7 @@ import Imaging
 import InputSources
 import MagickBridge
 import Records
+import Reporting
 import SweepCore
 
 /// A frame source whose frames may be looked at again after the engine has read them: a
@@ -115,11 +116,7 @@ struct FrameLoop {
                 send(partial)
             }
         }
-        // The line is made only when tracing: every frame of every item comes through here.
-        if BarcodeReader.tracing {
-            BarcodeReader.trace(
-                "file \(String(record.path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })) frame=\(frame.index)")
-        }
+        BarcodeReader.trace("file \(TerminalText.escape(record.path)) frame=\(frame.index)")
         let i = frame.index
         var result = BarcodeReader.read(
             ReadFrame(

@@ -26,6 +26,15 @@ package enum DigestAlgorithm: Sendable, CaseIterable {
         }
     }
 
+    /// `bytes` (a digest, or part of one) in lowercase hex, two digits a byte.
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The digest of `bytes`, in one go.
     package func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = DigestHasher(self)

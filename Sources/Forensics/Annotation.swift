@@ -168,7 +168,7 @@ package final class AnnotationPlan {
     /// indexes (outermost first) and the digest of its bytes, never from its name (which is the
     /// container's, untrusted): `bundle.zip/0.3-1a2b3c4d5e6f`.
     static func memberName(_ record: FileRecord, _ bytes: [UInt8]) -> [UInt8] {
-        let digest = DigestAlgorithm.sha256.digest(bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
+        let digest = DigestAlgorithm.hex(DigestAlgorithm.sha256.digest(bytes).prefix(6))
         return Array(("/" + record.member.map { String($0.index) }.joined(separator: ".") + "-" + digest).utf8)
     }
 
